@@ -1,0 +1,221 @@
+"""The catalog: what each puzzle is, read from the data files in `checker/_data/`.
+
+Loading the catalog imports neither JAX nor numpy, so `jacpuzzles list`, `show` and `hint` start
+fast; a puzzle's `f` is compiled from its source on first use.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+_DATA = Path(__file__).parent / "_data"
+# Chapters in the order a learner takes them; each is `_data/<name>.toml`.
+CHAPTERS = ("autodiff",)
+# Where a sampler must keep away from, because f has no derivative there.
+AVOIDABLE = ("zero", "ties")
+FLOAT_DTYPES = ("float32", "float64")
+INT_DTYPES = ("int32", "int64")
+
+
+class CatalogError(Exception):
+    """A catalog entry is malformed: the kit itself is broken, not the learner's answer."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument of a puzzle's `f`: its shape, dtype and sampling domain."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: str = "float32"
+    low: float = -1.0
+    high: float = 1.0
+    avoid: tuple[str, ...] = ()
+
+    @property
+    def differentiable(self) -> bool:
+        """Floating arguments get a Jacobian; integer ones (indices) do not."""
+        return self.dtype in FLOAT_DTYPES
+
+    @property
+    def axes(self) -> str:
+        """The jaxtyping dimension string, e.g. `"4 4"`."""
+        return " ".join(str(n) for n in self.shape)
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One "fill in `jac`" puzzle."""
+
+    name: str
+    chapter: str
+    title: str
+    points: int
+    statement: str
+    code: str
+    outs: tuple[tuple[int, ...], ...]
+    args: tuple[Arg, ...]
+    hints: tuple[str, ...]
+    _f: list[Callable[..., Any]] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def wrt(self) -> tuple[Arg, ...]:
+        """The arguments the Jacobian is taken with respect to, in order."""
+        return tuple(a for a in self.args if a.differentiable)
+
+    @property
+    def argnums(self) -> int | tuple[int, ...]:
+        """What `jax.jacfwd` takes: an int for one floating argument, else a tuple."""
+        nums = tuple(i for i, a in enumerate(self.args) if a.differentiable)
+        return nums[0] if len(nums) == 1 else nums
+
+    def jac_shapes(self) -> tuple[tuple[int, ...], ...]:
+        """Every block's shape, output-major: for each output, for each floating argument,
+        the output's axes then the argument's axes (the order of `jax.tree_util.tree_leaves`)."""
+        return tuple(out + a.shape for out in self.outs for a in self.wrt)
+
+    def jac_annotation(self) -> str:
+        """The return annotation of `jac`, as the learner's stub spells it."""
+        blocks = [f'Shaped[Array, "{" ".join(map(str, s))}"]' for s in self.jac_shapes()]
+        per_output = [_tuple_of(blocks[k : k + len(self.wrt)]) for k in range(0, len(blocks), len(self.wrt))]
+        return _tuple_of(per_output)
+
+    def jac_signature(self) -> str:
+        """The `def jac(...) -> ...:` line of the learner's stub."""
+        params = ", ".join(f'{a.name}: {_annotation(a)}' for a in self.args)
+        return f"def jac({params}) -> {self.jac_annotation()}:"
+
+    @property
+    def f(self) -> Callable[..., Any]:
+        """The canonical `f`, compiled from `code` (imports JAX on first use)."""
+        if not self._f:
+            self._f.append(_compile_f(self))
+        return self._f[0]
+
+
+def _tuple_of(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"tuple[{', '.join(parts)}]"
+
+
+def _annotation(arg: Arg) -> str:
+    kind = "Shaped" if arg.differentiable else "Int"
+    return f'{kind}[Array, "{arg.axes}"]'
+
+
+def _compile_f(puzzle: Puzzle) -> Callable[..., Any]:
+    import jax
+    import jax.numpy as jnp
+    from jaxtyping import Array, Int, Shaped
+
+    namespace: dict[str, Any] = {"jax": jax, "np": jnp, "Array": Array, "Shaped": Shaped, "Int": Int}
+    exec(compile(puzzle.code, f"<catalog:{puzzle.name}>", "exec"), namespace)
+    f = namespace.get(puzzle.name)
+    if not callable(f):
+        raise CatalogError(puzzle.name, f"its code does not define a function named {puzzle.name!r}")
+    return f  # type: ignore[no-any-return]
+
+
+def _arg(where: str, raw: dict[str, Any]) -> Arg:
+    try:
+        arg = Arg(
+            name=raw["name"],
+            shape=tuple(int(n) for n in raw["shape"]),
+            dtype=raw.get("dtype", "float32"),
+            low=float(raw.get("low", -1.0)),
+            high=float(raw.get("high", 1.0)),
+            avoid=tuple(raw.get("avoid", ())),
+        )
+    except KeyError as missing:
+        raise CatalogError(where, f"an argument has no {missing}") from None
+    if arg.dtype not in FLOAT_DTYPES + INT_DTYPES:
+        raise CatalogError(where, f"argument {arg.name}: dtype {arg.dtype!r} is not one of {FLOAT_DTYPES + INT_DTYPES}")
+    unknown = set(arg.avoid) - set(AVOIDABLE)
+    if unknown:
+        raise CatalogError(where, f"argument {arg.name}: cannot avoid {sorted(unknown)}; known: {AVOIDABLE}")
+    if not arg.low < arg.high:
+        raise CatalogError(where, f"argument {arg.name}: low {arg.low} is not below high {arg.high}")
+    return arg
+
+
+def _outs(raw: list[Any]) -> tuple[tuple[int, ...], ...]:
+    # `out = [10]` is one output of shape (10,); `out = [[], [3]]` is two outputs.
+    if all(isinstance(n, int) for n in raw):
+        return (tuple(raw),)
+    return tuple(tuple(int(n) for n in shape) for shape in raw)
+
+
+def _puzzle(chapter: str, raw: dict[str, Any]) -> Puzzle:
+    where = f"{chapter}.toml: {raw.get('name', '<unnamed puzzle>')}"
+    try:
+        return Puzzle(
+            name=raw["name"],
+            chapter=chapter,
+            title=raw["title"],
+            points=int(raw["points"]),
+            statement=raw["statement"].strip(),
+            code=raw["code"].strip() + "\n",
+            outs=_outs(raw["out"]),
+            args=tuple(_arg(where, a) for a in raw["args"]),
+            hints=tuple(raw["hints"]),
+        )
+    except KeyError as missing:
+        raise CatalogError(where, f"missing field {missing}") from None
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """A group of puzzles, taken in order."""
+
+    name: str
+    title: str
+    summary: str
+    puzzles: tuple[Puzzle, ...]
+
+
+@functools.lru_cache(maxsize=None)
+def chapters() -> tuple[Chapter, ...]:
+    """Every chapter, in order, each with its puzzles in order."""
+    result = []
+    for name in CHAPTERS:
+        with open(_DATA / f"{name}.toml", "rb") as fh:
+            raw = tomllib.load(fh)
+        head = raw["chapter"]
+        puzzles = tuple(_puzzle(name, p) for p in raw["puzzle"])
+        result.append(Chapter(name, head["title"], head["summary"].strip(), puzzles))
+    seen: set[str] = set()
+    for ch in result:
+        for p in ch.puzzles:
+            if p.name in seen:
+                raise CatalogError(f"{ch.name}.toml", f"puzzle name {p.name!r} is used twice")
+            seen.add(p.name)
+    return tuple(result)
+
+
+def puzzles() -> tuple[Puzzle, ...]:
+    """Every puzzle, in catalog order."""
+    return tuple(p for ch in chapters() for p in ch.puzzles)
+
+
+def get(name: str) -> Puzzle | None:
+    """The puzzle called `name`, or None."""
+    return next((p for p in puzzles() if p.name == name), None)
+
+
+def closest(name: str, n: int = 3) -> list[str]:
+    """Puzzle names that look like `name`, best first (for "did you mean")."""
+    return difflib.get_close_matches(name, [p.name for p in puzzles()], n=n, cutoff=0.5)

@@ -1,0 +1,79 @@
+"""The pipeline for one puzzle: draws -> run the answer -> expected Jacobians -> verdict.
+
+The expected Jacobians are computed only once the answer has run: a stub or a broken file gets
+its verdict without waiting for JAX to compile anything.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any, Callable
+
+from checker import _catalog, _oracles, _runner, _sampling
+from checker._catalog import Puzzle
+from checker._judge import judge
+from checker._runner import DEFAULT_TIMEOUT, Run
+from checker._sampling import DEFAULT_SEED
+from checker._verdict import Diagnosis, Kind, Status, Verdict
+
+
+class UnknownPuzzle(LookupError):
+    """A puzzle name that is not in the catalog; carries the closest names."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.suggestions = _catalog.closest(name)
+        hint = f"; did you mean {' or '.join(self.suggestions)}?" if self.suggestions else ""
+        super().__init__(f"no puzzle named {name!r}{hint} (`jacpuzzles list` shows them all)")
+
+
+def puzzle_named(name: str) -> Puzzle:
+    """The catalog entry for `name`, or `UnknownPuzzle`."""
+    found = _catalog.get(name)
+    if found is None:
+        raise UnknownPuzzle(name)
+    return found
+
+
+def check_file(name: str, path: str | Path, seed: int = DEFAULT_SEED, timeout: float = DEFAULT_TIMEOUT) -> Verdict:
+    """Check the `jac` defined in the file at `path` against puzzle `name`.
+
+    Only `jac` is taken from the file; its `f`, if any, is ignored.
+    """
+    puzzle = puzzle_named(name)
+    draws = _sampling.draws(puzzle, seed)
+    run = _runner.run(puzzle, Path(path), draws, timeout)
+    return dataclasses.replace(_verdict(puzzle, draws, run, seed), path=str(path))
+
+
+def check_answer(name: str, jac: Callable[..., Any], seed: int = DEFAULT_SEED, timeout: float = DEFAULT_TIMEOUT) -> Verdict:
+    """Check a `jac` function directly (from a notebook cell or a test)."""
+    puzzle = puzzle_named(name)
+    draws = _sampling.draws(puzzle, seed)
+    return _verdict(puzzle, draws, _runner.run_callable(puzzle, jac, draws, timeout), seed)
+
+
+def _verdict(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int) -> Verdict:
+    common = {"output": run.output, "draws": len(draws), "seed": seed}
+    if run.problem is not None:
+        p = run.problem
+        return Verdict(puzzle.name, p.status, p.message, (Diagnosis(p.kind, p.message),), location=p.location, **common)
+    try:
+        expected = _oracles.expected(puzzle, draws)
+    except _oracles.OracleDisagreement as bug:
+        return Verdict(puzzle.name, Status.ERROR, str(bug), (Diagnosis(Kind.KIT_BUG, str(bug)),), **common)
+    verdict = judge(puzzle, draws, expected, run.answers, seed)
+    return dataclasses.replace(verdict, output=run.output)
+
+
+def find_answers(root: str | Path) -> dict[str, list[Path]]:
+    """Answer files under `root` by puzzle name (`<name>.py` at any depth), hidden folders skipped."""
+    names = {p.name for p in _catalog.puzzles()}
+    found: dict[str, list[Path]] = {}
+    base = Path(root)
+    for path in sorted(base.rglob("*.py")):
+        rel = path.relative_to(base).parts
+        if path.stem in names and not any(part.startswith((".", "__")) for part in rel[:-1]):
+            found.setdefault(path.stem, []).append(path)
+    return found

@@ -1,0 +1,240 @@
+"""The judge: compare an answer's Jacobians with the expected ones and say what is wrong.
+
+Takes values, returns a `Verdict`; never prints. A verdict is `pass` only when every block of
+every draw has the expected shape and every entry is within tolerance (see `_tolerance`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from checker._catalog import Arg, Puzzle
+from checker._sampling import Draw
+from checker._tolerance import close
+from checker._verdict import Cell, Diagnosis, Failure, Kind, Status, Verdict
+
+Blocks = tuple[np.ndarray, ...]
+MAX_CELLS = 5  # wrong cells listed in a diagnosis
+
+
+def block_names(puzzle: Puzzle) -> list[str]:
+    """What each block is called in messages: "the Jacobian", "d f / d y", "d f[1] / d x"."""
+    if len(puzzle.outs) == 1 and len(puzzle.wrt) == 1:
+        return ["the Jacobian"]
+    names = []
+    for k in range(len(puzzle.outs)):
+        out = "f" if len(puzzle.outs) == 1 else f"f[{k}]"
+        names += [f"d {out} / d {a.name}" for a in puzzle.wrt]
+    return names
+
+
+def _block_arg(puzzle: Puzzle, k: int) -> tuple[tuple[int, ...], Arg]:
+    """The output shape and the argument of block `k`."""
+    n = len(puzzle.wrt)
+    return puzzle.outs[k // n], puzzle.wrt[k % n]
+
+
+def judge(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], answers: tuple[Blocks, ...], seed: int) -> Verdict:
+    """The verdict on `answers` (one tuple of blocks per draw) against `expected`."""
+    names = block_names(puzzle)
+    for d, draw in enumerate(draws):
+        for k, (want, got) in enumerate(zip(expected[d], answers[d])):
+            out_shape, arg = _block_arg(puzzle, k)
+            failure_args = (puzzle, draw, names[k], k, want, got, len(out_shape))
+            if got.shape != want.shape:
+                diagnoses = _shape_diagnoses(names[k], got, want, out_shape, arg)
+                return _fail(puzzle, seed, len(draws), diagnoses, _failure(*failure_args, None))
+            ok = close(got, want)
+            if not ok.all():
+                failure = _failure(*failure_args, ~ok)
+                diagnoses = _value_diagnoses(names[k], got, want, ~ok, out_shape, arg, draw, puzzle, failure)
+                return _fail(puzzle, seed, len(draws), diagnoses, failure)
+    return Verdict(
+        puzzle.name,
+        Status.PASS,
+        f"correct on all {len(draws)} draws (seed {seed})",
+        draws=len(draws),
+        seed=seed,
+    )
+
+
+def _fail(puzzle: Puzzle, seed: int, n: int, diagnoses: list[Diagnosis], failure: Failure) -> Verdict:
+    return Verdict(
+        puzzle.name,
+        Status.FAIL,
+        f"{diagnoses[0].message} (on the {failure.draw_label})",
+        tuple(diagnoses),
+        failure,
+        draws=n,
+        seed=seed,
+    )
+
+
+def _failure(puzzle: Puzzle, draw: Draw, name: str, k: int, want: np.ndarray, got: np.ndarray, out_ndim: int, wrong: np.ndarray | None) -> Failure:
+    cells: tuple[Cell, ...] = ()
+    count = 0
+    if wrong is not None:
+        where = np.argwhere(wrong)
+        count = len(where)
+        cells = tuple(
+            Cell(tuple(int(i) for i in idx[:out_ndim]), tuple(int(i) for i in idx[out_ndim:]), float(got[tuple(idx)]), float(want[tuple(idx)]))
+            for idx in where[:MAX_CELLS]
+        )
+    return Failure(
+        draw_label=draw.label,
+        draw={a.name: v for a, v in zip(puzzle.args, draw.values)},
+        block=name,
+        expected=want,
+        yours=got,
+        wrong=wrong,
+        out_ndim=out_ndim,
+        out_label="f" if len(puzzle.outs) == 1 else f"f[{k // len(puzzle.wrt)}]",
+        arg=puzzle.wrt[k % len(puzzle.wrt)].name,
+        cells=cells,
+        wrong_count=count,
+    )
+
+
+def _shape_diagnoses(name: str, got: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
+    head = f"{name}: got shape {got.shape}, expected {want.shape}"
+    found: list[Diagnosis] = []
+    if got.shape in (arg.shape, out_shape) and got.ndim < want.ndim:
+        found.append(Diagnosis(
+            Kind.GRADIENT,
+            f"{head}: one row per output, one column per input - did you return a gradient instead of a Jacobian?",
+        ))
+    try:
+        spread = np.broadcast_to(got, want.shape)
+    except ValueError:
+        spread = None
+    if spread is not None and close(spread, want).all():
+        found.append(Diagnosis(
+            Kind.BROADCAST,
+            f"{head}: your values would be right if broadcast to the full shape, but the checker "
+            f"does not broadcast; return the whole {want.shape} array (for example with "
+            f"`np.broadcast_to(..., {want.shape})`)",
+        ))
+    swapped = arg.shape + out_shape
+    if got.shape == swapped and swapped != want.shape:
+        values = " (your values are right once transposed)" if close(_swap(got, len(arg.shape)), want).all() else ""
+        found.append(Diagnosis(
+            Kind.TRANSPOSED,
+            f"{head}: your array has the input's axes first; a Jacobian has the output's axes {out_shape} "
+            f"first, then {arg.name}'s axes {arg.shape}{values}",
+        ))
+    if not found:
+        found.append(Diagnosis(
+            Kind.SHAPE,
+            f"{head}: a Jacobian has the output's axes {out_shape}, then {arg.name}'s axes {arg.shape}",
+        ))
+    return found
+
+
+def _swap(array: np.ndarray, first: int) -> np.ndarray:
+    """Move the first `first` axes to the back: (I..., O...) -> (O..., I...)."""
+    return np.moveaxis(array, tuple(range(first)), tuple(range(array.ndim - first, array.ndim)))
+
+
+def _value_diagnoses(
+    name: str, got: np.ndarray, want: np.ndarray, wrong: np.ndarray, out_shape: tuple[int, ...],
+    arg: Arg, draw: Draw, puzzle: Puzzle, failure: Failure,
+) -> list[Diagnosis]:
+    found: list[Diagnosis] = []
+    bad = ~np.isfinite(got.astype(np.float64))
+    if bad.any():
+        zeros = [f"{a.name}[{', '.join(map(str, np.argwhere(v == 0)[0]))}]" for a, v in zip(puzzle.args, draw.values) if a.differentiable and (v == 0).any()]
+        what = f"NaN or inf in {int(bad.sum())} entr{'y' if bad.sum() == 1 else 'ies'} of {name}"
+        if zeros:
+            found.append(Diagnosis(
+                Kind.ZERO_DIVISION,
+                f"{what}, at an input with a zero entry ({zeros[0]} = 0): does your formula divide by "
+                f"an input? The Jacobian is finite there; find a form without the division",
+            ))
+        else:
+            found.append(Diagnosis(Kind.NONFINITE, f"{what}, where the expected Jacobian is finite"))
+        return found + [_cells_diagnosis(name, failure)]
+    g = got.astype(np.float64)
+    w = want.astype(np.float64)
+    nonzero = bool(np.any(np.abs(w) > 0))
+    if nonzero and close(-g, want).all():
+        found.append(Diagnosis(Kind.SIGN, f"{name} has the wrong sign: every entry is the negative of the expected one"))
+    elif nonzero and not np.any(g):
+        found.append(Diagnosis(Kind.CELLS, f"{name} is all zeros, but f does depend on {arg.name}"))
+    elif nonzero:
+        factor = float(np.sum(g * w) / np.sum(w * w))
+        if factor != 0 and not np.isclose(factor, 1.0, rtol=1e-3) and close(g / factor, want).all():
+            found.append(Diagnosis(Kind.FACTOR, f"{name} is off by a constant factor: {_factor_words(factor)}"))
+    if len(out_shape) == len(arg.shape) and out_shape == arg.shape:
+        flipped = _swap(w, len(out_shape))
+        if not close(flipped, want).all() and close(g, flipped.astype(want.dtype)).all():
+            found.append(Diagnosis(
+                Kind.TRANSPOSED,
+                f"{name} is transposed: you put d f[i] / d {arg.name}[o] where d f[o] / d {arg.name}[i] "
+                "belongs. The output's axes come first, then the input's",
+            ))
+    found += _shift_diagnoses(name, g, want, out_shape, arg)
+    if not found or found[0].kind is not Kind.CELLS:
+        found.append(_cells_diagnosis(name, failure))
+    return found
+
+
+def _factor_words(factor: float) -> str:
+    ratio = Fraction(factor).limit_denominator(1000)
+    if abs(float(ratio) - factor) > 1e-3 * abs(factor):
+        return f"each of your entries is {factor:.4g} times the expected one"
+    if ratio.denominator == 1:
+        return f"each of your entries is {ratio.numerator} times the expected one; is a division by {ratio.numerator} missing?"
+    if ratio.numerator == 1:
+        return f"each of your entries is 1/{ratio.denominator} of the expected one; did you divide by {ratio.denominator} once too often?"
+    return f"each of your entries is {ratio} times the expected one"
+
+
+def _shifted(array: np.ndarray, step: int, axis: int) -> np.ndarray:
+    """`array` moved `step` places along `axis`, zero-filled (not wrapped)."""
+    out = np.zeros_like(array)
+    src = [slice(None)] * array.ndim
+    dst = [slice(None)] * array.ndim
+    if step > 0:
+        src[axis], dst[axis] = slice(0, -step), slice(step, None)
+    else:
+        src[axis], dst[axis] = slice(-step, None), slice(0, step)
+    out[tuple(dst)] = array[tuple(src)]
+    return out
+
+
+def _shift_diagnoses(name: str, g: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
+    for axis in range(want.ndim):
+        if want.shape[axis] < 2:
+            continue
+        for step in (1, -1):
+            moved = _shifted(want, step, axis)
+            if not np.array_equal(moved, want) and close(g, moved).all():
+                if axis < len(out_shape):
+                    where = f"the output's axis {axis}" if len(out_shape) > 1 else "the output index"
+                else:
+                    k = axis - len(out_shape)
+                    where = f"{arg.name}'s axis {k}" if len(arg.shape) > 1 else f"the index of {arg.name}"
+                return [Diagnosis(
+                    Kind.SHIFTED,
+                    f"{name} is shifted by one along {where}: what belongs at position j sits at "
+                    f"j {'+' if step > 0 else '-'} 1. Check your index arithmetic for an off-by-one",
+                )]
+    return []
+
+
+def _entry_name(failure: Failure, cell: Cell) -> str:
+    """`d f[2] / d x[0, 1]`: one entry of a block, in the learner's terms."""
+    out = f"{failure.out_label}[{', '.join(map(str, cell.out_index))}]" if cell.out_index else failure.out_label
+    arg = f"{failure.arg}[{', '.join(map(str, cell.in_index))}]" if cell.in_index else failure.arg
+    return f"d {out} / d {arg}"
+
+
+def _cells_diagnosis(name: str, failure: Failure) -> Diagnosis:
+    total = failure.expected.size
+    listed = "; ".join(
+        f"{_entry_name(failure, c)}: yours {c.yours:.4g}, expected {c.expected:.4g}" for c in failure.cells
+    )
+    more = f" (first {len(failure.cells)}: {listed})" if failure.cells else ""
+    return Diagnosis(Kind.CELLS, f"{name} is right except on {failure.wrong_count} of {total} entries{more}")

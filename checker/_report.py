@@ -1,0 +1,232 @@
+"""Reports: verdicts drawn with rich for people, and as JSON for machines.
+
+Nothing here judges: every fact comes from a `Verdict`. The drawing is split into renderables
+(`Heatmap`, `VerdictView`, `summary_table`) that tests render to a string.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+from rich.columns import Columns
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+
+from checker._verdict import Status, Verdict
+
+STATUS_STYLE = {
+    Status.PASS: "bold green",
+    Status.FAIL: "bold red",
+    Status.ERROR: "bold magenta",
+    Status.TODO: "yellow",
+}
+STATUS_MARK = {Status.PASS: "✔", Status.FAIL: "✘", Status.ERROR: "!", Status.TODO: "…"}
+MAX_SIDE = 24  # rows or columns of a heatmap shown; larger Jacobians show a window
+WRONG_MARK = "*"
+
+
+def compact(value: float) -> str:
+    """A number in at most 4 characters: `1`, `-.5`, `.05`, `20`, `1e3`; zero is a dot."""
+    if value == 0:
+        return "·"
+    if not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    sign = "-" if value < 0 else ""
+    size = abs(value)
+    if 0.01 <= size < 9999.5:
+        text = str(int(round(size))) if size >= 9.95 else f"{size:.2g}"
+        if "e" not in text:
+            return sign + (text[1:] if text.startswith("0.") else text)
+    exponent = int(math.floor(math.log10(size)))
+    return f"{sign}{round(size / 10**exponent)}e{exponent}"
+
+
+def _cell_style(value: float, top: float) -> Style:
+    # Diverging: blue below zero, red above, stronger with magnitude (as RdBu in the notebooks).
+    if not math.isfinite(value):
+        return Style(color="black", bgcolor="bright_yellow", bold=True)
+    if value == 0 or top == 0:
+        return Style(dim=True)
+    shade = min(1.0, abs(value) / top)
+    level = int(60 + 140 * shade)
+    bg = (level, 40, 40) if value > 0 else (40, 60, level)
+    return Style(color="white", bgcolor=f"rgb({bg[0]},{bg[1]},{bg[2]})")
+
+
+def _label(index: tuple[int, ...]) -> str:
+    return ",".join(map(str, index)) if index else "·"
+
+
+def _window(n: int, focus: int) -> range:
+    if n <= MAX_SIDE:
+        return range(n)
+    start = min(max(0, focus - MAX_SIDE // 2), n - MAX_SIDE)
+    return range(start, start + MAX_SIDE)
+
+
+class Heatmap:
+    """A Jacobian block as a 2-D coloured grid: rows are output indices, columns input indices.
+
+    Higher-rank blocks are flattened to (output entries, input entries) with each row and column
+    labelled by its multi-index; entries where `wrong` is set carry a `*`.
+    """
+
+    def __init__(self, title: str, array: np.ndarray, out_ndim: int, wrong: np.ndarray | None = None, focus: tuple[int, int] = (0, 0)) -> None:
+        array = np.asarray(array, dtype=np.float64)
+        out_ndim = min(out_ndim, array.ndim)
+        self.title = title
+        self.out_shape = array.shape[:out_ndim]
+        self.in_shape = array.shape[out_ndim:]
+        rows, cols = math.prod(self.out_shape), math.prod(self.in_shape)
+        self.grid = array.reshape(rows, cols)
+        self.wrong = None if wrong is None else np.asarray(wrong).reshape(rows, cols)
+        self.rows = _window(rows, focus[0])
+        self.cols = _window(cols, focus[1])
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        finite = self.grid[np.isfinite(self.grid)]
+        top = float(np.max(np.abs(finite), initial=0.0))
+        row_labels = [_label(np.unravel_index(r, self.out_shape)) if self.out_shape else "·" for r in self.rows]
+        col_labels = [_label(np.unravel_index(c, self.in_shape)) if self.in_shape else "·" for c in self.cols]
+        width = max(4, *(len(c) for c in col_labels))
+        left = max(len(r) for r in row_labels)
+        yield Text(self.title, style="bold")
+        header = Text(" " * (left + 1))
+        for c in col_labels:
+            header.append(c.rjust(width) + " ", style="dim")
+        yield header
+        for r, label in zip(self.rows, row_labels):
+            line = Text(label.rjust(left) + " ", style="dim")
+            for c in self.cols:
+                value = float(self.grid[r, c])
+                mark = WRONG_MARK if self.wrong is not None and self.wrong[r, c] else " "
+                line.append(compact(value).rjust(width), style=_cell_style(value, top))
+                line.append(mark, style="bold yellow")
+            yield line
+        shown = []
+        if len(self.rows) < self.grid.shape[0]:
+            shown.append(f"output entries {self.rows.start}-{self.rows.stop - 1} of {self.grid.shape[0]}")
+        if len(self.cols) < self.grid.shape[1]:
+            shown.append(f"input entries {self.cols.start}-{self.cols.stop - 1} of {self.grid.shape[1]}")
+        if shown:
+            yield Text("showing " + ", ".join(shown), style="dim")
+
+
+def _array_text(values: np.ndarray) -> str:
+    return np.array2string(np.asarray(values), precision=3, suppress_small=False, max_line_width=100, threshold=64)
+
+
+class VerdictView:
+    """One puzzle's verdict: status, diagnoses, and for a failure the evidence."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        v = self.verdict
+        head = Text()
+        head.append(f"{STATUS_MARK[v.status]} {v.puzzle}: {v.status.value.upper()}", style=STATUS_STYLE[v.status])
+        yield head
+        if v.status is Status.PASS:
+            yield Padding(Text(v.message), (0, 0, 0, 2))
+            return
+        for d in v.diagnoses:
+            line = Text("  • ")
+            line.append(d.message)
+            line.append(f"  [{d.kind.value}]", style="dim")
+            yield line
+        if v.location:
+            yield Padding(Text(f"at {v.location}", style="cyan"), (0, 0, 0, 4))
+        if v.status is Status.TODO:
+            yield Padding(Text(f"Start with `jacpuzzles show {v.puzzle}`; stuck? `jacpuzzles hint {v.puzzle}`.", style="dim"), (0, 0, 0, 2))
+        failure = v.failure
+        if failure is not None:
+            lines = [Text(f"Exposed by the {failure.draw_label} (seed {v.seed}):", style="bold")]
+            lines += [Text(f"  {name} = {_array_text(value)}") for name, value in failure.draw.items()]
+            yield Padding(Group(*lines), (1, 0, 0, 2))
+            yield Padding(Columns(self._maps(), padding=(0, 4)), (1, 0, 0, 2))
+            if failure.wrong is not None:
+                yield Padding(Text(f"{WRONG_MARK} marks an entry of yours that is wrong; rows: output index, columns: input index", style="dim"), (0, 0, 0, 2))
+        if v.output.strip():
+            yield Padding(Panel(v.output.rstrip(), title="your code printed", border_style="dim", expand=False), (1, 0, 0, 2))
+
+    def _maps(self) -> list[Heatmap]:
+        f = self.verdict.failure
+        assert f is not None
+        if f.wrong is None:  # different shapes: show each as it is
+            return [
+                Heatmap(f"expected {f.block}, shape {f.expected.shape}", f.expected, f.out_ndim),
+                Heatmap(f"yours, shape {f.yours.shape}", f.yours, min(f.out_ndim, max(f.yours.ndim - 1, 0))),
+            ]
+        rows = math.prod(f.expected.shape[: f.out_ndim])
+        first = np.argwhere(f.wrong.reshape(rows, -1))
+        focus = (int(first[0][0]), int(first[0][1])) if len(first) else (0, 0)
+        return [
+            Heatmap(f"expected {f.block} {f.expected.shape}", f.expected, f.out_ndim, focus=focus),
+            Heatmap(f"yours ({f.wrong_count} wrong)", f.yours, f.out_ndim, f.wrong, focus=focus),
+        ]
+
+
+def summary_table(verdicts: Sequence[Verdict], points: dict[str, int] | None = None) -> Table:
+    """A table of every verdict, with a totals caption."""
+    table = Table(title="jacpuzzles check", title_justify="left", show_edge=False)
+    table.add_column("puzzle")
+    table.add_column("status")
+    if points is not None:
+        table.add_column("points", justify="right")
+    table.add_column("message", overflow="fold")
+    for v in verdicts:
+        row = [v.puzzle, Text(f"{STATUS_MARK[v.status]} {v.status.value}", style=STATUS_STYLE[v.status])]
+        if points is not None:
+            got = points.get(v.puzzle, 0) if v.passed else 0
+            row.append(f"{got}/{points.get(v.puzzle, 0)}")
+        row.append(v.message)
+        table.add_row(*row)
+    counts = Counter(v.status for v in verdicts)
+    table.caption = "  ".join(f"{s.value}: {counts.get(s, 0)}" for s in Status)
+    table.caption_justify = "left"
+    return table
+
+
+def render(verdicts: Sequence[Verdict], console: Console, points: dict[str, int] | None = None) -> None:
+    """Print a check's outcome: details for each puzzle that did not pass, then the summary."""
+    if len(verdicts) == 1:
+        console.print(VerdictView(verdicts[0]))
+        return
+    for v in verdicts:
+        if v.status in (Status.FAIL, Status.ERROR):
+            console.print(VerdictView(v))
+            console.print()
+    console.print(summary_table(verdicts, points))
+
+
+def to_json(verdicts: Iterable[Verdict], points: dict[str, int] | None = None) -> dict[str, Any]:
+    """The `--json` document: `results` (one per puzzle) and `summary` (counts per status)."""
+    results = []
+    for v in verdicts:
+        entry: dict[str, Any] = {
+            "puzzle": v.puzzle,
+            "status": v.status.value,
+            "message": v.message,
+            "diagnoses": [{"kind": d.kind.value, "message": d.message} for d in v.diagnoses],
+            "location": v.location,
+            "path": v.path,
+            "seed": v.seed,
+            "draws": v.draws,
+        }
+        if points is not None:
+            entry["points"] = points.get(v.puzzle, 0) if v.passed else 0
+            entry["max_points"] = points.get(v.puzzle, 0)
+        if v.failure is not None:
+            entry["draw"] = {"label": v.failure.draw_label, **{k: np.asarray(a).tolist() for k, a in v.failure.draw.items()}}
+            entry["wrong_entries"] = v.failure.wrong_count
+        results.append(entry)
+    counts = Counter(r["status"] for r in results)
+    return {"results": results, "summary": {s.value: counts.get(s.value, 0) for s in Status}}

@@ -1,0 +1,301 @@
+"""Running a learner's answer: load `jac` from a file, call it on every draw, read what it returns.
+
+This is the only module that executes learner code. Here it runs in-process (a learner checking
+their own file); class grading swaps in an out-of-process runner with the same `run` contract,
+so the judge and the reports never know which one ran. Results come back as plain numpy arrays.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import inspect
+import io
+import signal
+import sys
+import threading
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Iterator
+
+import numpy as np
+
+from checker._catalog import Puzzle
+from checker._sampling import Draw
+from checker._stubs import stub
+from checker._verdict import Kind, Status
+
+DEFAULT_TIMEOUT = 30.0  # seconds for importing the file and for each call of jac
+OUTPUT_CAP = 4000  # characters of the learner's printed output kept
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why the answer could not be judged on values: the runner's verdict, in learner terms."""
+
+    kind: Kind
+    message: str
+    location: str | None = None  # "cumsum.py:14: return np.tri(10) / 20"
+    draw: str | None = None
+    status: Status = Status.ERROR
+
+
+@dataclass(frozen=True)
+class Run:
+    """What running an answer produced: for each draw, the Jacobian blocks, or a problem."""
+
+    answers: tuple[tuple[np.ndarray, ...], ...] = ()
+    problem: Problem | None = None
+    output: str = ""
+
+
+class _Timeout(BaseException):
+    """Raised inside learner code by the alarm; a BaseException so `except Exception` can't eat it."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    # SIGALRM interrupts a busy loop in pure Python; it exists only in the main thread on Unix.
+    if seconds <= 0 or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise _Timeout()
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class _Capture(io.StringIO):
+    """Learner output, kept up to a cap so a print in a loop cannot fill memory."""
+
+    def write(self, s: str) -> int:
+        room = OUTPUT_CAP - self.tell()
+        if room > 0:
+            super().write(s[:room])
+        return len(s)
+
+
+def _location(exc: BaseException, path: Path) -> str | None:
+    """The last line of the learner's file that the exception passed through."""
+    if isinstance(exc, SyntaxError) and exc.lineno is not None:
+        return f"{path.name}:{exc.lineno}: {(exc.text or '').strip()}"
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).resolve() == path.resolve()]
+    if not frames:
+        return None
+    last = frames[-1]
+    return f"{path.name}:{last.lineno}: {(last.line or '').strip()}"
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def _load(path: Path) -> ModuleType:
+    name = f"_jacpuzzles_answer_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path} as a Python file")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout: float = DEFAULT_TIMEOUT) -> Run:
+    """Load `jac` from `path` and call it on every draw.
+
+    Stops at the first draw that raises; a draw that merely returns a wrong value is the judge's
+    business, not this function's.
+    """
+    if not path.is_file():
+        return Run(problem=Problem(Kind.MISSING, f"no answer file: {path} does not exist", status=Status.TODO))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return Run(problem=Problem(Kind.EXCEPTION, f"cannot read {path}: {exc}"))
+    if text == stub(puzzle):
+        return Run(problem=Problem(Kind.UNTOUCHED, "the stub is untouched: fill in `jac`", status=Status.TODO))
+    captured = _Capture()
+    with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+        result = _run_loaded(puzzle, path, draws, timeout, captured)
+    return Run(result.answers, result.problem, captured.getvalue())
+
+
+def _run_loaded(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout: float, captured: _Capture) -> Run:
+    try:
+        with _time_limit(timeout):
+            module = _load(path)
+    except _Timeout:
+        return Run(problem=Problem(Kind.TIMEOUT, f"importing {path.name} did not finish within {timeout:g} s"))
+    except BaseException as exc:  # noqa: BLE001 - anything the learner's module raises is reported
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        return Run(problem=Problem(Kind.EXCEPTION, f"{path.name} does not import: {_describe(exc)}", _location(exc, path)))
+    jac = getattr(module, "jac", None)
+    if not callable(jac):
+        return Run(problem=Problem(Kind.MISSING, f"{path.name} defines no function `jac`: add `{puzzle.jac_signature()}`"))
+    return _call_each(puzzle, jac, draws, timeout, path, captured)
+
+
+def run_callable(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float = DEFAULT_TIMEOUT) -> Run:
+    """Call an already-loaded `jac` (a notebook cell's function) on every draw."""
+    if not callable(jac):
+        return Run(problem=Problem(Kind.MISSING, f"expected a function `jac`, got a {type(jac).__name__}"))
+    path = Path(inspect.getsourcefile(jac) or "<notebook>") if inspect.isfunction(jac) else Path("<notebook>")
+    captured = _Capture()
+    with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+        result = _call_each(puzzle, jac, draws, timeout, path, captured)
+    return Run(result.answers, result.problem, captured.getvalue())
+
+
+def _call_each(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float, path: Path, captured: _Capture) -> Run:
+    names = [a.name for a in puzzle.args]
+    try:
+        inspect.signature(jac).bind(*names)
+    except TypeError:
+        return Run(problem=Problem(
+            Kind.SIGNATURE,
+            f"jac{inspect.signature(jac)} cannot be called like {puzzle.name}({', '.join(names)}): "
+            f"jac takes the same arguments as f",
+        ))
+    except ValueError:
+        pass  # builtins without a signature: just call them
+
+    fast = _call_jitted(puzzle, jac, draws, timeout, captured)
+    if fast is not None:
+        return fast
+
+    import jax.numpy as jnp
+
+    answers = []
+    for draw in draws:
+        args = [jnp.asarray(v) for v in draw.values]
+        try:
+            with _time_limit(timeout):
+                raw = jac(*args)
+        except _Timeout:
+            return Run(problem=Problem(Kind.TIMEOUT, f"jac did not return within {timeout:g} s on the {draw.label}", draw=draw.label))
+        except NotImplementedError as exc:
+            return Run(problem=Problem(Kind.UNTOUCHED, "jac raises NotImplementedError: fill it in", _location(exc, path), status=Status.TODO))
+        except BaseException as exc:  # noqa: BLE001
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            return Run(problem=Problem(Kind.EXCEPTION, f"jac raised {_describe(exc)} on the {draw.label}", _location(exc, path), draw.label))
+        blocks = _blocks(puzzle, raw)
+        if isinstance(blocks, Problem):
+            return Run(problem=Problem(blocks.kind, blocks.message, draw=draw.label, status=blocks.status))
+        answers.append(blocks)
+    return Run(tuple(answers))
+
+
+def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float, captured: _Capture) -> Run | None:
+    """Run `jac` under `jax.jit`, or None when the answer must run eagerly instead.
+
+    Eager JAX compiles every operation separately on first use; one compilation of the whole
+    answer is 5 to 13 times faster (bench/). Whatever jit cannot run as the learner wrote it
+    (numpy calls on traced values, Python branches on values, any exception, a `print`, which
+    would show tracers instead of numbers) falls back to the plain eager run, so the learner
+    sees exactly what their code does.
+    """
+    import jax
+    import jax.numpy as jnp
+
+    try:
+        compiled = jax.jit(jac)
+    except Exception:  # noqa: BLE001 - not something jit can wrap
+        return None
+    start = captured.tell()
+    answers = []
+    for draw in draws:
+        try:
+            with _time_limit(timeout):
+                raw = compiled(*(jnp.asarray(v) for v in draw.values))
+        except _Timeout:
+            return Run(problem=Problem(Kind.TIMEOUT, f"jac did not return within {timeout:g} s on the {draw.label}", draw=draw.label))
+        except Exception:  # noqa: BLE001 - the eager run reports it as the learner's code raises it
+            break
+        if captured.tell() != start:
+            break
+        blocks = _blocks(puzzle, raw)
+        if isinstance(blocks, Problem):
+            break
+        answers.append(blocks)
+    else:
+        return Run(tuple(answers))
+    captured.seek(start)
+    captured.truncate()
+    return None
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def _blocks(puzzle: Puzzle, raw: Any) -> tuple[np.ndarray, ...] | Problem:
+    """Read jac's return value as the puzzle's blocks, following jacfwd's nesting."""
+    n_out, n_wrt = len(puzzle.outs), len(puzzle.wrt)
+    wrt_names = ", ".join(a.name for a in puzzle.wrt)
+    if n_out == 1:
+        groups = [raw]
+    else:
+        if not isinstance(raw, (tuple, list)) or len(raw) != n_out:
+            return Problem(Kind.STRUCTURE, f"f has {n_out} outputs, so jac returns a tuple of {n_out} entries, one per output; got {_shape_of_return(raw)}")
+        groups = list(raw)
+    blocks: list[np.ndarray] = []
+    for group in groups:
+        if n_wrt == 1:
+            if isinstance(group, tuple) and len(group) != 1:
+                return Problem(
+                    Kind.STRUCTURE,
+                    f"got a tuple of {len(group)} entries, but f has one floating argument ({wrt_names}): return a single array",
+                )
+            parts = [group[0] if isinstance(group, tuple) else group]
+        else:
+            if not isinstance(group, (tuple, list)) or len(group) != n_wrt or _is_number_list(group):
+                return Problem(
+                    Kind.STRUCTURE,
+                    f"f has {n_wrt} floating arguments ({wrt_names}), so jac returns a tuple of "
+                    f"{_count(n_wrt, 'Jacobian')}, one per argument in that order; got {_shape_of_return(group)}",
+                )
+            parts = list(group)
+        for part in parts:
+            array = _as_array(part)
+            if isinstance(array, Problem):
+                return array
+            blocks.append(array)
+    return tuple(blocks)
+
+
+def _is_number_list(group: Any) -> bool:
+    # A list of plain numbers is an array-like row, not a tuple of Jacobians.
+    return isinstance(group, list) and all(isinstance(v, (int, float, bool)) for v in group)
+
+
+def _shape_of_return(raw: Any) -> str:
+    if isinstance(raw, (tuple, list)):
+        return f"a {type(raw).__name__} of {len(raw)} entries"
+    shape = getattr(raw, "shape", None)
+    return f"one array of shape {tuple(shape)}" if shape is not None else f"a {type(raw).__name__}"
+
+
+def _as_array(part: Any) -> np.ndarray | Problem:
+    if part is None:
+        return Problem(Kind.NOT_NUMBERS, "jac returned None: did you forget `return`?")
+    try:
+        array = np.asarray(part)
+    except Exception as exc:  # noqa: BLE001 - ragged lists and the like
+        return Problem(Kind.NOT_NUMBERS, f"jac's return value is not an array of numbers ({_describe(exc)})")
+    if array.dtype.kind == "c":
+        return Problem(Kind.NOT_NUMBERS, "jac returned complex numbers: a Jacobian of a real function is real", status=Status.FAIL)
+    if array.dtype.kind not in "biuf":
+        return Problem(Kind.NOT_NUMBERS, f"jac returned {array.dtype} values, not numbers (a {type(part).__name__})")
+    return array

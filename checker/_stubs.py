@@ -1,0 +1,150 @@
+"""Files generated from the catalog: learner stubs, the headers of reference answers, doc pages.
+
+A stub and a reference answer share a header (statement, imports, the canonical `f`) and differ
+below `MARKER`: the stub holds the `jac` signature and `raise NotImplementedError`, the answer
+holds a working `jac`. `python -m checker dev generate` writes them; `dev check` (and a test)
+fails when a committed file has drifted from the catalog.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from checker._catalog import Chapter, Puzzle, chapters
+
+MARKER = "# ---- your answer: everything below this line is yours to edit ----"
+_IMPORTS = """\
+import jax
+import jax.numpy as np
+from jaxtyping import Array, Int, Shaped
+"""
+
+
+def relative_path(puzzle: Puzzle) -> Path:
+    """Where a puzzle's file lives, under `puzzles/` and under `solutions/` alike."""
+    return Path(puzzle.chapter) / f"{puzzle.name}.py"
+
+
+def header(puzzle: Puzzle) -> str:
+    """Everything above `MARKER`: statement as docstring, imports, the canonical `f`."""
+    statement = textwrap.indent(puzzle.statement, "    ").strip()
+    doc = (
+        f'r"""Puzzle `{puzzle.name}` ({puzzle.chapter} chapter): {puzzle.title}.\n\n'
+        f"    {statement}\n\n"
+        f"    Fill in `jac` so that it returns the full Jacobian of `{puzzle.name}`, exactly what\n"
+        f"    `jax.jacfwd({puzzle.name}, argnums={puzzle.argnums})` returns: output axes first,\n"
+        f"    then input axes. Check it with `jacpuzzles check {puzzle.name}`; stuck? "
+        f"`jacpuzzles hint {puzzle.name}`.\n"
+        '"""\n'
+    )
+    doc = doc.replace('    """', '"""')
+    return f"{doc}\n{_IMPORTS}\n\n# The function to differentiate (read it; the checker uses its own copy).\n{puzzle.code}\n\n"
+
+
+def stub(puzzle: Puzzle) -> str:
+    """The learner's starting file."""
+    return (
+        f"{header(puzzle)}{MARKER}\n"
+        f"{puzzle.jac_signature()}\n"
+        f"    raise NotImplementedError  # replace with your Jacobian\n"
+    )
+
+
+def answer_part(text: str) -> str:
+    """What the learner wrote: the text below `MARKER` (all of it when the marker is gone)."""
+    head, sep, tail = text.partition(MARKER)
+    return tail if sep else text
+
+
+def doc_page(puzzle: Puzzle, number: int) -> str:
+    """A Markdown page for one puzzle."""
+    hints = "\n".join(
+        f"<details><summary>Hint {k}</summary>\n\n{h}\n\n</details>\n" for k, h in enumerate(puzzle.hints, 1)
+    )
+    shapes = ", ".join(str(s) for s in puzzle.jac_shapes())
+    return (
+        f"# {number}. {puzzle.title} (`{puzzle.name}`)\n\n"
+        f"Chapter: {puzzle.chapter} · points: {puzzle.points} · "
+        f"file: `puzzles/{relative_path(puzzle).as_posix()}`\n\n"
+        f"{puzzle.statement}\n\n"
+        f"```python\n{puzzle.code}```\n\n"
+        f"Fill in:\n\n```python\n{puzzle.jac_signature()}\n    ...\n```\n\n"
+        f"Jacobian shape{'s' if len(puzzle.jac_shapes()) > 1 else ''}: {shapes}. "
+        f"Check with `jacpuzzles check {puzzle.name}`.\n\n"
+        f"## Hints\n\n{hints}"
+    )
+
+
+def doc_index(chs: tuple[Chapter, ...]) -> str:
+    """The index page of all puzzle pages."""
+    lines = ["# The puzzles", "", "Generated from the catalog (`checker/_data/`); do not edit by hand.", ""]
+    number = 0
+    for ch in chs:
+        lines += [f"## {ch.title}", "", ch.summary, ""]
+        for p in ch.puzzles:
+            number += 1
+            lines.append(f"{number}. [{p.title}]({p.name}.md) (`{p.name}`, {p.points} pt)")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def expected_files(root: Path) -> dict[Path, str]:
+    """Every generated file under `root` (the repository) with the text it must have.
+
+    Reference answers are not in this map: only their header is generated (see `solution_drift`).
+    """
+    files: dict[Path, str] = {}
+    number = 0
+    for ch in chapters():
+        for p in ch.puzzles:
+            number += 1
+            files[root / "puzzles" / relative_path(p)] = stub(p)
+            files[root / "docs" / "puzzles" / f"{p.name}.md"] = doc_page(p, number)
+    files[root / "docs" / "puzzles" / "README.md"] = doc_index(chapters())
+    return files
+
+
+def solution_drift(root: Path) -> list[str]:
+    """Reference answers that are missing or whose header differs from the catalog's."""
+    problems = []
+    for ch in chapters():
+        for p in ch.puzzles:
+            path = root / "solutions" / relative_path(p)
+            if not path.is_file():
+                problems.append(f"{path}: missing")
+            elif not path.read_text().startswith(header(p) + MARKER):
+                problems.append(f"{path}: header differs from the catalog")
+    return problems
+
+
+def drift(root: Path) -> list[str]:
+    """Every generated file that is missing or differs from what the catalog gives."""
+    problems = [
+        f"{path}: {'differs from the catalog' if path.is_file() else 'missing'}"
+        for path, text in expected_files(root).items()
+        if not path.is_file() or path.read_text() != text
+    ]
+    return problems + solution_drift(root)
+
+
+def generate(root: Path) -> list[Path]:
+    """Write every generated file; rewrite the header of each reference answer in place.
+
+    Returns the paths written. The part of a reference answer below `MARKER` is kept.
+    """
+    written = []
+    for path, text in expected_files(root).items():
+        if not path.is_file() or path.read_text() != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+            written.append(path)
+    for p in (p for ch in chapters() for p in ch.puzzles):
+        path = root / "solutions" / relative_path(p)
+        body = answer_part(path.read_text()) if path.is_file() else "\n" + stub(p).partition(MARKER)[2].lstrip("\n")
+        text = header(p) + MARKER + body
+        if not path.is_file() or path.read_text() != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+            written.append(path)
+    return written

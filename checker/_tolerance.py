@@ -1,0 +1,32 @@
+"""When an answer's entry counts as equal to the expected one: tolerances per dtype.
+
+An entry passes when `|yours - expected| <= atol * scale + rtol * |expected|`, where `scale` is
+the largest magnitude in that expected Jacobian (at least 1). The scale keeps a Jacobian whose
+entries are all around 1e18 (a product of large numbers) from failing on float32 rounding,
+while an entry that is wrong by more than rounding still fails. NaN and inf never pass.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# (rtol, atol) for the dtype the expected Jacobian is computed in.
+TOLERANCES: dict[str, tuple[float, float]] = {
+    "float32": (1e-4, 1e-5),
+    "float64": (1e-9, 1e-12),
+}
+
+
+def close(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """A boolean array, True where `actual` matches `expected` within the dtype's tolerance.
+
+    Both arrays have the same shape; NaN or inf in either gives False at that entry.
+    """
+    rtol, atol = TOLERANCES.get(np.asarray(expected).dtype.name, TOLERANCES["float32"])
+    e = np.asarray(expected, dtype=np.float64)
+    a = np.asarray(actual, dtype=np.float64)
+    finite = np.isfinite(e)
+    scale = max(1.0, float(np.max(np.abs(e[finite]), initial=0.0)))
+    with np.errstate(invalid="ignore", over="ignore"):
+        ok = np.abs(a - e) <= atol * scale + rtol * np.abs(e)
+    return ok & np.isfinite(a) & finite

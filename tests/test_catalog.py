@@ -1,0 +1,120 @@
+"""The catalog is the single source of truth: names, sizes, shapes, and the files made from it."""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+import pytest
+
+from checker import _catalog, _stubs, check_file, Status
+from checker._catalog import CatalogError
+from tests.conftest import PUZZLES, REPO
+
+# The autodiff chapter, matching the original Autodiff Puzzles: name -> (argument shapes, output shape).
+AUTODIFF = {
+    "id": ([(1,)], (1,)),
+    "cos": ([(1,)], (1,)),
+    "mean": ([(10,)], (1,)),
+    "prod": ([(10,)], (1,)),
+    "repeat": ([(1,)], (10,)),
+    "repeat_scale": ([(1,)], (10,)),
+    "neg": ([(10,)], (10,)),
+    "relu": ([(10,)], (10,)),
+    "index": ([(25,)], (15,)),
+    "cumsum": ([(10,)], (10,)),
+    "running_mean": ([(10,)], (8,)),
+    "sort": ([(10,)], (10,)),
+    "emean": ([(10,), (10,)], (10,)),
+    "mul": ([(10,), (10,)], (10,)),
+    "conv": ([(10,), (5,)], (6,)),
+    "view": ([(4, 4)], (4, 4)),
+    "reshape": ([(4, 4)], (16,)),
+    "transpose": ([(4, 4)], (4, 4)),
+    "broadcast": ([(4, 4), (4,)], (4, 4)),
+    "mean_reduce": ([(4, 4)], (4,)),
+    "matmul": ([(4,), (4,)], (4,)),
+    "conv2d": ([(16,), (4,)], (16,)),
+}
+
+
+def test_autodiff_chapter_has_the_22_puzzles_in_order_with_their_sizes() -> None:
+    chapter = _catalog.chapters()[0]
+    assert chapter.name == "autodiff"
+    assert [p.name for p in chapter.puzzles] == list(AUTODIFF)
+    for p in chapter.puzzles:
+        shapes, out = AUTODIFF[p.name]
+        assert [a.shape for a in p.args] == shapes, p.name
+        assert p.outs == (out,), p.name
+
+
+@pytest.mark.parametrize("puzzle", _catalog.puzzles(), ids=lambda p: p.name)
+def test_declared_output_shape_is_what_f_returns(puzzle: _catalog.Puzzle) -> None:
+    specs = [jax.ShapeDtypeStruct(a.shape, np.dtype(a.dtype)) for a in puzzle.args]
+    result = jax.eval_shape(puzzle.f, *specs)
+    shapes = [r.shape for r in result] if isinstance(result, tuple) else [result.shape]
+    assert tuple(shapes) == puzzle.outs
+
+
+@pytest.mark.parametrize("puzzle", _catalog.puzzles(), ids=lambda p: p.name)
+def test_every_puzzle_has_statement_hints_and_points(puzzle: _catalog.Puzzle) -> None:
+    assert puzzle.statement and puzzle.title
+    assert len(puzzle.hints) >= 2
+    assert 1 <= puzzle.points <= 3
+
+
+def test_specific_statements_state_the_maths_correctly() -> None:
+    # numpy's convolve flips the kernel; the statement must say so.
+    assert "y_{4-k}" in _catalog.get("conv").statement  # type: ignore[union-attr]
+    assert "x_0 \\cdot o / N" in _catalog.get("repeat_scale").statement  # type: ignore[union-attr]
+
+
+def test_committed_stubs_docs_and_solution_headers_match_the_catalog() -> None:
+    assert _stubs.drift(REPO) == []
+
+
+def test_drift_is_detected(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    _stubs.generate(tmp_path)
+    assert _stubs.drift(tmp_path) == []
+    stub = tmp_path / "puzzles" / "autodiff" / "cumsum.py"
+    stub.write_text(stub.read_text().replace("/ 20", "/ 10"))
+    (tmp_path / "solutions" / "autodiff" / "neg.py").unlink()
+    problems = _stubs.drift(tmp_path)
+    assert any("cumsum.py: differs" in p for p in problems)
+    assert any("neg.py: missing" in p for p in problems)
+
+
+@pytest.mark.parametrize("puzzle", _catalog.puzzles(), ids=lambda p: p.name)
+def test_every_committed_stub_is_todo(puzzle: _catalog.Puzzle) -> None:
+    verdict = check_file(puzzle.name, PUZZLES / _stubs.relative_path(puzzle))
+    assert verdict.status is Status.TODO
+
+
+def test_a_stub_with_only_whitespace_changes_still_raises_not_implemented_and_is_todo(answer) -> None:  # type: ignore[no-untyped-def]
+    text = _stubs.stub(_catalog.get("neg")) + "\n\n# my notes\n"  # type: ignore[arg-type]
+    verdict = check_file("neg", answer("neg", text))
+    assert verdict.status is Status.TODO
+    assert "NotImplementedError" in verdict.message
+
+
+def test_stub_signature_uses_jaxtyping_with_output_axes_first() -> None:
+    assert _catalog.get("emean").jac_signature() == (  # type: ignore[union-attr]
+        'def jac(x: Shaped[Array, "10"], y: Shaped[Array, "10"]) -> '
+        'tuple[Shaped[Array, "10 10"], Shaped[Array, "10 10"]]:'
+    )
+    assert _catalog.get("reshape").jac_annotation() == 'Shaped[Array, "16 4 4"]'  # type: ignore[union-attr]
+
+
+def test_a_malformed_entry_is_a_catalog_error_naming_the_entry() -> None:
+    with pytest.raises(CatalogError, match="cumsum.*avoid"):
+        _catalog._arg("autodiff.toml: cumsum", {"name": "x", "shape": [3], "avoid": ["poles"]})
+    with pytest.raises(CatalogError, match="missing field 'code'"):
+        _catalog._puzzle("autodiff", {"name": "p", "title": "t", "points": 1, "statement": "s"})
+
+
+def test_loading_the_catalog_does_not_import_jax() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, checker._catalog as c; c.puzzles(); print('jax' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    assert out.stdout.strip() == "False"

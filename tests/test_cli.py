@@ -1,0 +1,152 @@
+"""The command line, end to end through a subprocess, as learners and CI run it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, SOLUTIONS
+
+
+def jacpuzzles(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "120"}
+    return subprocess.run(
+        [sys.executable, "-m", "checker", *args], capture_output=True, text=True, cwd=cwd, env=env,
+        stdin=subprocess.DEVNULL, timeout=300,
+    )
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """A learner's folder: a copy of the stubs, with cumsum solved and neg wrong."""
+    shutil.copytree(REPO / "puzzles", tmp_path / "puzzles")
+    shutil.copy(SOLUTIONS / "autodiff" / "cumsum.py", tmp_path / "puzzles" / "autodiff" / "cumsum.py")
+    neg = tmp_path / "puzzles" / "autodiff" / "neg.py"
+    neg.write_text("import numpy as np\n\ndef jac(x):\n    return np.eye(10)\n")
+    return tmp_path
+
+
+def test_check_one_passing_puzzle_exits_0(workspace: Path) -> None:
+    result = jacpuzzles("check", "cumsum", cwd=workspace)
+    assert result.returncode == 0, result.stderr
+    assert "✔ cumsum: PASS" in result.stdout
+    assert "correct on all 10 draws (seed 0)" in result.stdout
+
+
+def test_check_a_wrong_answer_exits_1_with_the_diagnosis(workspace: Path) -> None:
+    result = jacpuzzles("check", "neg", cwd=workspace)
+    assert result.returncode == 1
+    assert "✘ neg: FAIL" in result.stdout
+    assert "the Jacobian has the wrong sign" in result.stdout
+    assert "Exposed by the random draw 1 (seed 0):" in result.stdout
+
+
+def test_check_everything_as_json_is_one_object_on_stdout(workspace: Path) -> None:
+    result = jacpuzzles("check", "--json", cwd=workspace)
+    assert result.returncode == 1
+    doc = json.loads(result.stdout)  # the whole of stdout is one JSON document
+    assert doc["summary"] == {"pass": 1, "fail": 1, "error": 0, "todo": 20}
+    by_name = {r["puzzle"]: r for r in doc["results"]}
+    assert [r["puzzle"] for r in doc["results"]][:3] == ["id", "cos", "mean"]
+    assert by_name["cumsum"]["status"] == "pass" and by_name["neg"]["status"] == "fail"
+    assert by_name["id"]["status"] == "todo"
+    assert all(isinstance(r["message"], str) and r["message"] for r in doc["results"])
+
+
+def test_the_reference_solutions_all_pass_from_the_command_line() -> None:
+    result = jacpuzzles("check", "--dir", "solutions", "--json")
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert json.loads(result.stdout)["summary"] == {"pass": 22, "fail": 0, "error": 0, "todo": 0}
+
+
+def test_same_seed_same_verdicts_other_seed_other_draws(workspace: Path) -> None:
+    first = json.loads(jacpuzzles("check", "neg", "--json", "--seed", "5", cwd=workspace).stdout)
+    again = json.loads(jacpuzzles("check", "neg", "--json", "--seed", "5", cwd=workspace).stdout)
+    other = json.loads(jacpuzzles("check", "neg", "--json", "--seed", "6", cwd=workspace).stdout)
+    assert first == again
+    assert first["results"][0]["draw"] != other["results"][0]["draw"]
+
+
+def test_unknown_puzzle_is_a_usage_error_with_suggestions(workspace: Path) -> None:
+    result = jacpuzzles("check", "cumsun", cwd=workspace)
+    assert result.returncode == 2
+    assert "no puzzle named 'cumsun'; did you mean cumsum?" in result.stderr
+    assert result.stdout == ""
+
+
+def test_missing_answer_folder_is_a_usage_error(tmp_path: Path) -> None:
+    result = jacpuzzles("check", "--dir", str(tmp_path / "nowhere"))
+    assert result.returncode == 2
+    assert "does not exist" in result.stderr and "--dir" in result.stderr
+
+
+def test_bad_option_is_a_usage_error() -> None:
+    assert jacpuzzles("check", "--seed", "many").returncode == 2
+    assert jacpuzzles("frobnicate").returncode == 2
+
+
+def test_answers_are_found_at_any_depth(tmp_path: Path) -> None:
+    deep = tmp_path / "mine" / "week1" / "extra"
+    deep.mkdir(parents=True)
+    shutil.copy(SOLUTIONS / "autodiff" / "neg.py", deep / "neg.py")
+    result = jacpuzzles("check", "neg", "--dir", str(tmp_path / "mine"))
+    assert result.returncode == 0, result.stdout
+
+
+def test_two_files_for_one_puzzle_is_an_error(tmp_path: Path) -> None:
+    for sub in ("a", "b"):
+        (tmp_path / sub).mkdir()
+        shutil.copy(SOLUTIONS / "autodiff" / "neg.py", tmp_path / sub / "neg.py")
+    result = jacpuzzles("check", "neg", "--dir", str(tmp_path), "--json")
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["results"][0]["status"] == "error"
+
+
+def test_list_shows_statuses_from_the_last_check_and_progress(workspace: Path) -> None:
+    jacpuzzles("check", "cumsum", "neg", cwd=workspace)
+    result = jacpuzzles("list", cwd=workspace)
+    assert result.returncode == 0
+    rows = {line.split("│")[1].strip(): line.split("│")[-1].strip() for line in result.stdout.splitlines() if line.count("│") >= 4}
+    assert rows["cumsum"] == "pass" and rows["neg"] == "fail" and rows["prod"] == "todo"
+    assert "1/22 puzzles pass" in result.stdout
+    (workspace / "puzzles" / "autodiff" / "neg.py").write_text("def jac(x):\n    return -1\n")
+    rows_after = jacpuzzles("list", cwd=workspace).stdout
+    assert any("neg" in line and "unchecked" in line for line in rows_after.splitlines())
+
+
+def test_show_prints_statement_f_and_signature() -> None:
+    result = jacpuzzles("show", "conv")
+    assert result.returncode == 0
+    assert "y_{4-k}" in result.stdout
+    assert 'return np.convolve(x, y, mode="valid") / 5' in result.stdout
+    assert 'def jac(x: Shaped[Array, "10"], y: Shaped[Array, "5"])' in result.stdout
+    assert "Jacobian shapes: (6, 10), (6, 5)" in result.stdout
+
+
+def test_each_hint_call_reveals_the_next_hint(workspace: Path) -> None:
+    first = jacpuzzles("hint", "prod", cwd=workspace).stdout
+    second = jacpuzzles("hint", "prod", cwd=workspace).stdout
+    assert "Hint 1/3" in first and "Hint 2/3" not in first
+    assert "Hint 1/3" in second and "Hint 2/3" in second
+    jacpuzzles("hint", "prod", cwd=workspace)
+    last = jacpuzzles("hint", "prod", cwd=workspace).stdout
+    assert "Hint 3/3" in last and "No more hints" in last
+
+
+def test_dev_check_finds_no_drift_in_the_repository() -> None:
+    result = jacpuzzles("dev", "check")
+    assert result.returncode == 0, result.stdout
+    assert "generated files match the catalog" in result.stdout
+
+
+def test_console_script_and_module_are_the_same_command() -> None:
+    exe = shutil.which("jacpuzzles")
+    assert exe is not None, "the console script is installed with the package"
+    result = subprocess.run([exe, "show", "id"], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert result.returncode == 0 and "def id(" in result.stdout

@@ -1,0 +1,147 @@
+"""The judge: never a pass for a wrong answer, and a diagnosis in the learner's terms.
+
+The wording of the important messages is pinned here: they are the product.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from checker import Kind, Status, check_answer
+from checker._catalog import get
+from checker._judge import judge
+from checker._sampling import draws
+from checker._tolerance import close
+
+I10 = np.arange(10)
+O10 = I10[:, None]
+
+
+def cumsum_jac(x):  # type: ignore[no-untyped-def]
+    return (I10 <= O10) / 20
+
+
+def test_a_right_answer_passes_with_the_draw_count_and_seed() -> None:
+    verdict = check_answer("cumsum", cumsum_jac, seed=3)
+    assert verdict.status is Status.PASS
+    assert verdict.message == "correct on all 10 draws (seed 3)"
+
+
+def test_gradient_instead_of_jacobian_is_named() -> None:
+    verdict = check_answer("prod", lambda x: jnp.prod(x) / x)
+    assert verdict.status is Status.FAIL
+    assert Kind.GRADIENT in verdict.kinds()
+    assert verdict.diagnoses[0].message == (
+        "the Jacobian: got shape (10,), expected (1, 10): one row per output, one column per input"
+        " - did you return a gradient instead of a Jacobian?"
+    )
+
+
+def test_values_right_if_broadcast_is_named_and_still_fails() -> None:
+    verdict = check_answer("mean", lambda x: jnp.ones(10) / 10)
+    assert verdict.status is Status.FAIL
+    assert verdict.kinds()[:2] == (Kind.GRADIENT, Kind.BROADCAST)
+    assert "would be right if broadcast to the full shape" in verdict.diagnoses[1].message
+
+
+def test_swapped_axes_shape_is_named_transposed() -> None:
+    verdict = check_answer("index", lambda x: (np.arange(25)[:, None] == np.arange(15) + 10) * 1.0)
+    assert verdict.kinds() == (Kind.TRANSPOSED,)
+    assert verdict.diagnoses[0].message == (
+        "the Jacobian: got shape (25, 15), expected (15, 25): your array has the input's axes first; "
+        "a Jacobian has the output's axes (15,) first, then x's axes (25,) (your values are right once transposed)"
+    )
+
+
+def test_transposed_values_in_a_square_jacobian() -> None:
+    verdict = check_answer("cumsum", lambda x: (I10 >= O10) / 20)
+    assert verdict.kinds()[0] is Kind.TRANSPOSED
+    assert verdict.message.startswith("the Jacobian is transposed")
+
+
+def test_wrong_sign() -> None:
+    verdict = check_answer("cos", lambda x: jnp.sin(x)[:, None])
+    assert verdict.kinds()[0] is Kind.SIGN
+    assert verdict.diagnoses[0].message == "the Jacobian has the wrong sign: every entry is the negative of the expected one"
+
+
+def test_constant_factor_is_named_with_the_likely_cause() -> None:
+    missing = check_answer("cumsum", lambda x: (I10 <= O10) * 1.0)
+    assert missing.kinds()[0] is Kind.FACTOR
+    assert "20 times the expected one; is a division by 20 missing?" in missing.message
+    twice = check_answer("cumsum", lambda x: (I10 <= O10) / 400)
+    assert "1/20 of the expected one; did you divide by 20 once too often?" in twice.message
+
+
+def test_shift_by_one_is_named() -> None:
+    verdict = check_answer("index", lambda x: (np.arange(25) == np.arange(15)[:, None] + 9) * 1.0)
+    assert verdict.kinds()[0] is Kind.SHIFTED
+    assert "shifted by one along the index of x" in verdict.message
+
+
+def test_nan_at_a_zero_entry_is_a_zero_division() -> None:
+    verdict = check_answer("prod", lambda x: (jnp.prod(x) / x)[None, :])
+    assert verdict.status is Status.FAIL
+    assert verdict.kinds()[0] is Kind.ZERO_DIVISION
+    assert verdict.failure is not None and verdict.failure.draw_label == "zero entry"
+    assert "at an input with a zero entry (x[" in verdict.message
+
+
+def test_wrong_cells_are_listed_with_output_and_input_indices() -> None:
+    def relu_jac(x):  # type: ignore[no-untyped-def]
+        return (I10 == O10) * (x > 0.5)
+
+    verdict = check_answer("relu", relu_jac)
+    cells = [d for d in verdict.diagnoses if d.kind is Kind.CELLS]
+    assert cells and cells[0].message.startswith("the Jacobian is right except on ")
+    assert "d f[" in cells[0].message and "/ d x[" in cells[0].message
+    failure = verdict.failure
+    assert failure is not None and failure.wrong_count == int(failure.wrong.sum())  # type: ignore[union-attr]
+
+
+def test_several_arguments_name_the_block_that_is_wrong() -> None:
+    verdict = check_answer("mul", lambda x, y: ((I10 == O10) * y, (I10 == O10) * y))
+    assert verdict.status is Status.FAIL
+    assert verdict.failure is not None and verdict.failure.block == "d f / d y"
+
+
+def test_the_exposing_draw_is_reported() -> None:
+    verdict = check_answer("neg", lambda x: -1.0 * (I10 == O10) * (jnp.abs(x) < 50))
+    assert verdict.status is Status.FAIL
+    assert verdict.failure is not None and verdict.failure.draw_label == "large magnitudes"
+
+
+def test_nan_and_inf_never_pass() -> None:
+    e = np.ones((2, 2), dtype=np.float32)
+    for bad in (np.nan, np.inf, -np.inf):
+        a = e.copy()
+        a[0, 0] = bad
+        assert not close(a, e).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    name=st.sampled_from(["cumsum", "neg", "mean_reduce", "broadcast", "conv", "matmul", "sort", "prod"]),
+    cell=st.integers(min_value=0, max_value=10_000),
+    delta=st.sampled_from([-1.0, -1e-2, 1e-2, 0.5, 3.0]),
+)
+def test_any_entry_off_by_more_than_tolerance_fails(name: str, cell: int, delta: float) -> None:
+    """Zero false passes: perturb one entry of the exact Jacobian on one draw; the verdict is fail."""
+    puzzle = get(name)
+    assert puzzle is not None
+    batch = draws(puzzle, 0)
+    expected = [tuple(np.asarray(b) for b in jax.jacfwd(puzzle.f, puzzle.argnums)(*d.values)) if isinstance(puzzle.argnums, tuple)
+                else (np.asarray(jax.jacfwd(puzzle.f, puzzle.argnums)(*d.values)),) for d in batch]
+    answers = [tuple(b.copy() for b in blocks) for blocks in expected]
+    target = answers[cell % len(answers)]
+    block = target[cell % len(target)]
+    flat = block.reshape(-1)
+    scale = max(1.0, float(np.max(np.abs(flat))))
+    flat[cell % flat.size] += delta * scale
+    verdict = judge(puzzle, batch, expected, tuple(answers), 0)
+    assert verdict.status is Status.FAIL
+    assert judge(puzzle, batch, expected, tuple(expected), 0).status is Status.PASS

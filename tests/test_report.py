@@ -1,0 +1,86 @@
+"""Reports rendered to a string, as a learner's terminal would show them."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from rich.console import Console
+
+from checker import Status, check_answer
+from checker._report import Heatmap, VerdictView, compact, render, summary_table, to_json
+
+
+def _text(renderable, width: int = 160) -> str:  # type: ignore[no-untyped-def]
+    console = Console(file=io.StringIO(), width=width, color_system=None, highlight=False)
+    console.print(renderable)
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_compact_numbers_fit_four_characters() -> None:
+    cases = {0.0: "·", 1.0: "1", -0.5: "-.5", 0.05: ".05", 20.0: "20", 1 / 3: ".33", 1500.0: "1500", 12345.0: "1e4", 1e-5: "1e-5", -2.5e-7: "-2e-7"}
+    for value, text in cases.items():
+        assert compact(value) == text, value
+        assert len(text) <= 5
+
+
+def test_a_failure_shows_both_heatmaps_the_draw_and_marks_wrong_entries() -> None:
+    i = np.arange(10)
+    verdict = check_answer("cumsum", lambda x: (i >= i[:, None]) / 20)
+    out = _text(VerdictView(verdict))
+    assert "✘ cumsum: FAIL" in out
+    assert "the Jacobian is transposed" in out
+    assert "Exposed by the random draw 1 (seed 0):" in out
+    assert "x = [" in out
+    assert "expected the Jacobian (10, 10)" in out and "yours (90 wrong)" in out
+    assert out.count("*") >= 90
+
+
+def test_higher_rank_jacobians_are_drawn_as_labelled_2d_grids() -> None:
+    expected = np.zeros((4, 4, 4, 4))
+    for a in range(4):
+        for b in range(4):
+            expected[a, b, a, b] = 1
+    out = _text(Heatmap("view", expected, 2))
+    lines = out.splitlines()
+    assert "0,0" in lines[1] and "3,3" in lines[1]  # column labels: input multi-indices
+    assert lines[2].lstrip().startswith("0,0")  # row labels: output multi-indices
+    assert len(lines) == 2 + 16
+
+
+def test_a_large_jacobian_shows_a_window_around_the_wrong_entry() -> None:
+    big = np.zeros((40, 40))
+    wrong = np.zeros((40, 40), dtype=bool)
+    wrong[30, 35] = True
+    out = _text(Heatmap("big", big, 1, wrong, focus=(30, 35)))
+    assert "showing output entries 16-39 of 40, input entries 16-39 of 40" in out
+    assert "*" in out
+
+
+def test_summary_table_counts_and_points() -> None:
+    i = np.arange(10)
+    verdicts = [check_answer("neg", lambda x: -1.0 * (i == i[:, None])), check_answer("cumsum", lambda x: i)]
+    out = _text(summary_table(verdicts, {"neg": 1, "cumsum": 2}))
+    assert "neg" in out and "1/1" in out and "0/2" in out
+    assert "pass: 1  fail: 1  error: 0  todo: 0" in out
+
+
+def test_many_verdicts_render_details_for_failures_and_a_summary() -> None:
+    i = np.arange(10)
+    verdicts = [check_answer("neg", lambda x: -1.0 * (i == i[:, None])), check_answer("cumsum", lambda x: (i <= i[:, None]) * 1.0)]
+    console = Console(file=io.StringIO(), width=120, color_system=None)
+    render(verdicts, console)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "✘ cumsum: FAIL" in out and "✔ pass" in out and "jacpuzzles check" in out
+    assert "✘ neg" not in out  # a passing puzzle gets a table row, not a report
+
+
+def test_json_document_has_the_stable_fields() -> None:
+    verdict = check_answer("neg", lambda x: np.eye(10))
+    doc = to_json([verdict])
+    assert set(doc) == {"results", "summary"}
+    assert doc["summary"] == {"pass": 0, "fail": 1, "error": 0, "todo": 0}
+    entry = doc["results"][0]
+    assert entry["puzzle"] == "neg" and entry["status"] == Status.FAIL.value and entry["message"]
+    assert entry["diagnoses"][0]["kind"] == "sign"
+    assert entry["draw"]["label"] == "random draw 1" and len(entry["draw"]["x"]) == 10

@@ -1,0 +1,126 @@
+"""Running learner files: every way a file can go wrong gets a status and a message, never a crash."""
+
+from __future__ import annotations
+
+from checker import Kind, Status, check_file
+
+CUMSUM = """
+import jax.numpy as np
+Is = np.arange(10)
+Os = np.arange(10)[:, None]
+"""
+
+
+def test_only_jac_is_taken_from_the_file_not_f(answer) -> None:  # type: ignore[no-untyped-def]
+    body = CUMSUM + "def cumsum(x):\n    return x * 0\n\ndef jac(x):\n    return (Is <= Os) / 20\n"
+    assert check_file("cumsum", answer("cumsum", body)).status is Status.PASS
+
+
+def test_an_exception_names_the_line_of_the_learners_file(answer) -> None:  # type: ignore[no-untyped-def]
+    body = CUMSUM + "def jac(x):\n    rows = Os + 1\n    return x.reshape(3, 3) / 20\n"
+    path = answer("cumsum", body)
+    verdict = check_file("cumsum", path)
+    assert verdict.status is Status.ERROR
+    assert verdict.kinds() == (Kind.EXCEPTION,)
+    assert verdict.message.startswith("jac raised ") and "on the random draw 1" in verdict.message
+    assert verdict.location == "cumsum.py:7: return x.reshape(3, 3) / 20"
+
+
+def test_a_syntax_error_is_an_error_with_its_line(answer) -> None:  # type: ignore[no-untyped-def]
+    verdict = check_file("cumsum", answer("cumsum", "def jac(x)\n    return 1\n"))
+    assert verdict.status is Status.ERROR
+    assert verdict.message.startswith("cumsum.py does not import: SyntaxError")
+    assert verdict.location is not None and verdict.location.startswith("cumsum.py:1:")
+
+
+def test_a_module_that_raises_on_import_is_an_error(answer) -> None:  # type: ignore[no-untyped-def]
+    verdict = check_file("cumsum", answer("cumsum", "import numpy\nraise RuntimeError('boom')\n"))
+    assert verdict.status is Status.ERROR
+    assert verdict.message == "cumsum.py does not import: RuntimeError: boom"
+    assert verdict.location == "cumsum.py:2: raise RuntimeError('boom')"
+
+
+def test_no_jac_is_an_error_that_shows_the_signature(answer) -> None:  # type: ignore[no-untyped-def]
+    verdict = check_file("neg", answer("neg", "def jacobian(x):\n    return x\n"))
+    assert verdict.status is Status.ERROR
+    assert verdict.kinds() == (Kind.MISSING,)
+    assert 'def jac(x: Shaped[Array, "10"]) -> Shaped[Array, "10 10"]:' in verdict.message
+
+
+def test_wrong_number_of_arguments_is_an_error(answer) -> None:  # type: ignore[no-untyped-def]
+    verdict = check_file("mul", answer("mul", "def jac(x):\n    return x\n"))
+    assert verdict.status is Status.ERROR
+    assert verdict.kinds() == (Kind.SIGNATURE,)
+    assert verdict.message == "jac(x) cannot be called like mul(x, y): jac takes the same arguments as f"
+
+
+def test_one_array_for_two_arguments_is_a_structure_error(answer) -> None:  # type: ignore[no-untyped-def]
+    body = "import numpy as np\ndef jac(x, y):\n    return np.eye(10) / 2\n"
+    verdict = check_file("emean", answer("emean", body))
+    assert verdict.status is Status.ERROR
+    assert verdict.kinds() == (Kind.STRUCTURE,)
+    assert "f has 2 floating arguments (x, y), so jac returns a tuple of 2 Jacobians" in verdict.message
+
+
+def test_a_tuple_for_one_argument_is_a_structure_error(answer) -> None:  # type: ignore[no-untyped-def]
+    body = "import numpy as np\ndef jac(x):\n    return (-np.eye(10), -np.eye(10))\n"
+    verdict = check_file("neg", answer("neg", body))
+    assert verdict.status is Status.ERROR
+    assert "f has one floating argument (x): return a single array" in verdict.message
+
+
+def test_nested_lists_bools_and_ints_are_accepted(answer) -> None:  # type: ignore[no-untyped-def]
+    lists = "def jac(x):\n    return [[(i <= o) / 20 for i in range(10)] for o in range(10)]\n"
+    assert check_file("cumsum", answer("cumsum", lists)).status is Status.PASS
+    bools = "import numpy as np\ndef jac(x):\n    return np.eye(10, dtype=bool) & (np.asarray(x) > 0)\n"
+    assert check_file("relu", answer("relu", bools)).status is Status.PASS
+    ints = "import numpy as np\ndef jac(x):\n    return -np.eye(10, dtype=np.int32)\n"
+    assert check_file("neg", answer("neg", ints)).status is Status.PASS
+
+
+def test_none_strings_and_complex_are_not_numbers(answer) -> None:  # type: ignore[no-untyped-def]
+    none = check_file("neg", answer("neg", "def jac(x):\n    (x)\n"))
+    assert (none.status, none.kinds()) == (Status.ERROR, (Kind.NOT_NUMBERS,))
+    assert none.message == "jac returned None: did you forget `return`?"
+    text = check_file("neg", answer("neg", "def jac(x):\n    return 'minus one'\n"))
+    assert (text.status, text.kinds()) == (Status.ERROR, (Kind.NOT_NUMBERS,))
+    complex_ = check_file("neg", answer("neg", "import numpy as np\ndef jac(x):\n    return -np.eye(10) + 0j\n"))
+    assert (complex_.status, complex_.kinds()) == (Status.FAIL, (Kind.NOT_NUMBERS,))
+
+
+def test_printed_output_is_captured_and_capped(answer) -> None:  # type: ignore[no-untyped-def]
+    body = CUMSUM + "print('loaded')\ndef jac(x):\n    print('x is', x.shape)\n    print('-' * 10000)\n    return (Is <= Os) / 20\n"
+    verdict = check_file("cumsum", answer("cumsum", body))
+    assert verdict.status is Status.PASS
+    assert verdict.output.startswith("loaded\nx is (10,)")
+    assert len(verdict.output) <= 4000
+
+
+def test_a_hanging_jac_times_out(answer) -> None:  # type: ignore[no-untyped-def]
+    verdict = check_file("neg", answer("neg", "def jac(x):\n    while True:\n        pass\n"), timeout=0.5)
+    assert verdict.status is Status.ERROR
+    assert verdict.kinds() == (Kind.TIMEOUT,)
+    assert verdict.message == "jac did not return within 0.5 s on the random draw 1"
+
+
+def test_a_missing_file_is_todo(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    verdict = check_file("neg", tmp_path / "neg.py")
+    assert (verdict.status, verdict.kinds()) == (Status.TODO, (Kind.MISSING,))
+
+
+def test_original_notebook_style_answer_checks_unchanged(answer) -> None:  # type: ignore[no-untyped-def]
+    # As written in the original notebook: jax.numpy imported as np, jaxtyping annotations, f alongside.
+    body = '''
+import jax
+import jax.numpy as np
+from jaxtyping import Shaped, Array
+
+def index(x: Shaped[Array, "25"]) -> Shaped[Array, "15"]:
+    return x[10:]
+
+def jac(x: Shaped[Array, "25"]) -> Shaped[Array, "15 25"]:
+    Is = np.arange(25)
+    Os = np.arange(15)[:, None]
+    return 1 * (Is == Os + 10)
+'''
+    assert check_file("index", answer("index", body)).status is Status.PASS
