@@ -6,7 +6,7 @@ catalog -> sampling -> oracles -> runner -> judge -> report.
 """
 
 from checker._catalog import Arg, Chapter, Puzzle, chapters, puzzles
-from checker._engine import UnknownPuzzle, check_answer, check_file, find_answers
+from checker._engine import UnknownPuzzle, check_answer, check_file, check_files, find_answers
 from checker._verdict import Cell, Diagnosis, Failure, Kind, Status, Verdict
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "chapters",
     "check_answer",
     "check_file",
+    "check_files",
     "find_answers",
     "puzzles",
 ]

@@ -55,44 +55,39 @@ def _answers_dir(raw: str) -> Path:
     return root
 
 
-def _locate(root: Path, name: str, found: dict[str, list[Path]]) -> Path | Verdict:
+def _locate(root: Path, name: str, found: dict[str, list[Path]], seed: int) -> Path | Verdict:
     paths = found.get(name, [])
     if len(paths) > 1:
         listing = ", ".join(str(p) for p in paths)
         message = f"{len(paths)} files named {name}.py under {root}: {listing}; keep one"
-        return Verdict(name, Status.ERROR, message, (Diagnosis(Kind.MISSING, message),))
+        return Verdict(name, Status.ERROR, message, (Diagnosis(Kind.MISSING, message),), seed=seed)
     if not paths:
         expected = root / _stubs.relative_path(puzzle_named(name))
         message = f"no answer file {name}.py under {root} (expected at {expected})"
-        return Verdict(name, Status.TODO, message, (Diagnosis(Kind.MISSING, message),))
+        return Verdict(name, Status.TODO, message, (Diagnosis(Kind.MISSING, message),), seed=seed)
     return paths[0]
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     names = _names(args.names)
     root = _answers_dir(args.dir)
-    from checker._engine import check_file  # imports numpy; list/show/hint stay light
+    from checker._engine import check_files  # imports numpy; list/show/hint stay light
     from checker._report import render, to_json
 
     found = find_answers(root)
-    verdicts: list[Verdict] = []
-    progress: dict[str, tuple[str, str | None]] = {}
+    located = {name: _locate(root, name, found, args.seed) for name in names}
     console = _console(stderr=args.json)
     status = console.status("checking…") if console.is_terminal and len(names) > 1 else None
     if status is not None:
         status.start()
     try:
-        for name in names:
-            located = _locate(root, name, found)
-            if isinstance(located, Verdict):
-                verdicts.append(located)
-                continue
-            verdict = check_file(name, located, seed=args.seed, timeout=args.timeout)
-            verdicts.append(verdict)
-            progress[name] = (verdict.status.value, _state.digest(located))
+        files = [(name, where) for name, where in located.items() if isinstance(where, Path)]
+        checked = dict(zip((n for n, _ in files), check_files(files, seed=args.seed, timeout=args.timeout)))
     finally:
         if status is not None:
             status.stop()
+    verdicts = [checked.get(name) or located[name] for name in names]  # type: ignore[misc]
+    progress = {name: (checked[name].status.value, _state.digest(path)) for name, path in files}
     _state.record(root, progress)
     points = {p.name: p.points for p in _catalog.puzzles()}
     if args.json:
@@ -240,8 +235,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("name", metavar="NAME")
     p.set_defaults(run=cmd_hint)
     p = with_dir(sub.add_parser("watch", help="re-check each answer file when it is saved"))
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT)
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the input draws (default: %(default)s)")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per call of jac (default: %(default)s)")
     p.set_defaults(run=cmd_watch)
     p = sub.add_parser("dev", help="for maintainers: regenerate or check the files generated from the catalog")
     p.add_argument("action", choices=("generate", "check"))

@@ -166,7 +166,7 @@ def _value_diagnoses(
         factor = float(np.sum(g * w) / np.sum(w * w))
         if factor != 0 and not np.isclose(factor, 1.0, rtol=1e-3) and close(g / factor, want).all():
             found.append(Diagnosis(Kind.FACTOR, f"{name} is off by a constant factor: {_factor_words(factor)}"))
-    if len(out_shape) == len(arg.shape) and out_shape == arg.shape:
+    if arg.shape + out_shape == want.shape:  # the input-axes-first layout has the same shape
         flipped = _swap(w, len(out_shape))
         if not close(flipped, want).all() and close(g, flipped.astype(want.dtype)).all():
             found.append(Diagnosis(
@@ -191,36 +191,36 @@ def _factor_words(factor: float) -> str:
     return f"each of your entries is {ratio} times the expected one"
 
 
-def _shifted(array: np.ndarray, step: int, axis: int) -> np.ndarray:
-    """`array` moved `step` places along `axis`, zero-filled (not wrapped)."""
-    out = np.zeros_like(array)
-    src = [slice(None)] * array.ndim
-    dst = [slice(None)] * array.ndim
-    if step > 0:
-        src[axis], dst[axis] = slice(0, -step), slice(step, None)
-    else:
-        src[axis], dst[axis] = slice(-step, None), slice(0, step)
-    out[tuple(dst)] = array[tuple(src)]
-    return out
+def _overlap(n: int, step: int) -> tuple[slice, slice]:
+    """Where a shift by `step` along an axis of length `n` lands, and where it comes from."""
+    return (slice(step, n), slice(0, n - step)) if step > 0 else (slice(0, n + step), slice(-step, n))
 
 
 def _shift_diagnoses(name: str, g: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
-    for axis in range(want.ndim):
+    # Compared on the overlap only: the slice that slides in from past the edge has no expected
+    # value (a one-based `arange(1, 11)` continues the pattern there). A Jacobian that is the same
+    # shifted (a constant row) says nothing about shifts, so it is skipped. Input axes are tried
+    # first: a band shifted along the input is also shifted along the output, and learners write
+    # the input index in terms of the output one (`Is == Os + 10`).
+    for axis in [*range(len(out_shape), want.ndim), *range(len(out_shape))]:
         if want.shape[axis] < 2:
             continue
         for step in (1, -1):
-            moved = _shifted(want, step, axis)
-            if not np.array_equal(moved, want) and close(g, moved).all():
-                if axis < len(out_shape):
-                    where = f"the output's axis {axis}" if len(out_shape) > 1 else "the output index"
-                else:
-                    k = axis - len(out_shape)
-                    where = f"{arg.name}'s axis {k}" if len(arg.shape) > 1 else f"the index of {arg.name}"
-                return [Diagnosis(
-                    Kind.SHIFTED,
-                    f"{name} is shifted by one along {where}: what belongs at position j sits at "
-                    f"j {'+' if step > 0 else '-'} 1. Check your index arithmetic for an off-by-one",
-                )]
+            dst, src = _overlap(want.shape[axis], step)
+            at = lambda a, sl: a[(slice(None),) * axis + (sl,)]  # noqa: E731
+            moved, yours = at(want, src), at(g, dst)
+            if close(at(want, dst), moved).all() or not close(yours, moved).all():
+                continue
+            if axis < len(out_shape):
+                where = f"the output's axis {axis}" if len(out_shape) > 1 else "the output index"
+            else:
+                k = axis - len(out_shape)
+                where = f"{arg.name}'s axis {k}" if len(arg.shape) > 1 else f"the index of {arg.name}"
+            return [Diagnosis(
+                Kind.SHIFTED,
+                f"{name} is shifted by one along {where}: what belongs at position j sits at "
+                f"j {'+' if step > 0 else '-'} 1. Check your index arithmetic for an off-by-one",
+            )]
     return []
 
 

@@ -1,8 +1,10 @@
 """Expected Jacobians: `jax.jacfwd`, cross-checked against `jax.jacrev`, on every draw at once.
 
-Both are computed by one jitted, vmapped function per puzzle (one compilation instead of dozens of
-eager dispatches). Results are cached on disk, keyed by everything they depend on, so checking the
-same puzzle again does not compile again. The cache holds plain `.npz` arrays, loaded without pickle.
+Both are computed by one jitted, vmapped function for every puzzle asked for at once: one XLA
+compilation instead of one per puzzle (or dozens of eager dispatches per draw), with XLA's
+backend optimisations off, since for functions this small compiling costs far more than running
+(bench/). Results are cached on disk, keyed by everything they depend on, so checking the same
+puzzle again compiles nothing. The cache holds plain `.npz` arrays, loaded without pickle.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from checker._sampling import Draw, stacked
 
 # One entry per Jacobian block, output-major (see `Puzzle.jac_shapes`).
 Blocks = tuple[np.ndarray, ...]
+# Tiny functions: compile fast rather than run fast (shared with the runner's jit of answers).
+FAST_COMPILE = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
 
 
 class OracleDisagreement(Exception):
@@ -59,27 +63,52 @@ def _key(puzzle: Puzzle, batch: tuple[Draw, ...]) -> str:
 
 
 def expected(puzzle: Puzzle, batch: tuple[Draw, ...]) -> list[Blocks]:
-    """The expected Jacobian blocks for each draw, in draw order.
+    """The expected Jacobian blocks for each draw, in draw order (see `expected_many`)."""
+    return expected_many([(puzzle, batch)])[puzzle.name]
 
-    Raises `OracleDisagreement` when forward and reverse mode disagree on any draw.
+
+def expected_many(work: list[tuple[Puzzle, tuple[Draw, ...]]]) -> dict[str, list[Blocks]]:
+    """Expected Jacobian blocks per puzzle name, each a list in draw order.
+
+    Puzzles missing from the cache are computed together in one compilation. Raises
+    `OracleDisagreement` when forward and reverse mode disagree on any draw.
     """
     where = cache_dir()
-    path = where / f"{puzzle.name}-{_key(puzzle, batch)}.npz" if where else None
-    if path is not None and path.is_file():
-        try:
-            with np.load(path, allow_pickle=False) as saved:
-                leaves = [saved[f"b{k}"] for k in range(len(saved.files))]
-            return _per_draw(leaves, len(batch))
-        except (OSError, ValueError, KeyError):
-            pass  # a damaged cache file is recomputed and overwritten
-    fwd, rev = _compute(puzzle, batch)
+    found: dict[str, list[Blocks]] = {}
+    todo: list[tuple[Puzzle, tuple[Draw, ...], Path | None]] = []
+    for puzzle, batch in work:
+        path = where / f"{puzzle.name}-{_key(puzzle, batch)}.npz" if where else None
+        cached = _load(path, len(batch)) if path is not None else None
+        if cached is not None:
+            found[puzzle.name] = cached
+        else:
+            todo.append((puzzle, batch, path))
+    if todo:
+        results = _compute([(p, b) for p, b, _ in todo])
+        for (puzzle, batch, path), (fwd, rev) in zip(todo, results):
+            _cross_check(puzzle, batch, fwd, rev)
+            if path is not None:
+                _store(path, fwd)
+            found[puzzle.name] = _per_draw(fwd, len(batch))
+    return found
+
+
+def _load(path: Path, n: int) -> list[Blocks] | None:
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            leaves = [saved[f"b{k}"] for k in range(len(saved.files))]
+        return _per_draw(leaves, n)
+    except (OSError, ValueError, KeyError, IndexError):
+        return None  # a damaged cache file is recomputed and overwritten
+
+
+def _cross_check(puzzle: Puzzle, batch: tuple[Draw, ...], fwd: list[np.ndarray], rev: list[np.ndarray]) -> None:
     for k, (a, b) in enumerate(zip(fwd, rev)):
         for d, draw in enumerate(batch):
             if not close(a[d], b[d]).all():
                 raise OracleDisagreement(puzzle.name, draw.label, k, float(np.max(np.abs(a[d] - b[d]))))
-    if path is not None:
-        _store(path, fwd)
-    return _per_draw(fwd, len(batch))
 
 
 def _per_draw(leaves: list[np.ndarray], n: int) -> list[Blocks]:
@@ -96,16 +125,18 @@ def _store(path: Path, leaves: list[np.ndarray]) -> None:
         pass  # a read-only home only costs speed
 
 
-def _compute(puzzle: Puzzle, batch: tuple[Draw, ...]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def _compute(work: list[tuple[Puzzle, tuple[Draw, ...]]]) -> list[tuple[list[np.ndarray], list[np.ndarray]]]:
+    """(jacfwd leaves, jacrev leaves) for each puzzle, every leaf with the draw index first."""
     import jax
 
-    f, argnums = puzzle.f, puzzle.argnums
+    def oracle(puzzle: Puzzle):  # type: ignore[no-untyped-def]
+        f, argnums = puzzle.f, puzzle.argnums
+        return jax.vmap(lambda *args: (jax.jacfwd(f, argnums)(*args), jax.jacrev(f, argnums)(*args)))
 
-    def both(*args):  # type: ignore[no-untyped-def]
-        return jax.jacfwd(f, argnums)(*args), jax.jacrev(f, argnums)(*args)
-
-    fwd, rev = jax.jit(jax.vmap(both))(*stacked(batch))
-    return (
-        [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(fwd)],
-        [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(rev)],
-    )
+    oracles = [oracle(p) for p, _ in work]
+    inputs = [stacked(batch) for _, batch in work]
+    everything = jax.jit(lambda xs: [o(*x) for o, x in zip(oracles, xs)], compiler_options=FAST_COMPILE)(inputs)
+    return [
+        ([np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(fwd)], [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(rev)])
+        for fwd, rev in everything
+    ]

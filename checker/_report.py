@@ -13,6 +13,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.measure import Measurement
 from rich.padding import Padding
 from rich.panel import Panel
 from rich.style import Style
@@ -90,13 +91,23 @@ class Heatmap:
         self.rows = _window(rows, focus[0])
         self.cols = _window(cols, focus[1])
 
+    def _widths(self) -> tuple[int, int]:
+        """Width of a cell's number and of the row labels."""
+        cols = [_label(np.unravel_index(c, self.in_shape)) if self.in_shape else "·" for c in self.cols]
+        rows = [_label(np.unravel_index(r, self.out_shape)) if self.out_shape else "·" for r in self.rows]
+        return max(4, *(len(c) for c in cols)), max(len(r) for r in rows)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        cell, left = self._widths()
+        width = max(left + 1 + (cell + 1) * len(self.cols), len(self.title))
+        return Measurement(width, width)
+
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         finite = self.grid[np.isfinite(self.grid)]
         top = float(np.max(np.abs(finite), initial=0.0))
         row_labels = [_label(np.unravel_index(r, self.out_shape)) if self.out_shape else "·" for r in self.rows]
         col_labels = [_label(np.unravel_index(c, self.in_shape)) if self.in_shape else "·" for c in self.cols]
-        width = max(4, *(len(c) for c in col_labels))
-        left = max(len(r) for r in row_labels)
+        width, left = self._widths()
         yield Text(self.title, style="bold")
         header = Text(" " * (left + 1))
         for c in col_labels:
@@ -220,6 +231,7 @@ def to_json(verdicts: Iterable[Verdict], points: dict[str, int] | None = None) -
             "path": v.path,
             "seed": v.seed,
             "draws": v.draws,
+            "output": v.output,
         }
         if points is not None:
             entry["points"] = points.get(v.puzzle, 0) if v.passed else 0

@@ -23,6 +23,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from checker._catalog import Puzzle
+from checker._oracles import FAST_COMPILE
 from checker._sampling import Draw
 from checker._stubs import stub
 from checker._verdict import Kind, Status
@@ -210,7 +211,7 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     import jax.numpy as jnp
 
     try:
-        compiled = jax.jit(jac)
+        compiled = jax.jit(jac, compiler_options=FAST_COMPILE)
     except Exception:  # noqa: BLE001 - not something jit can wrap
         return None
     start = captured.tell()

@@ -128,23 +128,41 @@ def drift(root: Path) -> list[str]:
     return problems + solution_drift(root)
 
 
-def generate(root: Path) -> list[Path]:
-    """Write every generated file; rewrite the header of each reference answer in place.
+def _is_untouched(answer: str) -> bool:
+    # A stub's answer part from any version of the catalog: the signature and the raise, nothing else.
+    lines = [line for line in answer.strip().splitlines() if line.strip()]
+    return len(lines) == 2 and lines[0].startswith("def jac(") and lines[1].strip().startswith("raise NotImplementedError")
 
-    Returns the paths written. The part of a reference answer below `MARKER` is kept.
+
+def _rewrite_header(path: Path, puzzle: Puzzle) -> bool:
+    """Give the file at `path` the catalog's header, keeping any answer written below `MARKER`."""
+    fresh = stub(puzzle)
+    answer = answer_part(path.read_text()) if path.is_file() else ""
+    text = fresh if _is_untouched(answer) or not answer.strip() else header(puzzle) + MARKER + answer
+    if path.is_file() and path.read_text() == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return True
+
+
+def generate(root: Path) -> list[Path]:
+    """Write every generated file under `root`; returns the paths written.
+
+    Doc pages are rewritten whole. Stubs and reference answers get the catalog's header, but an
+    answer written below `MARKER` is kept: regenerating never loses anyone's work.
     """
     written = []
     for path, text in expected_files(root).items():
+        if path.suffix == ".py":
+            continue
         if not path.is_file() or path.read_text() != text:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
             written.append(path)
     for p in (p for ch in chapters() for p in ch.puzzles):
-        path = root / "solutions" / relative_path(p)
-        body = answer_part(path.read_text()) if path.is_file() else "\n" + stub(p).partition(MARKER)[2].lstrip("\n")
-        text = header(p) + MARKER + body
-        if not path.is_file() or path.read_text() != text:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-            written.append(path)
+        for folder in ("puzzles", "solutions"):
+            path = root / folder / relative_path(p)
+            if _rewrite_header(path, p):
+                written.append(path)
     return written

@@ -145,3 +145,31 @@ def test_any_entry_off_by_more_than_tolerance_fails(name: str, cell: int, delta:
     verdict = judge(puzzle, batch, expected, tuple(answers), 0)
     assert verdict.status is Status.FAIL
     assert judge(puzzle, batch, expected, tuple(expected), 0).status is Status.PASS
+
+
+def test_input_axes_first_is_transposed_even_when_the_shape_happens_to_match() -> None:
+    # d f / d y for broadcast: expected [a, b, k]; (4,) + (4, 4) has the same shape as (4, 4) + (4,).
+    def jac(x, y):  # type: ignore[no-untyped-def]
+        a, b, c, d = np.ix_(*[np.arange(4)] * 4)
+        dx = ((a == c) & (b == d)) * y[None, :, None, None]
+        k, a3, b3 = np.ix_(np.arange(4), np.arange(4), np.arange(4))
+        return dx, (b3 == k) * x[None, :, :]
+
+    verdict = check_answer("broadcast", jac)
+    assert verdict.failure is not None and verdict.failure.block == "d f / d y"
+    assert verdict.kinds()[0] is Kind.TRANSPOSED
+
+
+def test_a_one_based_index_is_a_shift_even_past_the_edge() -> None:
+    verdict = check_answer("repeat_scale", lambda x: np.arange(1, 11)[:, None] / 10)
+    assert verdict.kinds()[0] is Kind.SHIFTED
+    assert "shifted by one along the output index" in verdict.message
+
+
+def test_a_constant_jacobian_wrong_on_one_edge_is_not_called_shifted() -> None:
+    def jac(x):  # type: ignore[no-untyped-def]
+        j = np.ones((1, 10)) / 10
+        j[0, 9] = 0.5
+        return j
+
+    assert Kind.SHIFTED not in check_answer("mean", jac).kinds()

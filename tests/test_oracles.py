@@ -53,9 +53,8 @@ def test_forward_and_reverse_disagreeing_is_reported_as_a_kit_bug(monkeypatch) -
     monkeypatch.setenv("JACPUZZLES_CACHE", "off")
     real = _oracles._compute
 
-    def lying(puzzle, batch):  # type: ignore[no-untyped-def]
-        fwd, rev = real(puzzle, batch)
-        return fwd, [r + 1 for r in rev]
+    def lying(work):  # type: ignore[no-untyped-def]
+        return [(fwd, [r + 1 for r in rev]) for fwd, rev in real(work)]
 
     monkeypatch.setattr(_oracles, "_compute", lying)
     with pytest.raises(_oracles.OracleDisagreement, match="bug in jacpuzzles, not in your answer"):

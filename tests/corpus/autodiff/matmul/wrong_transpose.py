@@ -1,0 +1,12 @@
+# expect: fail transposed
+# Uses Y transposed in d/dx and X transposed in d/dy: exactly the transposed Jacobians.
+import jax.numpy as np
+
+Is = np.arange(4)
+Os = np.arange(4)[:, None]
+
+
+def jac(x, y):
+    dx = (Os // 2 == Is // 2) * y.reshape(2, 2)[Os % 2, Is % 2]
+    dy = (Os % 2 == Is % 2) * x.reshape(2, 2)[Is // 2, Os // 2]
+    return dx, dy

@@ -1,0 +1,58 @@
+"""The reference answers under solutions/: every one passes, and none cheats with JAX autodiff."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from checker import Status, check_file, puzzles
+from checker._stubs import MARKER
+
+SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
+SEEDS = (0, 1, 2)
+# Any of these below the marker computes the Jacobian with JAX instead of writing it down.
+AUTODIFF = re.compile(r"jacfwd|jacrev|grad\(|vjp|jvp|linearize|hessian")
+
+NAMES = [p.name for p in puzzles()]
+
+
+def solution_path(name: str) -> Path:
+    puzzle = next(p for p in puzzles() if p.name == name)
+    return SOLUTIONS / puzzle.chapter / f"{name}.py"
+
+
+def answer_part(name: str) -> str:
+    text = solution_path(name).read_text()
+    head, sep, tail = text.partition(MARKER)
+    assert sep, f"{solution_path(name)} has lost its marker line"
+    return tail
+
+
+def test_every_puzzle_has_a_solution() -> None:
+    missing = [name for name in NAMES if not solution_path(name).is_file()]
+    assert not missing, f"no reference answer for {missing}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("name", NAMES)
+def test_solution_passes(name: str, seed: int) -> None:
+    verdict = check_file(name, solution_path(name), seed=seed)
+    assert verdict.status is Status.PASS, f"{name} (seed {seed}): {verdict.message} {verdict.kinds()}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_solution_uses_no_autodiff(name: str) -> None:
+    hits = [
+        f"line {n}: {line.strip()}"
+        for n, line in enumerate(answer_part(name).splitlines(), 1)
+        if AUTODIFF.search(line)
+    ]
+    assert not hits, f"{name}'s reference answer calls JAX autodiff below the marker: {hits}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_solution_is_not_the_stub(name: str) -> None:
+    assert "NotImplementedError" not in answer_part(name), f"{name}'s reference answer is still the stub"
