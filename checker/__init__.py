@@ -7,6 +7,7 @@ catalog -> sampling -> oracles -> runner -> judge -> report.
 
 from checker._catalog import Arg, Chapter, Puzzle, chapters, puzzles
 from checker._engine import UnknownPuzzle, check_answer, check_file, check_files, find_answers
+from checker._report import VerdictView
 from checker._verdict import Cell, Diagnosis, Failure, Kind, Status, Verdict
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "Status",
     "UnknownPuzzle",
     "Verdict",
+    "VerdictView",
     "chapters",
     "check_answer",
     "check_file",

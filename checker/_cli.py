@@ -86,7 +86,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     finally:
         if status is not None:
             status.stop()
-    verdicts = [checked.get(name) or located[name] for name in names]  # type: ignore[misc]
+    verdicts = [_verdict_for(name, checked, located) for name in names]
     progress = {name: (checked[name].status.value, _state.digest(path)) for name, path in files}
     _state.record(root, progress)
     points = {p.name: p.points for p in _catalog.puzzles()}
@@ -95,6 +95,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         render(verdicts, _console(), points)
     return 0 if all(v.passed for v in verdicts) else 1
+
+
+def _verdict_for(name: str, checked: dict[str, Verdict], located: dict[str, Path | Verdict]) -> Verdict:
+    where = located[name]
+    return where if isinstance(where, Verdict) else checked[name]
 
 
 def _status_of(root: Path, name: str, found: dict[str, list[Path]], state: dict[str, dict[str, str]]) -> str:

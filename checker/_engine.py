@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from checker import _catalog, _oracles, _runner, _sampling
 from checker._catalog import Puzzle
@@ -44,7 +44,7 @@ def check_file(name: str, path: str | Path, seed: int = DEFAULT_SEED, timeout: f
     return check_files([(name, path)], seed, timeout)[0]
 
 
-def check_files(items: list[tuple[str, str | Path]], seed: int = DEFAULT_SEED, timeout: float = DEFAULT_TIMEOUT) -> list[Verdict]:
+def check_files(items: Sequence[tuple[str, str | Path]], seed: int = DEFAULT_SEED, timeout: float = DEFAULT_TIMEOUT) -> list[Verdict]:
     """Check several answer files, `(puzzle name, path)` each; verdicts in the same order.
 
     Every answer runs first; the expected Jacobians of all those that ran are then computed in
@@ -85,12 +85,15 @@ def _expected(work: list[tuple[Puzzle, tuple[_sampling.Draw, ...]]]) -> _Expecte
 
 
 def _verdict(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: Any) -> Verdict:
-    common = {"output": run.output, "draws": len(draws), "seed": seed}
     if run.problem is not None:
         p = run.problem
-        return Verdict(puzzle.name, p.status, p.message, (Diagnosis(p.kind, p.message),), location=p.location, **common)
+        return Verdict(
+            puzzle.name, p.status, p.message, (Diagnosis(p.kind, p.message),),
+            location=p.location, output=run.output, draws=len(draws), seed=seed,
+        )
     if isinstance(expected, _oracles.OracleDisagreement):
-        return Verdict(puzzle.name, Status.ERROR, str(expected), (Diagnosis(Kind.KIT_BUG, str(expected)),), **common)
+        message = str(expected)
+        return Verdict(puzzle.name, Status.ERROR, message, (Diagnosis(Kind.KIT_BUG, message),), output=run.output, draws=len(draws), seed=seed)
     verdict = judge(puzzle, draws, expected, run.answers, seed)
     return dataclasses.replace(verdict, output=run.output)
 

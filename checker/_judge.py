@@ -196,6 +196,11 @@ def _overlap(n: int, step: int) -> tuple[slice, slice]:
     return (slice(step, n), slice(0, n - step)) if step > 0 else (slice(0, n + step), slice(-step, n))
 
 
+def _along(array: np.ndarray, axis: int, part: slice) -> np.ndarray:
+    """`array` cut to `part` along `axis`."""
+    return array[(slice(None),) * axis + (part,)]
+
+
 def _shift_diagnoses(name: str, g: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
     # Compared on the overlap only: the slice that slides in from past the edge has no expected
     # value (a one-based `arange(1, 11)` continues the pattern there). A Jacobian that is the same
@@ -207,9 +212,8 @@ def _shift_diagnoses(name: str, g: np.ndarray, want: np.ndarray, out_shape: tupl
             continue
         for step in (1, -1):
             dst, src = _overlap(want.shape[axis], step)
-            at = lambda a, sl: a[(slice(None),) * axis + (sl,)]  # noqa: E731
-            moved, yours = at(want, src), at(g, dst)
-            if close(at(want, dst), moved).all() or not close(yours, moved).all():
+            moved, yours = _along(want, axis, src), _along(g, axis, dst)
+            if close(_along(want, axis, dst), moved).all() or not close(yours, moved).all():
                 continue
             if axis < len(out_shape):
                 where = f"the output's axis {axis}" if len(out_shape) > 1 else "the output index"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -119,7 +120,8 @@ def _store(path: Path, leaves: list[np.ndarray]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(tmp, **{f"b{k}": leaf for k, leaf in enumerate(leaves)})
+        arrays: dict[str, Any] = {f"b{k}": leaf for k, leaf in enumerate(leaves)}
+        np.savez(tmp, **arrays)
         os.replace(tmp, path)
     except OSError:
         pass  # a read-only home only costs speed

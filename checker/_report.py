@@ -61,8 +61,9 @@ def _cell_style(value: float, top: float) -> Style:
     return Style(color="white", bgcolor=f"rgb({bg[0]},{bg[1]},{bg[2]})")
 
 
-def _label(index: tuple[int, ...]) -> str:
-    return ",".join(map(str, index)) if index else "·"
+def _label(flat: int, shape: tuple[int, ...]) -> str:
+    """The multi-index of entry `flat` of an array of `shape`, as "1,2" ("·" for a scalar)."""
+    return ",".join(str(int(i)) for i in np.unravel_index(flat, shape)) if shape else "·"
 
 
 def _window(n: int, focus: int) -> range:
@@ -93,8 +94,8 @@ class Heatmap:
 
     def _widths(self) -> tuple[int, int]:
         """Width of a cell's number and of the row labels."""
-        cols = [_label(np.unravel_index(c, self.in_shape)) if self.in_shape else "·" for c in self.cols]
-        rows = [_label(np.unravel_index(r, self.out_shape)) if self.out_shape else "·" for r in self.rows]
+        cols = [_label(c, self.in_shape) for c in self.cols]
+        rows = [_label(r, self.out_shape) for r in self.rows]
         return max(4, *(len(c) for c in cols)), max(len(r) for r in rows)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
@@ -105,13 +106,13 @@ class Heatmap:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         finite = self.grid[np.isfinite(self.grid)]
         top = float(np.max(np.abs(finite), initial=0.0))
-        row_labels = [_label(np.unravel_index(r, self.out_shape)) if self.out_shape else "·" for r in self.rows]
-        col_labels = [_label(np.unravel_index(c, self.in_shape)) if self.in_shape else "·" for c in self.cols]
+        row_labels = [_label(r, self.out_shape) for r in self.rows]
+        col_labels = [_label(c, self.in_shape) for c in self.cols]
         width, left = self._widths()
         yield Text(self.title, style="bold")
         header = Text(" " * (left + 1))
-        for c in col_labels:
-            header.append(c.rjust(width) + " ", style="dim")
+        for label in col_labels:
+            header.append(label.rjust(width) + " ", style="dim")
         yield header
         for r, label in zip(self.rows, row_labels):
             line = Text(label.rjust(left) + " ", style="dim")
@@ -194,7 +195,7 @@ def summary_table(verdicts: Sequence[Verdict], points: dict[str, int] | None = N
         table.add_column("points", justify="right")
     table.add_column("message", overflow="fold")
     for v in verdicts:
-        row = [v.puzzle, Text(f"{STATUS_MARK[v.status]} {v.status.value}", style=STATUS_STYLE[v.status])]
+        row: list[str | Text] = [v.puzzle, Text(f"{STATUS_MARK[v.status]} {v.status.value}", style=STATUS_STYLE[v.status])]
         if points is not None:
             got = points.get(v.puzzle, 0) if v.passed else 0
             row.append(f"{got}/{points.get(v.puzzle, 0)}")

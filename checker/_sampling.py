@@ -32,7 +32,7 @@ class Draw:
 
 def _zero_entries(count: int) -> _Edge:
     def make(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        out = values.copy()
+        out: np.ndarray = values.copy()
         flat = out.reshape(-1)
         flat[rng.choice(flat.size, size=min(count, flat.size), replace=False)] = 0
         return out

@@ -37,6 +37,11 @@ def _save(root: Path, data: dict[str, Any]) -> None:
         pass  # a read-only folder only loses the memory
 
 
+def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
+    found = data.get(key)
+    return dict(found) if isinstance(found, dict) else {}
+
+
 def verdicts(root: Path) -> dict[str, dict[str, str]]:
     """The recorded verdicts under `root`: name -> {"status", "digest"}."""
     found = _load(root).get("verdicts", {})
@@ -55,7 +60,7 @@ def record(root: Path, results: dict[str, tuple[str, str | None]]) -> None:
     if not results:
         return
     data = _load(root)
-    table = data.get("verdicts") if isinstance(data.get("verdicts"), dict) else {}
+    table = _table(data, "verdicts")
     table.update({name: {"status": status, "digest": d or ""} for name, (status, d) in results.items()})
     _save(root, {**data, "verdicts": table})
 
@@ -63,5 +68,5 @@ def record(root: Path, results: dict[str, tuple[str, str | None]]) -> None:
 def record_hint(root: Path, name: str, shown: int) -> None:
     """Remember that `shown` hints of `name` have been revealed."""
     data = _load(root)
-    table = data.get("hints") if isinstance(data.get("hints"), dict) else {}
+    table = _table(data, "hints")
     _save(root, {**data, "hints": {**table, name: shown}})
