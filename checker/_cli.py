@@ -72,10 +72,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     names = _names(args.names)
     root = _answers_dir(args.dir)
     from checker._engine import check_files  # imports numpy; list/show/hint stay light
+    from checker._oracles import keep_compilations
     from checker._report import render, to_json
 
     found = find_answers(root)
     located = {name: _locate(root, name, found, args.seed) for name in names}
+    if any(isinstance(where, Path) for where in located.values()):
+        keep_compilations()  # only once there is an answer to run: importing JAX takes time
     console = _console(stderr=args.json)
     status = console.status("checking…") if console.is_terminal and len(names) > 1 else None
     if status is not None:

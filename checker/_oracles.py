@@ -50,6 +50,25 @@ def cache_dir() -> Path | None:
     return Path(base) / "jacpuzzles"
 
 
+def keep_compilations() -> None:
+    """Let JAX keep compiled code in the cache folder too (the command line turns this on).
+
+    A later check of an unchanged answer, and of the same puzzles, then compiles nothing; this
+    is what makes a repeated check fast (bench/). JAX keys each entry by the compiled program,
+    the backend and its own version, so a changed answer is compiled afresh. Library users
+    (a notebook) keep their own JAX configuration: this is not called for them.
+    """
+    where = cache_dir()
+    if where is None:
+        return
+    import jax
+
+    config: Any = jax.config  # untyped upstream
+    config.update("jax_compilation_cache_dir", str(where / "xla"))
+    config.update("jax_persistent_cache_min_compile_time_secs", 0)
+    config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+
+
 def _key(puzzle: Puzzle, batch: tuple[Draw, ...]) -> str:
     import jax
 
