@@ -1,31 +1,44 @@
 """jacpuzzles' checker: "fill in `jac`" puzzles, judged against `jax.jacfwd`.
 
-The public API is small: check an answer file or a function, read the verdict, render it.
+The public API is small: check an answer file or a function, read the verdict, draw it.
 Everything else lives in private modules, one per stage of the pipeline:
 catalog -> sampling -> oracles -> runner -> judge -> report.
+
+Names are imported on first use, so `jacpuzzles list`, `show` and `hint` start without numpy,
+JAX or the array-type checks.
 """
 
-from checker._catalog import Arg, Chapter, Puzzle, chapters, puzzles
-from checker._engine import UnknownPuzzle, check_answer, check_file, check_files, find_answers
-from checker._report import VerdictView
-from checker._verdict import Cell, Diagnosis, Failure, Kind, Status, Verdict
+from __future__ import annotations
 
-__all__ = [
-    "Arg",
-    "Cell",
-    "Chapter",
-    "Diagnosis",
-    "Failure",
-    "Kind",
-    "Puzzle",
-    "Status",
-    "UnknownPuzzle",
-    "Verdict",
-    "VerdictView",
-    "chapters",
-    "check_answer",
-    "check_file",
-    "check_files",
-    "find_answers",
-    "puzzles",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from checker._catalog import Arg, Chapter, Puzzle, UnknownPuzzle, chapters, puzzles
+    from checker._engine import check_answer, check_file, check_files
+    from checker._report import VerdictView
+    from checker._stubs import find_answers
+    from checker._verdict import Cell, Diagnosis, Failure, Kind, Status, Verdict
+
+_HOME = {
+    "checker._catalog": ("Arg", "Chapter", "Puzzle", "UnknownPuzzle", "chapters", "puzzles"),
+    "checker._engine": ("check_answer", "check_file", "check_files"),
+    "checker._report": ("VerdictView",),
+    "checker._stubs": ("find_answers",),
+    "checker._verdict": ("Cell", "Diagnosis", "Failure", "Kind", "Status", "Verdict"),
+}
+_WHERE = {name: module for module, names in _HOME.items() for name in names}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'checker' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -219,3 +219,21 @@ def get(name: str) -> Puzzle | None:
 def closest(name: str, n: int = 3) -> list[str]:
     """Puzzle names that look like `name`, best first (for "did you mean")."""
     return difflib.get_close_matches(name, [p.name for p in puzzles()], n=n, cutoff=0.5)
+
+
+class UnknownPuzzle(LookupError):
+    """A puzzle name that is not in the catalog; carries the closest names."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.suggestions = closest(name)
+        hint = f"; did you mean {' or '.join(self.suggestions)}?" if self.suggestions else ""
+        super().__init__(f"no puzzle named {name!r}{hint} (`jacpuzzles list` shows them all)")
+
+
+def puzzle_named(name: str) -> Puzzle:
+    """The catalog entry for `name`, or `UnknownPuzzle`."""
+    found = get(name)
+    if found is None:
+        raise UnknownPuzzle(name)
+    return found

@@ -18,9 +18,9 @@ from rich.table import Table
 from rich.text import Text
 
 from checker import _catalog, _state, _stubs
-from checker._engine import UnknownPuzzle, find_answers, puzzle_named
-from checker._runner import DEFAULT_TIMEOUT
-from checker._sampling import DEFAULT_SEED
+from checker._catalog import UnknownPuzzle, puzzle_named
+from checker._stubs import find_answers
+from checker._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
 from checker._verdict import Diagnosis, Kind, Status, Verdict
 
 USAGE_ERROR = 2

@@ -11,29 +11,11 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from checker import _catalog, _oracles, _runner, _sampling
-from checker._catalog import Puzzle
+from checker._catalog import Puzzle, puzzle_named
 from checker._judge import judge
-from checker._runner import DEFAULT_TIMEOUT, Run
-from checker._sampling import DEFAULT_SEED
+from checker._runner import Run
+from checker._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
 from checker._verdict import Diagnosis, Kind, Status, Verdict
-
-
-class UnknownPuzzle(LookupError):
-    """A puzzle name that is not in the catalog; carries the closest names."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.suggestions = _catalog.closest(name)
-        hint = f"; did you mean {' or '.join(self.suggestions)}?" if self.suggestions else ""
-        super().__init__(f"no puzzle named {name!r}{hint} (`jacpuzzles list` shows them all)")
-
-
-def puzzle_named(name: str) -> Puzzle:
-    """The catalog entry for `name`, or `UnknownPuzzle`."""
-    found = _catalog.get(name)
-    if found is None:
-        raise UnknownPuzzle(name)
-    return found
 
 
 def check_file(name: str, path: str | Path, seed: int = DEFAULT_SEED, timeout: float = DEFAULT_TIMEOUT) -> Verdict:
@@ -96,15 +78,3 @@ def _verdict(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: 
         return Verdict(puzzle.name, Status.ERROR, message, (Diagnosis(Kind.KIT_BUG, message),), output=run.output, draws=len(draws), seed=seed)
     verdict = judge(puzzle, draws, expected, run.answers, seed)
     return dataclasses.replace(verdict, output=run.output)
-
-
-def find_answers(root: str | Path) -> dict[str, list[Path]]:
-    """Answer files under `root` by puzzle name (`<name>.py` at any depth), hidden folders skipped."""
-    names = {p.name for p in _catalog.puzzles()}
-    found: dict[str, list[Path]] = {}
-    base = Path(root)
-    for path in sorted(base.rglob("*.py")):
-        rel = path.relative_to(base).parts
-        if path.stem in names and not any(part.startswith((".", "__")) for part in rel[:-1]):
-            found.setdefault(path.stem, []).append(path)
-    return found

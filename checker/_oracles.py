@@ -20,11 +20,11 @@ from checker import _catalog
 from checker._catalog import Puzzle
 from checker._tolerance import close
 from checker._sampling import Draw, stacked
+from checker._settings import FAST_COMPILE
 
 # One entry per Jacobian block, output-major (see `Puzzle.jac_shapes`).
 Blocks = tuple[np.ndarray, ...]
-# Tiny functions: compile fast rather than run fast (shared with the runner's jit of answers).
-FAST_COMPILE = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
+
 
 
 class OracleDisagreement(Exception):

@@ -96,7 +96,8 @@ class Heatmap:
         """Width of a cell's number and of the row labels."""
         cols = [_label(c, self.in_shape) for c in self.cols]
         rows = [_label(r, self.out_shape) for r in self.rows]
-        return max(4, *(len(c) for c in cols)), max(len(r) for r in rows)
+        numbers = [len(compact(float(v))) for v in self.grid[np.ix_(list(self.rows), list(self.cols))].reshape(-1)]
+        return max(*numbers, *(len(c) for c in cols)), max(len(r) for r in rows)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         cell, left = self._widths()
@@ -131,8 +132,8 @@ class Heatmap:
             yield Text("showing " + ", ".join(shown), style="dim")
 
 
-def _array_text(values: np.ndarray) -> str:
-    return np.array2string(np.asarray(values), precision=3, suppress_small=False, max_line_width=100, threshold=64)
+def _array_text(values: np.ndarray, prefix: str) -> str:
+    return np.array2string(np.asarray(values), precision=3, max_line_width=100, threshold=64, prefix=prefix)
 
 
 class VerdictView:
@@ -161,7 +162,7 @@ class VerdictView:
         failure = v.failure
         if failure is not None:
             lines = [Text(f"Exposed by the {failure.draw_label} (seed {v.seed}):", style="bold")]
-            lines += [Text(f"  {name} = {_array_text(value)}") for name, value in failure.draw.items()]
+            lines += [Text(f"  {name} = {_array_text(value, f'  {name} = ')}") for name, value in failure.draw.items()]
             yield Padding(Group(*lines), (1, 0, 0, 2))
             yield Padding(Columns(self._maps(), padding=(0, 4)), (1, 0, 0, 2))
             if failure.wrong is not None:

@@ -23,13 +23,11 @@ from typing import Any, Iterator
 import numpy as np
 
 from checker._catalog import Puzzle
-from checker._oracles import FAST_COMPILE
+from checker._settings import DEFAULT_TIMEOUT, FAST_COMPILE, OUTPUT_CAP
 from checker._sampling import Draw
 from checker._stubs import stub
 from checker._verdict import Kind, Status
 
-DEFAULT_TIMEOUT = 30.0  # seconds for importing the file and for each call of jac
-OUTPUT_CAP = 4000  # characters of the learner's printed output kept
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from typing import Callable
 import numpy as np
 
 from checker._catalog import Arg, Puzzle
+from checker._settings import DEFAULT_SEED
 
-DEFAULT_SEED = 0
 RANDOM_DRAWS = 6
 # Edge draws: (label, how to make one argument's values from a random draw of it).
 _Edge = Callable[[np.ndarray, np.random.Generator], np.ndarray]

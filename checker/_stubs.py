@@ -11,7 +11,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from checker._catalog import Chapter, Puzzle, chapters
+from checker._catalog import Chapter, Puzzle, chapters, puzzles
 
 MARKER = "# ---- your answer: everything below this line is yours to edit ----"
 _IMPORTS = """\
@@ -166,3 +166,15 @@ def generate(root: Path) -> list[Path]:
             if _rewrite_header(path, p):
                 written.append(path)
     return written
+
+
+def find_answers(root: str | Path) -> dict[str, list[Path]]:
+    """Answer files under `root` by puzzle name (`<name>.py` at any depth), hidden folders skipped."""
+    names = {p.name for p in puzzles()}
+    found: dict[str, list[Path]] = {}
+    base = Path(root)
+    for path in sorted(base.rglob("*.py")):
+        rel = path.relative_to(base).parts
+        if path.stem in names and not any(part.startswith((".", "__")) for part in rel[:-1]):
+            found.setdefault(path.stem, []).append(path)
+    return found

@@ -9,6 +9,8 @@ while an entry that is wrong by more than rounding still fails. NaN and inf neve
 from __future__ import annotations
 
 import numpy as np
+from beartype import beartype
+from jaxtyping import Bool, Shaped, jaxtyped
 
 # (rtol, atol) for the dtype the expected Jacobian is computed in.
 TOLERANCES: dict[str, tuple[float, float]] = {
@@ -17,10 +19,11 @@ TOLERANCES: dict[str, tuple[float, float]] = {
 }
 
 
-def close(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
+@jaxtyped(typechecker=beartype)
+def close(actual: Shaped[np.ndarray, "*jac"], expected: Shaped[np.ndarray, "*jac"]) -> Bool[np.ndarray, "*jac"]:
     """A boolean array, True where `actual` matches `expected` within the dtype's tolerance.
 
-    Both arrays have the same shape; NaN or inf in either gives False at that entry.
+    Both arrays have the same shape (checked at run time); NaN or inf in either gives False.
     """
     rtol, atol = TOLERANCES.get(np.asarray(expected).dtype.name, TOLERANCES["float32"])
     e = np.asarray(expected, dtype=np.float64)

@@ -150,3 +150,26 @@ def test_console_script_and_module_are_the_same_command() -> None:
     assert exe is not None, "the console script is installed with the package"
     result = subprocess.run([exe, "show", "id"], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert result.returncode == 0 and "def id(" in result.stdout
+
+
+def test_watch_rechecks_a_puzzle_when_its_file_is_saved(workspace: Path) -> None:
+    import time
+
+    env = {**os.environ, "COLUMNS": "120"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "checker", "watch"], cwd=workspace, env=env, stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert "watching" in proc.stdout.readline()
+        time.sleep(1.0)  # let the watcher settle before the save
+        shutil.copy(SOLUTIONS / "autodiff" / "neg.py", workspace / "puzzles" / "autodiff" / "neg.py")
+        deadline = time.monotonic() + 120
+        seen = ""
+        while "neg: PASS" not in seen and time.monotonic() < deadline:
+            seen += proc.stdout.readline()
+        assert "✔ neg: PASS" in seen
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
