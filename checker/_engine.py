@@ -10,7 +10,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from checker import _catalog, _oracles, _runner, _sampling
+from checker import _oracles, _runner, _sampling
 from checker._catalog import Puzzle, puzzle_named
 from checker._judge import judge
 from checker._runner import Run

@@ -12,7 +12,6 @@ import importlib.util
 import inspect
 import io
 import signal
-import sys
 import threading
 import traceback
 from dataclasses import dataclass

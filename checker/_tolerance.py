@@ -1,9 +1,11 @@
 """When an answer's entry counts as equal to the expected one: tolerances per dtype.
 
 An entry passes when `|yours - expected| <= atol * scale + rtol * |expected|`, where `scale` is
-the largest magnitude in that expected Jacobian (at least 1). The scale keeps a Jacobian whose
-entries are all around 1e18 (a product of large numbers) from failing on float32 rounding,
-while an entry that is wrong by more than rounding still fails. NaN and inf never pass.
+the largest magnitude in that expected Jacobian. The scale keeps a Jacobian whose entries are all
+around 1e18 (a product of large numbers) from failing on float32 rounding, while an entry that is
+wrong by more than rounding still fails. There is deliberately no floor under the scale: at an
+input with a zero entry, prod's Jacobian has a single nonzero entry, often below 1e-4, and an
+answer that puts 0 there must fail however small that entry is. NaN and inf never pass.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from beartype import beartype
 from jaxtyping import Bool, Shaped, jaxtyped
+
+_TINY = float(np.finfo(np.float32).tiny)  # below this, a difference is no number at all
 
 # (rtol, atol) for the dtype the expected Jacobian is computed in.
 TOLERANCES: dict[str, tuple[float, float]] = {
@@ -29,7 +33,7 @@ def close(actual: Shaped[np.ndarray, "*jac"], expected: Shaped[np.ndarray, "*jac
     e = np.asarray(expected, dtype=np.float64)
     a = np.asarray(actual, dtype=np.float64)
     finite = np.isfinite(e)
-    scale = max(1.0, float(np.max(np.abs(e[finite]), initial=0.0)))
+    scale = float(np.max(np.abs(e[finite]), initial=0.0))
     with np.errstate(invalid="ignore", over="ignore"):
-        ok = np.abs(a - e) <= atol * scale + rtol * np.abs(e)
+        ok = np.abs(a - e) <= atol * scale + rtol * np.abs(e) + _TINY
     return ok & np.isfinite(a) & finite

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 import numpy as np
@@ -93,7 +93,6 @@ class Verdict:
     path: str | None = None
     draws: int = 0
     seed: int = 0
-    extra: dict[str, object] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:

@@ -173,3 +173,19 @@ def test_a_constant_jacobian_wrong_on_one_edge_is_not_called_shifted() -> None:
         return j
 
     assert Kind.SHIFTED not in check_answer("mean", jac).kinds()
+
+
+def test_prod_answers_that_zero_the_entry_at_a_zero_input_fail_on_every_seed() -> None:
+    """Regression: with an absolute tolerance floor of 1e-5 these passed on 9 of 40 seeds."""
+
+    def zeroed(x):  # type: ignore[no-untyped-def]
+        return jnp.where(x == 0, 0.0, jnp.prod(x) / jnp.where(x == 0, 1.0, x))[None, :]
+
+    def nan_to_num(x):  # type: ignore[no-untyped-def]
+        return jnp.nan_to_num(jnp.prod(x) / x)[None, :]
+
+    for seed in range(30):
+        for wrong in (zeroed, nan_to_num):
+            verdict = check_answer("prod", wrong, seed=seed)
+            assert verdict.status is Status.FAIL, (seed, wrong.__name__)
+            assert verdict.failure is not None and "zero" in verdict.failure.draw_label
