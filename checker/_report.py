@@ -204,6 +204,9 @@ def summary_table(verdicts: Sequence[Verdict], points: dict[str, int] | None = N
         table.add_row(*row)
     counts = Counter(v.status for v in verdicts)
     table.caption = "  ".join(f"{s.value}: {counts.get(s, 0)}" for s in Status)
+    if points is not None:
+        earned = sum(points.get(v.puzzle, 0) for v in verdicts if v.passed)
+        table.caption += f"  ·  points: {earned}/{sum(points.get(v.puzzle, 0) for v in verdicts)}"
     table.caption_justify = "left"
     return table
 

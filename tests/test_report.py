@@ -62,7 +62,7 @@ def test_summary_table_counts_and_points() -> None:
     verdicts = [check_answer("neg", lambda x: -1.0 * (i == i[:, None])), check_answer("cumsum", lambda x: i)]
     out = _text(summary_table(verdicts, {"neg": 1, "cumsum": 2}))
     assert "neg" in out and "1/1" in out and "0/2" in out
-    assert "pass: 1  fail: 1  error: 0  todo: 0" in out
+    assert "pass: 1  fail: 1  error: 0  todo: 0  ·  points: 1/3" in out
 
 
 def test_many_verdicts_render_details_for_failures_and_a_summary() -> None:
