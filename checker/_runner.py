@@ -212,8 +212,13 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     except Exception:  # noqa: BLE001 - not something jit can wrap
         return None
     start = captured.tell()
+    try:
+        with _time_limit(timeout):
+            before = _trace(jac, draws[0])
+    except _Timeout:
+        return Run(problem=Problem(Kind.TIMEOUT, f"jac did not return within {timeout:g} s on the {draws[0].label}", draw=draws[0].label))
     answers = []
-    for draw in draws:
+    for draw in draws if before is not None else ():
         try:
             with _time_limit(timeout):
                 raw = compiled(*(jnp.asarray(v) for v in draw.values))
@@ -228,10 +233,40 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
             break
         answers.append(blocks)
     else:
-        return Run(tuple(answers))
+        # jit runs the Python body once and replays it: an answer that keeps state between calls
+        # (right on its first call only, say) must trace the same before and after, or run eagerly.
+        try:
+            with _time_limit(timeout):
+                after = _trace(jac, draws[0])
+        except _Timeout:
+            after = None
+        if before is not None and _same_trace(before, after) and captured.tell() == start:
+            return Run(tuple(answers))
     captured.seek(start)
     captured.truncate()
     return None
+
+
+_Trace = tuple[str, list[np.ndarray]]
+
+
+def _trace(jac: Any, draw: Draw) -> _Trace | None:
+    """What `jac` computes on `draw`'s shapes, as a program and its constants (None if it won't trace)."""
+    import jax
+    import jax.numpy as jnp
+
+    try:
+        # A new function each time: JAX caches traces by function, and this must run jac's body.
+        closed = jax.make_jaxpr(lambda *args: jac(*args))(*(jnp.asarray(v) for v in draw.values))
+    except Exception:  # noqa: BLE001
+        return None
+    return str(closed.jaxpr), [np.asarray(c) for c in closed.consts]
+
+
+def _same_trace(a: _Trace, b: _Trace | None) -> bool:
+    return b is not None and a[0] == b[0] and len(a[1]) == len(b[1]) and all(
+        x.shape == y.shape and np.array_equal(x, y, equal_nan=True) for x, y in zip(a[1], b[1])
+    )
 
 
 def _count(n: int, what: str) -> str:

@@ -124,3 +124,9 @@ def jac(x: Shaped[Array, "25"]) -> Shaped[Array, "15 25"]:
     return 1 * (Is == Os + 10)
 '''
     assert check_file("index", answer("index", body)).status is Status.PASS
+
+
+def test_an_answer_right_on_its_first_call_only_is_judged_on_every_call(answer) -> None:  # type: ignore[no-untyped-def]
+    # Under jit the Python body runs once and its result is replayed; the runner must notice.
+    body = CUMSUM + "calls = []\ndef jac(x):\n    calls.append(1)\n    return (Is <= Os) / (20 if len(calls) == 1 else 10)\n"
+    assert check_file("cumsum", answer("cumsum", body)).status is Status.FAIL
