@@ -214,7 +214,7 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     start = captured.tell()
     try:
         with _time_limit(timeout):
-            before = _trace(jac, draws[0])
+            before = _trace(compiled, draws[0])  # jit keeps this trace for the runs below
     except _Timeout:
         return Run(problem=Problem(Kind.TIMEOUT, f"jac did not return within {timeout:g} s on the {draws[0].label}", draw=draws[0].label))
     answers = []
@@ -237,7 +237,7 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
         # (right on its first call only, say) must trace the same before and after, or run eagerly.
         try:
             with _time_limit(timeout):
-                after = _trace(jac, draws[0])
+                after = _trace(lambda *args: jac(*args), draws[0])  # a new function: traced afresh
         except _Timeout:
             after = None
         if before is not None and _same_trace(before, after) and captured.tell() == start:
@@ -250,14 +250,17 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
 _Trace = tuple[str, list[np.ndarray]]
 
 
-def _trace(jac: Any, draw: Draw) -> _Trace | None:
-    """What `jac` computes on `draw`'s shapes, as a program and its constants (None if it won't trace)."""
+def _trace(fn: Any, draw: Draw) -> _Trace | None:
+    """What `fn` computes on `draw`'s shapes, as a program and its constants (None if it won't trace).
+
+    JAX caches traces by function: tracing the same function object twice runs its body once.
+    """
     import jax
     import jax.numpy as jnp
 
+    args = [jnp.asarray(v) for v in draw.values]
     try:
-        # A new function each time: JAX caches traces by function, and this must run jac's body.
-        closed = jax.make_jaxpr(lambda *args: jac(*args))(*(jnp.asarray(v) for v in draw.values))
+        closed = fn.trace(*args).jaxpr if hasattr(fn, "trace") else jax.make_jaxpr(fn)(*args)
     except Exception:  # noqa: BLE001
         return None
     return str(closed.jaxpr), [np.asarray(c) for c in closed.consts]
