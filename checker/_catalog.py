@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import functools
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -71,7 +71,6 @@ class Puzzle:
     outs: tuple[tuple[int, ...], ...]
     args: tuple[Arg, ...]
     hints: tuple[str, ...]
-    _f: list[Callable[..., Any]] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def wrt(self) -> tuple[Arg, ...]:
@@ -100,12 +99,10 @@ class Puzzle:
         params = ", ".join(f'{a.name}: {_annotation(a)}' for a in self.args)
         return f"def jac({params}) -> {self.jac_annotation()}:"
 
-    @property
+    @functools.cached_property
     def f(self) -> Callable[..., Any]:
         """The canonical `f`, compiled from `code` (imports JAX on first use)."""
-        if not self._f:
-            self._f.append(_compile_f(self))
-        return self._f[0]
+        return _compile_f(self)
 
 
 def _tuple_of(parts: list[str]) -> str:

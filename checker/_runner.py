@@ -17,7 +17,7 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -122,10 +122,7 @@ def run(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout: float = DE
         return Run(problem=Problem(Kind.EXCEPTION, f"cannot read {path}: {exc}"))
     if text == stub(puzzle):
         return Run(problem=Problem(Kind.UNTOUCHED, "the stub is untouched: fill in `jac`", status=Status.TODO))
-    captured = _Capture()
-    with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
-        result = _run_loaded(puzzle, path, draws, timeout, captured)
-    return Run(result.answers, result.problem, captured.getvalue())
+    return _captured(lambda captured: _run_loaded(puzzle, path, draws, timeout, captured))
 
 
 def _run_loaded(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout: float, captured: _Capture) -> Run:
@@ -149,10 +146,19 @@ def run_callable(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     if not callable(jac):
         return Run(problem=Problem(Kind.MISSING, f"expected a function `jac`, got a {type(jac).__name__}"))
     path = Path(inspect.getsourcefile(jac) or "<notebook>") if inspect.isfunction(jac) else Path("<notebook>")
+    return _captured(lambda captured: _call_each(puzzle, jac, draws, timeout, path, captured))
+
+
+def _captured(body: Callable[[_Capture], Run]) -> Run:
+    """Run `body` with the learner's stdout and stderr captured into the result."""
     captured = _Capture()
     with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
-        result = _call_each(puzzle, jac, draws, timeout, path, captured)
+        result = body(captured)
     return Run(result.answers, result.problem, captured.getvalue())
+
+
+def _too_slow(timeout: float, draw: Draw) -> Run:
+    return Run(problem=Problem(Kind.TIMEOUT, f"jac did not return within {timeout:g} s on the {draw.label}", draw=draw.label))
 
 
 def _call_each(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float, path: Path, captured: _Capture) -> Run:
@@ -181,7 +187,7 @@ def _call_each(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float
             with _time_limit(timeout):
                 raw = jac(*args)
         except _Timeout:
-            return Run(problem=Problem(Kind.TIMEOUT, f"jac did not return within {timeout:g} s on the {draw.label}", draw=draw.label))
+            return _too_slow(timeout, draw)
         except NotImplementedError as exc:
             return Run(problem=Problem(Kind.UNTOUCHED, "jac raises NotImplementedError: fill it in", _location(exc, path), status=Status.TODO))
         except BaseException as exc:  # noqa: BLE001
@@ -216,14 +222,14 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
         with _time_limit(timeout):
             before = _trace(compiled, draws[0])  # jit keeps this trace for the runs below
     except _Timeout:
-        return Run(problem=Problem(Kind.TIMEOUT, f"jac did not return within {timeout:g} s on the {draws[0].label}", draw=draws[0].label))
+        return _too_slow(timeout, draws[0])
     answers = []
     for draw in draws if before is not None else ():
         try:
             with _time_limit(timeout):
                 raw = compiled(*(jnp.asarray(v) for v in draw.values))
         except _Timeout:
-            return Run(problem=Problem(Kind.TIMEOUT, f"jac did not return within {timeout:g} s on the {draw.label}", draw=draw.label))
+            return _too_slow(timeout, draw)
         except Exception:  # noqa: BLE001 - the eager run reports it as the learner's code raises it
             break
         if captured.tell() != start:
