@@ -20,9 +20,17 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 _DATA = Path(__file__).parent / "_data"
 # Chapters in the order a learner takes them; each is `_data/<name>.toml`.
-CHAPTERS = ("autodiff",)
+CHAPTERS = ("autodiff", "indexing")
 # Where a sampler must keep away from, because f has no derivative there.
 AVOIDABLE = ("zero", "ties")
+# How an argument's random values are drawn: uniform in [low, high], or probability vectors.
+SAMPLERS = ("uniform", "simplex")
+# Named edge draws an argument can take part in (made in `_sampling`).
+GENERIC_EDGES = ("zero entry", "two zero entries", "large magnitudes", "small magnitudes")
+EDGES = GENERIC_EDGES + ("integer", "half-integer", "one-hot", "repeated")
+# Named checks every draw of a puzzle must pass, for kinks no single argument shows (`_sampling`).
+GUARDS = ("unique_max", "asymmetric")
+KINDS = ("jac", "vjp")
 FLOAT_DTYPES = ("float32", "float64")
 INT_DTYPES = ("int32", "int64")
 
@@ -46,11 +54,23 @@ class Arg:
     low: float = -1.0
     high: float = 1.0
     avoid: tuple[str, ...] = ()
+    static: int | None = None  # a fixed Python int (a size such as `bandwidth`), never sampled
+    sampler: str = "uniform"
+    edges: tuple[str, ...] | None = None  # None: the generic edges for a uniform float argument
+    cotangent: bool = False  # the upstream gradient `g` of a backward-pass puzzle
 
     @property
     def differentiable(self) -> bool:
-        """Floating arguments get a Jacobian; integer ones (indices) do not."""
-        return self.dtype in FLOAT_DTYPES
+        """Floating arguments get a Jacobian; integer ones (indices, sizes) do not."""
+        return self.dtype in FLOAT_DTYPES and not self.cotangent
+
+    @property
+    def edge_names(self) -> tuple[str, ...]:
+        """The edge draws this argument takes part in."""
+        if self.edges is not None:
+            return self.edges
+        plain = self.dtype in FLOAT_DTYPES and self.sampler == "uniform" and self.static is None
+        return GENERIC_EDGES if plain else ()
 
     @property
     def axes(self) -> str:
@@ -71,6 +91,25 @@ class Puzzle:
     outs: tuple[tuple[int, ...], ...]
     args: tuple[Arg, ...]
     hints: tuple[str, ...]
+    kind: str = "jac"  # "jac": fill in the Jacobian; "vjp": fill in the backward pass
+    function: str = ""  # the function `code` defines, when it is not named after the puzzle
+    backward: str = ""  # a custom gradient's source (hidden from the learner): `backward(*args, g)`
+    guard: str | None = None
+
+    @property
+    def is_vjp(self) -> bool:
+        """A backward-pass puzzle: the answer is `vjp(*args, g)`, not `jac(*args)`."""
+        return self.kind == "vjp"
+
+    @property
+    def answer_name(self) -> str:
+        """The function the learner writes: `jac`, or `vjp` for a backward-pass puzzle."""
+        return "vjp" if self.is_vjp else "jac"
+
+    @property
+    def f_args(self) -> tuple[Arg, ...]:
+        """The arguments of `f` (all but a backward-pass puzzle's upstream gradient)."""
+        return tuple(a for a in self.args if not a.cotangent)
 
     @property
     def wrt(self) -> tuple[Arg, ...]:
@@ -85,23 +124,56 @@ class Puzzle:
 
     def jac_shapes(self) -> tuple[tuple[int, ...], ...]:
         """Every block's shape, output-major: for each output, for each floating argument,
-        the output's axes then the argument's axes (the order of `jax.tree_util.tree_leaves`)."""
+        the output's axes then the argument's axes (the order of `jax.tree_util.tree_leaves`).
+        A backward-pass puzzle's blocks are the cotangents: each argument's own shape."""
+        if self.is_vjp:
+            return tuple(a.shape for a in self.wrt)
         return tuple(out + a.shape for out in self.outs for a in self.wrt)
 
+    def block_outs(self) -> tuple[tuple[int, ...], ...]:
+        """The output axes of each block (none for a cotangent), in block order."""
+        if self.is_vjp:
+            return tuple(() for _ in self.wrt)
+        return tuple(out for out in self.outs for _ in self.wrt)
+
     def jac_annotation(self) -> str:
-        """The return annotation of `jac`, as the learner's stub spells it."""
+        """The return annotation of `jac` (or `vjp`), as the learner's stub spells it."""
         blocks = [f'Shaped[Array, "{" ".join(map(str, s))}"]' for s in self.jac_shapes()]
         per_output = [_tuple_of(blocks[k : k + len(self.wrt)]) for k in range(0, len(blocks), len(self.wrt))]
         return _tuple_of(per_output)
 
     def jac_signature(self) -> str:
-        """The `def jac(...) -> ...:` line of the learner's stub."""
+        """The `def jac(...) -> ...:` line of the learner's stub (`def vjp(...)` for a backward pass)."""
         params = ", ".join(f'{a.name}: {_annotation(a)}' for a in self.args)
-        return f"def jac({params}) -> {self.jac_annotation()}:"
+        return f"def {self.answer_name}({params}) -> {self.jac_annotation()}:"
+
+    def on_dynamic(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """`fn` (taking every argument) as a function of the non-static ones: each static
+        argument is passed as its fixed Python int, so jit and vmap never trace a size."""
+        if all(a.static is None for a in self.args):
+            return fn
+        fixed = [a.static for a in self.args]
+
+        def call(*dynamic: Any) -> Any:
+            rest = iter(dynamic)
+            return fn(*(next(rest) if value is None else value for value in fixed))
+
+        return call
+
+    def dynamic(self, values: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The values of the non-static arguments, from a value per argument."""
+        return tuple(v for a, v in zip(self.args, values) if a.static is None)
+
+    def dynamic_argnums(self) -> int | tuple[int, ...]:
+        """`argnums` counted among the non-static arguments of `f` (what `on_dynamic(f)` takes)."""
+        dynamic = [a for a in self.f_args if a.static is None]
+        nums = tuple(i for i, a in enumerate(dynamic) if a.differentiable)
+        return nums[0] if len(nums) == 1 else nums
 
     @functools.cached_property
     def f(self) -> Callable[..., Any]:
-        """The canonical `f`, compiled from `code` (imports JAX on first use)."""
+        """The canonical `f`, compiled from `code` (imports JAX on first use); a `jax.custom_vjp`
+        function when the puzzle has a custom gradient."""
         return _compile_f(self)
 
 
@@ -110,7 +182,9 @@ def _tuple_of(parts: list[str]) -> str:
 
 
 def _annotation(arg: Arg) -> str:
-    kind = "Shaped" if arg.differentiable else "Int"
+    if arg.static is not None:
+        return "int"
+    kind = "Int" if arg.dtype in INT_DTYPES else "Shaped"
     return f'{kind}[Array, "{arg.axes}"]'
 
 
@@ -121,10 +195,20 @@ def _compile_f(puzzle: Puzzle) -> Callable[..., Any]:
 
     namespace: dict[str, Any] = {"jax": jax, "np": jnp, "Array": Array, "Shaped": Shaped, "Int": Int}
     exec(compile(puzzle.code, f"<catalog:{puzzle.name}>", "exec"), namespace)
-    f = namespace.get(puzzle.name)
+    name = puzzle.function or puzzle.name
+    f = namespace.get(name)
     if not callable(f):
-        raise CatalogError(puzzle.name, f"its code does not define a function named {puzzle.name!r}")
-    return f  # type: ignore[no-any-return]
+        raise CatalogError(puzzle.name, f"its code does not define a function named {name!r}")
+    if not puzzle.backward:
+        return f  # type: ignore[no-any-return]
+    exec(compile(puzzle.backward, f"<catalog:{puzzle.name}:backward>", "exec"), namespace)
+    backward = namespace.get("backward")
+    if not callable(backward):
+        raise CatalogError(puzzle.name, "its backward code does not define a function named 'backward'")
+    custom = jax.custom_vjp(f)
+    # The residuals are the inputs themselves: the backward rule sees (*args, g).
+    custom.defvjp(lambda *args: (f(*args), args), lambda args, g: tuple(backward(*args, g)))
+    return custom
 
 
 def _arg(where: str, raw: dict[str, Any]) -> Arg:
@@ -136,9 +220,19 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             low=float(raw.get("low", -1.0)),
             high=float(raw.get("high", 1.0)),
             avoid=tuple(raw.get("avoid", ())),
+            static=int(raw["static"]) if "static" in raw else None,
+            sampler=raw.get("sampler", "uniform"),
+            edges=tuple(raw["edges"]) if "edges" in raw else None,
+            cotangent=bool(raw.get("cotangent", False)),
         )
     except KeyError as missing:
         raise CatalogError(where, f"an argument has no {missing}") from None
+    if arg.sampler not in SAMPLERS:
+        raise CatalogError(where, f"argument {arg.name}: sampler {arg.sampler!r} is not one of {SAMPLERS}")
+    if set(arg.edge_names) - set(EDGES):
+        raise CatalogError(where, f"argument {arg.name}: unknown edges {sorted(set(arg.edge_names) - set(EDGES))}; known: {EDGES}")
+    if arg.static is not None and arg.dtype not in INT_DTYPES:
+        raise CatalogError(where, f"argument {arg.name}: a static argument is an integer; dtype {arg.dtype!r}")
     if arg.dtype not in FLOAT_DTYPES + INT_DTYPES:
         raise CatalogError(where, f"argument {arg.name}: dtype {arg.dtype!r} is not one of {FLOAT_DTYPES + INT_DTYPES}")
     unknown = set(arg.avoid) - set(AVOIDABLE)
@@ -159,7 +253,7 @@ def _outs(raw: list[Any]) -> tuple[tuple[int, ...], ...]:
 def _puzzle(chapter: str, raw: dict[str, Any]) -> Puzzle:
     where = f"{chapter}.toml: {raw.get('name', '<unnamed puzzle>')}"
     try:
-        return Puzzle(
+        puzzle = Puzzle(
             name=raw["name"],
             chapter=chapter,
             title=raw["title"],
@@ -169,9 +263,32 @@ def _puzzle(chapter: str, raw: dict[str, Any]) -> Puzzle:
             outs=_outs(raw["out"]),
             args=tuple(_arg(where, a) for a in raw["args"]),
             hints=tuple(raw["hints"]),
+            kind=raw.get("kind", "jac"),
+            function=raw.get("function", ""),
+            backward=raw.get("backward", "").strip() + "\n" if raw.get("backward") else "",
+            guard=raw.get("guard"),
         )
     except KeyError as missing:
         raise CatalogError(where, f"missing field {missing}") from None
+    _validate(where, puzzle)
+    return puzzle
+
+
+def _validate(where: str, puzzle: Puzzle) -> None:
+    if puzzle.kind not in KINDS:
+        raise CatalogError(where, f"kind {puzzle.kind!r} is not one of {KINDS}")
+    if puzzle.guard is not None and puzzle.guard not in GUARDS:
+        raise CatalogError(where, f"guard {puzzle.guard!r} is not one of {GUARDS}")
+    cotangents = [a for a in puzzle.args if a.cotangent]
+    if puzzle.is_vjp:
+        if len(cotangents) != 1 or not puzzle.args[-1].cotangent or len(puzzle.outs) != 1:
+            raise CatalogError(where, "a vjp puzzle has one output and its last argument is the upstream gradient (cotangent = true)")
+        if cotangents[0].shape != puzzle.outs[0]:
+            raise CatalogError(where, f"the upstream gradient has shape {cotangents[0].shape}, f's output {puzzle.outs[0]}")
+    elif cotangents:
+        raise CatalogError(where, "only a vjp puzzle has an upstream-gradient argument")
+    if not puzzle.wrt:
+        raise CatalogError(where, "no floating argument: nothing to differentiate by")
 
 
 @dataclass(frozen=True)

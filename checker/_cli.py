@@ -158,7 +158,11 @@ def cmd_show(args: argparse.Namespace) -> int:
     console.print(Text("Fill in:", style="bold"))
     console.print(Syntax(f"{puzzle.jac_signature()}\n    ...", "python", theme="ansi_dark", word_wrap=True))
     shapes = ", ".join(str(s) for s in puzzle.jac_shapes())
-    console.print(f"Jacobian shape{'s' if len(puzzle.jac_shapes()) > 1 else ''}: {shapes} (output axes first)")
+    plural = "s" if len(puzzle.jac_shapes()) > 1 else ""
+    if puzzle.is_vjp:
+        console.print(f"Cotangent shape{plural}: {shapes} (each shaped like its argument)")
+    else:
+        console.print(f"Jacobian shape{plural}: {shapes} (output axes first)")
     console.print(f"File: {Path(args.dir) / _stubs.relative_path(puzzle)} · check: jacpuzzles check {puzzle.name}")
     return 0
 
@@ -203,6 +207,14 @@ def cmd_dev(args: argparse.Namespace) -> int:
         written = _stubs.generate(root)
         console.print(f"wrote {len(written)} file(s)" + "".join(f"\n  {p}" for p in written))
         return 0
+    if args.action == "record-tf":
+        from checker import _tf_oracle
+
+        if _tf_oracle.installed_version() is None:
+            raise UsageError('recording needs TensorFlow: pip install -e ".[tf]"')
+        written_files = _tf_oracle.record(root, args.seed)
+        console.print(f"recorded TensorFlow {_tf_oracle.installed_version()} on seed {args.seed}'s draws:" + "".join(f"\n  {p}" for p in written_files))
+        return 0
     problems = _stubs.drift(root)
     for problem in problems:
         console.print(Text(problem, style="red"))
@@ -246,9 +258,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the input draws (default: %(default)s)")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per call of jac (default: %(default)s)")
     p.set_defaults(run=cmd_watch)
-    p = sub.add_parser("dev", help="for maintainers: regenerate or check the files generated from the catalog")
-    p.add_argument("action", choices=("generate", "check"))
+    p = sub.add_parser("dev", help="for maintainers: regenerate or check the files generated from the catalog, record TensorFlow's results")
+    p.add_argument("action", choices=("generate", "check", "record-tf"))
     p.add_argument("--root", default=".", help="the repository root (default: .)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="record-tf: seed of the draws to record (default: %(default)s)")
     p.set_defaults(run=cmd_dev)
     return top
 

@@ -10,9 +10,9 @@ import dataclasses
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from checker import _oracles, _runner, _sampling
+from checker import _oracles, _runner, _sampling, _tf_oracle
 from checker._catalog import Puzzle, puzzle_named
-from checker._judge import judge
+from checker._judge import Oracle, judge
 from checker._runner import Run
 from checker._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
 from checker._verdict import Diagnosis, Kind, Status, Verdict
@@ -49,21 +49,36 @@ def check_answer(name: str, jac: Callable[..., Any], seed: int = DEFAULT_SEED, t
     return _verdict(puzzle, draws, run, seed, _expected([(puzzle, draws)]).get(puzzle.name) if run.problem is None else None)
 
 
-_Expected = dict[str, "list[_oracles.Blocks] | _oracles.OracleDisagreement"]
+# Per puzzle: JAX's expected blocks and the other oracles' (see `judge`), or the disagreement
+# between oracles that makes that one puzzle a kit bug.
+_Expected = dict[str, "tuple[list[_oracles.Blocks], list[Oracle]] | _oracles.OracleDisagreement"]
 
 
 def _expected(work: list[tuple[Puzzle, tuple[_sampling.Draw, ...]]]) -> _Expected:
-    """Expected blocks per puzzle, or the disagreement that makes that one puzzle a kit bug."""
+    """Expected blocks per puzzle from every oracle, cross-checked against each other."""
     try:
-        return dict(_oracles.expected_many(work))
+        jax_blocks: dict[str, Any] = dict(_oracles.expected_many(work))
     except _oracles.OracleDisagreement:
-        found: _Expected = {}
+        jax_blocks = {}
         for puzzle, draws in work:  # rare: find which puzzle it was, keep the others
             try:
-                found[puzzle.name] = _oracles.expected(puzzle, draws)
+                jax_blocks[puzzle.name] = _oracles.expected(puzzle, draws)
             except _oracles.OracleDisagreement as bug:
-                found[puzzle.name] = bug
-        return found
+                jax_blocks[puzzle.name] = bug
+    found: _Expected = {}
+    for puzzle, draws in work:
+        blocks = jax_blocks[puzzle.name]
+        if isinstance(blocks, _oracles.OracleDisagreement) or not _tf_oracle.covers(puzzle):
+            found[puzzle.name] = blocks if isinstance(blocks, _oracles.OracleDisagreement) else (blocks, [])
+            continue
+        tf = _tf_oracle.expected(puzzle, draws)
+        try:
+            _tf_oracle.cross_check(puzzle, draws, blocks, tf)
+        except _oracles.OracleDisagreement as bug:
+            found[puzzle.name] = bug
+            continue
+        found[puzzle.name] = (blocks, [(tf.label, tf.blocks, tf.note)])
+    return found
 
 
 def _verdict(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: Any) -> Verdict:
@@ -76,5 +91,6 @@ def _verdict(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: 
     if isinstance(expected, _oracles.OracleDisagreement):
         message = str(expected)
         return Verdict(puzzle.name, Status.ERROR, message, (Diagnosis(Kind.KIT_BUG, message),), output=run.output, draws=len(draws), seed=seed)
-    verdict = judge(puzzle, draws, expected, run.answers, seed)
+    blocks, others = expected
+    verdict = judge(puzzle, draws, blocks, run.answers, seed, others)
     return dataclasses.replace(verdict, output=run.output)

@@ -6,21 +6,31 @@ every draw has the expected shape and every entry is within tolerance (see `_tol
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
+from typing import Sequence
 
 import numpy as np
 
-from checker._catalog import Arg, Puzzle
+from checker._catalog import FLOAT_DTYPES, Arg, Puzzle
 from checker._sampling import Draw
 from checker._tolerance import close
-from checker._verdict import Cell, Diagnosis, Failure, Kind, Status, Verdict
+from checker._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict
 
 Blocks = tuple[np.ndarray, ...]
 MAX_CELLS = 5  # wrong cells listed in a diagnosis
 
 
+def cotangent_name(arg: Arg) -> str:
+    """A backward pass's result for `arg`: "dv", "d_embeddings"."""
+    return f"d{arg.name}" if len(arg.name) == 1 else f"d_{arg.name}"
+
+
 def block_names(puzzle: Puzzle) -> list[str]:
-    """What each block is called in messages: "the Jacobian", "d f / d y", "d f[1] / d x"."""
+    """What each block is called in messages: "the Jacobian", "d f / d y", "d f[1] / d x";
+    for a backward pass, the cotangents "dv", "dk"."""
+    if puzzle.is_vjp:
+        return [cotangent_name(a) for a in puzzle.wrt]
     if len(puzzle.outs) == 1 and len(puzzle.wrt) == 1:
         return ["the Jacobian"]
     names = []
@@ -33,18 +43,61 @@ def block_names(puzzle: Puzzle) -> list[str]:
 def _block_arg(puzzle: Puzzle, k: int) -> tuple[tuple[int, ...], Arg]:
     """The output shape and the argument of block `k`."""
     n = len(puzzle.wrt)
-    return puzzle.outs[k // n], puzzle.wrt[k % n]
+    return puzzle.block_outs()[k], puzzle.wrt[k % n]
 
 
-def judge(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], answers: tuple[Blocks, ...], seed: int) -> Verdict:
-    """The verdict on `answers` (one tuple of blocks per draw) against `expected`."""
+# Another oracle's expected blocks per draw (None when it has none here), named for the report.
+Oracle = tuple[str, "list[Blocks] | None", str]
+
+
+def judge(
+    puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], answers: tuple[Blocks, ...], seed: int,
+    others: Sequence[Oracle] = (),
+) -> Verdict:
+    """The verdict on `answers` (one tuple of blocks per draw) against `expected` (JAX's), and
+    against each of `others` (TensorFlow's): `pass` only when every oracle agrees."""
+    primary = "jax.vjp" if puzzle.is_vjp else "jax.jacfwd"
+    verdict = _against(puzzle, draws, expected, answers, seed)
+    if verdict.failure is not None:
+        failure = verdict.failure
+        d = next(i for i, draw in enumerate(draws) if draw.label == failure.draw_label)
+        k = block_names(puzzle).index(failure.block)
+        checks = [OracleCheck(primary, False)] + [
+            _disagreeing(label, blocks, note, d, k, failure.yours) for label, blocks, note in others
+        ]
+        return dataclasses.replace(verdict, oracles=tuple(checks))
+    checks = [OracleCheck(primary, True)]
+    for label, blocks, note in others:
+        if blocks is None:
+            checks.append(OracleCheck(label, None, note))
+            continue
+        second = _against(puzzle, draws, blocks, answers, seed)
+        if second.failure is not None:
+            message = f"agrees with {primary} but not with {label}: {second.message}"
+            checks.append(OracleCheck(label, False))
+            return dataclasses.replace(second, message=message, oracles=tuple(checks))
+        checks.append(OracleCheck(label, True))
+    return dataclasses.replace(verdict, oracles=tuple(checks))
+
+
+def _disagreeing(label: str, blocks: list[Blocks] | None, note: str, d: int, k: int, yours: np.ndarray) -> OracleCheck:
+    # Whether another oracle also rejects the answer's failing block.
+    if blocks is None:
+        return OracleCheck(label, None, note)
+    want = blocks[d][k]
+    return OracleCheck(label, bool(yours.shape == want.shape and close(yours, want).all()))
+
+
+def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], answers: tuple[Blocks, ...], seed: int) -> Verdict:
+    """The verdict against one oracle's blocks."""
     names = block_names(puzzle)
     for d, draw in enumerate(draws):
         for k, (want, got) in enumerate(zip(expected[d], answers[d])):
             out_shape, arg = _block_arg(puzzle, k)
             failure_args = (puzzle, draw, names[k], k, want, got, len(out_shape))
             if got.shape != want.shape:
-                diagnoses = _shape_diagnoses(names[k], got, want, out_shape, arg)
+                shapes = _cotangent_shape_diagnoses if puzzle.is_vjp else _shape_diagnoses
+                diagnoses = shapes(names[k], got, want, puzzle.outs[0], arg)
                 return _fail(puzzle, seed, len(draws), diagnoses, _failure(*failure_args, None))
             ok = close(got, want)
             if not ok.all():
@@ -92,6 +145,7 @@ def _failure(puzzle: Puzzle, draw: Draw, name: str, k: int, want: np.ndarray, go
         out_ndim=out_ndim,
         out_label="f" if len(puzzle.outs) == 1 else f"f[{k // len(puzzle.wrt)}]",
         arg=puzzle.wrt[k % len(puzzle.wrt)].name,
+        cotangent=puzzle.is_vjp,
         cells=cells,
         wrong_count=count,
     )
@@ -132,6 +186,17 @@ def _shape_diagnoses(name: str, got: np.ndarray, want: np.ndarray, out_shape: tu
     return found
 
 
+def _cotangent_shape_diagnoses(name: str, got: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
+    head = f"{name}: got shape {got.shape}, expected {want.shape}"
+    if got.shape == out_shape + arg.shape and got.shape != want.shape:
+        return [Diagnosis(
+            Kind.GRADIENT,
+            f"{head}: that is the whole Jacobian; a backward pass contracts it with g: "
+            f"{name} is the sum over f's output axes of g times the Jacobian, shaped like {arg.name}",
+        )]
+    return [Diagnosis(Kind.SHAPE, f"{head}: {name} is shaped like {arg.name}, {arg.shape}")]
+
+
 def _swap(array: np.ndarray, first: int) -> np.ndarray:
     """Move the first `first` axes to the back: (I..., O...) -> (O..., I...)."""
     return np.moveaxis(array, tuple(range(first)), tuple(range(array.ndim - first, array.ndim)))
@@ -161,7 +226,8 @@ def _value_diagnoses(
     if nonzero and close(-g, want).all():
         found.append(Diagnosis(Kind.SIGN, f"{name} has the wrong sign: every entry is the negative of the expected one"))
     elif nonzero and not np.any(g):
-        found.append(Diagnosis(Kind.CELLS, f"{name} is all zeros, but f does depend on {arg.name}"))
+        depends = f"the expected {name} is not" if puzzle.is_vjp else f"f does depend on {arg.name}"
+        found.append(Diagnosis(Kind.CELLS, f"{name} is all zeros, but {depends}"))
     elif nonzero:
         factor = float(np.sum(g * w) / np.sum(w * w))
         if factor != 0 and not np.isclose(factor, 1.0, rtol=1e-3) and close(g / factor, want).all():
@@ -175,9 +241,32 @@ def _value_diagnoses(
                 "belongs. The output's axes come first, then the input's",
             ))
     found += _shift_diagnoses(name, g, want, out_shape, arg)
+    found += _repeat_diagnoses(name, wrong, puzzle, draw)
     if not found or found[0].kind is not Kind.CELLS:
         found.append(_cells_diagnosis(name, failure))
     return found
+
+
+def _repeat_diagnoses(name: str, wrong: np.ndarray, puzzle: Puzzle, draw: Draw) -> list[Diagnosis]:
+    # A backward pass through a gather must add g once per occurrence of a row; an answer that
+    # writes instead of adding is wrong on exactly the rows an index names more than once.
+    if not puzzle.is_vjp or wrong.ndim == 0:
+        return []
+    rows = {int(r) for r in np.argwhere(wrong)[:, 0]}
+    for arg, values in zip(puzzle.args, draw.values):
+        if arg.dtype in FLOAT_DTYPES or arg.static is not None:
+            continue
+        found, counts = np.unique(values, return_counts=True)
+        repeated = {int(v) for v, c in zip(found, counts) if c > 1}
+        if rows and rows <= repeated:
+            listed = ", ".join(map(str, sorted(rows)[:6])) + (", ..." if len(rows) > 6 else "")
+            return [Diagnosis(
+                Kind.REPEATED,
+                f"{name} is wrong only on rows that {arg.name} names more than once ({listed}): each "
+                f"occurrence adds its share of g, so repeated indices accumulate - did you overwrite "
+                f"(`.at[...].set`) instead of adding (`.at[...].add`)?",
+            )]
+    return []
 
 
 def _factor_words(factor: float) -> str:
@@ -229,7 +318,9 @@ def _shift_diagnoses(name: str, g: np.ndarray, want: np.ndarray, out_shape: tupl
 
 
 def _entry_name(failure: Failure, cell: Cell) -> str:
-    """`d f[2] / d x[0, 1]`: one entry of a block, in the learner's terms."""
+    """`d f[2] / d x[0, 1]`: one entry of a block, in the learner's terms (`dv[1, 2]` for a cotangent)."""
+    if failure.cotangent:
+        return f"{failure.block}[{', '.join(map(str, cell.in_index))}]" if cell.in_index else failure.block
     out = f"{failure.out_label}[{', '.join(map(str, cell.out_index))}]" if cell.out_index else failure.out_label
     arg = f"{failure.arg}[{', '.join(map(str, cell.in_index))}]" if cell.in_index else failure.arg
     return f"d {out} / d {arg}"

@@ -29,15 +29,17 @@ Blocks = tuple[np.ndarray, ...]
 
 
 class OracleDisagreement(Exception):
-    """jacfwd and jacrev disagree: a bug in the kit (or in JAX), never in the learner's answer."""
+    """Two oracles disagree (jacfwd and jacrev, or JAX and TensorFlow): a bug in the kit (or in
+    a framework), never in the learner's answer."""
 
-    def __init__(self, puzzle: str, draw: str, block: int, worst: float) -> None:
+    def __init__(self, puzzle: str, draw: str, block: int, worst: float, first: str = "jax.jacfwd", second: str = "jax.jacrev") -> None:
         super().__init__(
-            f"{puzzle}: jax.jacfwd and jax.jacrev disagree on the {draw} (block {block}, "
+            f"{puzzle}: {first} and {second} disagree on the {draw} (block {block}, "
             f"largest difference {worst:.3g}). This is a bug in jacpuzzles, not in your answer: "
             "please report it with this message."
         )
         self.puzzle, self.draw, self.block, self.worst = puzzle, draw, block, worst
+        self.first, self.second = first, second
 
 
 def cache_dir() -> Path | None:
@@ -135,7 +137,8 @@ def _cross_check(puzzle: Puzzle, batch: tuple[Draw, ...], fwd: list[np.ndarray],
     for k, (a, b) in enumerate(zip(fwd, rev)):
         for d, draw in enumerate(batch):
             if not close(a[d], b[d]).all():
-                raise OracleDisagreement(puzzle.name, draw.label, k, float(np.max(np.abs(a[d] - b[d]))))
+                names = ("jax.vjp", "jax.jacrev contracted with g") if puzzle.is_vjp else ("jax.jacfwd", "jax.jacrev")
+                raise OracleDisagreement(puzzle.name, draw.label, k, float(np.max(np.abs(a[d] - b[d]))), *names)
 
 
 def _per_draw(leaves: list[np.ndarray], n: int) -> list[Blocks]:
@@ -154,17 +157,46 @@ def _store(path: Path, leaves: list[np.ndarray]) -> None:
 
 
 def _compute(work: list[tuple[Puzzle, tuple[Draw, ...]]]) -> list[tuple[list[np.ndarray], list[np.ndarray]]]:
-    """(jacfwd leaves, jacrev leaves) for each puzzle, every leaf with the draw index first."""
+    """(jacfwd leaves, jacrev leaves) for each puzzle, every leaf with the draw index first.
+
+    A backward-pass puzzle gets (`jax.vjp`, the jacrev Jacobian contracted with g) instead; with a
+    custom gradient there is no Jacobian to contract (jacfwd cannot go through `jax.custom_vjp`),
+    so both are the vjp and only the TensorFlow oracle cross-checks it (`_tf`).
+    """
     import jax
 
-    def oracle(puzzle: Puzzle):  # type: ignore[no-untyped-def]
-        f, argnums = puzzle.f, puzzle.argnums
-        return jax.vmap(lambda *args: (jax.jacfwd(f, argnums)(*args), jax.jacrev(f, argnums)(*args)))
-
-    oracles = [oracle(p) for p, _ in work]
-    inputs = [stacked(batch) for _, batch in work]
+    oracles = [jax.vmap(_oracle(p)) for p, _ in work]
+    inputs = [p.dynamic(stacked(batch)) for p, batch in work]
     everything = jax.jit(lambda xs: [o(*x) for o, x in zip(oracles, xs)], compiler_options=FAST_COMPILE)(inputs)
     return [
         ([np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(fwd)], [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(rev)])
         for fwd, rev in everything
     ]
+
+
+def _oracle(puzzle: Puzzle) -> Any:
+    """One draw's (expected, cross-check) pair, as a function of the non-static arguments."""
+    import jax
+    import jax.numpy as jnp
+
+    f, argnums = puzzle.on_dynamic(puzzle.f), puzzle.dynamic_argnums()
+    if not puzzle.is_vjp:
+        return lambda *args: (jax.jacfwd(f, argnums)(*args), jax.jacrev(f, argnums)(*args))
+    nums = (argnums,) if isinstance(argnums, int) else argnums
+
+    def backward(*args: Any) -> Any:
+        *xs, g = args
+
+        def of_floats(*floats: Any) -> Any:  # integer arguments stay fixed: they get no cotangent
+            full = list(xs)
+            for i, value in zip(nums, floats):
+                full[i] = value
+            return f(*full)
+
+        cotangents = jax.vjp(of_floats, *(xs[i] for i in nums))[1](g)
+        if puzzle.backward:
+            return cotangents, cotangents
+        jacobians = jax.tree_util.tree_leaves(jax.jacrev(of_floats, tuple(range(len(nums))))(*(xs[i] for i in nums)))
+        return cotangents, tuple(jnp.tensordot(g, jac, axes=g.ndim) for jac in jacobians)
+
+    return backward

@@ -149,6 +149,8 @@ class VerdictView:
         yield head
         if v.status is Status.PASS:
             yield Padding(Text(v.message), (0, 0, 0, 2))
+            if len(v.oracles) > 1:
+                yield Padding(_oracle_line(v), (0, 0, 0, 2))
             return
         for d in v.diagnoses:
             line = Text("  • ")
@@ -157,6 +159,8 @@ class VerdictView:
             yield line
         if v.location:
             yield Padding(Text(f"at {v.location}", style="cyan"), (0, 0, 0, 4))
+        if len(v.oracles) > 1:
+            yield Padding(_oracle_line(v), (0, 0, 0, 2))
         if v.status is Status.TODO:
             yield Padding(Text(f"Start with `jacpuzzles show {v.puzzle}`; stuck? `jacpuzzles hint {v.puzzle}`.", style="dim"), (0, 0, 0, 2))
         failure = v.failure
@@ -166,25 +170,42 @@ class VerdictView:
             yield Padding(Group(*lines), (1, 0, 0, 2))
             yield Padding(Columns(self._maps(), padding=(0, 4)), (1, 0, 0, 2))
             if failure.wrong is not None:
-                yield Padding(Text(f"{WRONG_MARK} marks an entry of yours that is wrong; rows: output index, columns: input index", style="dim"), (0, 0, 0, 2))
+                axes = "rows and columns: the argument's own axes" if failure.cotangent else "rows: output index, columns: input index"
+                yield Padding(Text(f"{WRONG_MARK} marks an entry of yours that is wrong; {axes}", style="dim"), (0, 0, 0, 2))
         if v.output.strip():
             yield Padding(Panel(v.output.rstrip(), title="your code printed", border_style="dim", expand=False), (1, 0, 0, 2))
 
     def _maps(self) -> list[Heatmap]:
         f = self.verdict.failure
         assert f is not None
+        # A cotangent has no output axes: draw it as the argument itself, its first axes as rows.
+        split = max(f.expected.ndim - 1, 0) if f.cotangent else f.out_ndim
         if f.wrong is None:  # different shapes: show each as it is
             return [
-                Heatmap(f"expected {f.block}, shape {f.expected.shape}", f.expected, f.out_ndim),
-                Heatmap(f"yours, shape {f.yours.shape}", f.yours, min(f.out_ndim, max(f.yours.ndim - 1, 0))),
+                Heatmap(f"expected {f.block}, shape {f.expected.shape}", f.expected, split),
+                Heatmap(f"yours, shape {f.yours.shape}", f.yours, min(split, max(f.yours.ndim - 1, 0))),
             ]
-        rows = math.prod(f.expected.shape[: f.out_ndim])
+        rows = math.prod(f.expected.shape[:split])
         first = np.argwhere(f.wrong.reshape(rows, -1))
         focus = (int(first[0][0]), int(first[0][1])) if len(first) else (0, 0)
         return [
-            Heatmap(f"expected {f.block} {f.expected.shape}", f.expected, f.out_ndim, focus=focus),
-            Heatmap(f"yours ({f.wrong_count} wrong)", f.yours, f.out_ndim, f.wrong, focus=focus),
+            Heatmap(f"expected {f.block} {f.expected.shape}", f.expected, split, focus=focus),
+            Heatmap(f"yours ({f.wrong_count} wrong)", f.yours, split, f.wrong, focus=focus),
         ]
+
+
+def _oracle_line(v: Verdict) -> Text:
+    """Which oracles the answer was compared with, and which of them it disagrees with."""
+    line = Text("compared with: ", style="dim")
+    for k, check in enumerate(v.oracles):
+        if k:
+            line.append(" · ", style="dim")
+        if check.agrees is None:
+            line.append(f"{check.name}: not compared ({check.note})", style="dim")
+        else:
+            line.append(f"{check.name} ")
+            line.append("agrees" if check.agrees else "disagrees", style="green" if check.agrees else "red")
+    return line
 
 
 def summary_table(verdicts: Sequence[Verdict], points: dict[str, int] | None = None) -> Table:
@@ -237,6 +258,7 @@ def to_json(verdicts: Iterable[Verdict], points: dict[str, int] | None = None) -
             "seed": v.seed,
             "draws": v.draws,
             "output": v.output,
+            "oracles": [{"name": c.name, "agrees": c.agrees, "note": c.note} for c in v.oracles],
         }
         if points is not None:
             entry["points"] = points.get(v.puzzle, 0) if v.passed else 0

@@ -135,16 +135,16 @@ def _run_loaded(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout: fl
         if isinstance(exc, KeyboardInterrupt):
             raise
         return Run(problem=Problem(Kind.EXCEPTION, f"{path.name} does not import: {_describe(exc)}", _location(exc, path)))
-    jac = getattr(module, "jac", None)
+    jac = getattr(module, puzzle.answer_name, None)
     if not callable(jac):
-        return Run(problem=Problem(Kind.MISSING, f"{path.name} defines no function `jac`: add `{puzzle.jac_signature()}`"))
+        return Run(problem=Problem(Kind.MISSING, f"{path.name} defines no function `{puzzle.answer_name}`: add `{puzzle.jac_signature()}`"))
     return _call_each(puzzle, jac, draws, timeout, path, captured)
 
 
 def run_callable(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float = DEFAULT_TIMEOUT) -> Run:
     """Call an already-loaded `jac` (a notebook cell's function) on every draw."""
     if not callable(jac):
-        return Run(problem=Problem(Kind.MISSING, f"expected a function `jac`, got a {type(jac).__name__}"))
+        return Run(problem=Problem(Kind.MISSING, f"expected a function `{puzzle.answer_name}`, got a {type(jac).__name__}"))
     path = Path(inspect.getsourcefile(jac) or "<notebook>") if inspect.isfunction(jac) else Path("<notebook>")
     return _captured(lambda captured: _call_each(puzzle, jac, draws, timeout, path, captured))
 
@@ -157,8 +157,15 @@ def _captured(body: Callable[[_Capture], Run]) -> Run:
     return Run(result.answers, result.problem, captured.getvalue())
 
 
-def _too_slow(timeout: float, draw: Draw) -> Run:
-    return Run(problem=Problem(Kind.TIMEOUT, f"jac did not return within {timeout:g} s on the {draw.label}", draw=draw.label))
+def _too_slow(puzzle: Puzzle, timeout: float, draw: Draw) -> Run:
+    return Run(problem=Problem(Kind.TIMEOUT, f"{puzzle.answer_name} did not return within {timeout:g} s on the {draw.label}", draw=draw.label))
+
+
+def _inputs(puzzle: Puzzle, values: tuple[np.ndarray, ...]) -> list[Any]:
+    """A draw as the answer receives it: arrays, and each static argument as a Python int."""
+    import jax.numpy as jnp
+
+    return [a.static if a.static is not None else jnp.asarray(v) for a, v in zip(puzzle.args, values)]
 
 
 def _call_each(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float, path: Path, captured: _Capture) -> Run:
@@ -166,10 +173,12 @@ def _call_each(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float
     try:
         inspect.signature(jac).bind(*names)
     except TypeError:
+        name = puzzle.answer_name
+        takes = "f's arguments, then the upstream gradient g" if puzzle.is_vjp else "the same arguments as f"
         return Run(problem=Problem(
             Kind.SIGNATURE,
-            f"jac{inspect.signature(jac)} cannot be called like {puzzle.name}({', '.join(names)}): "
-            f"jac takes the same arguments as f",
+            f"{name}{inspect.signature(jac)} cannot be called like {name if puzzle.is_vjp else puzzle.name}"
+            f"({', '.join(names)}): {name} takes {takes}",
         ))
     except ValueError:
         pass  # builtins without a signature: just call them
@@ -178,22 +187,21 @@ def _call_each(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float
     if fast is not None:
         return fast
 
-    import jax.numpy as jnp
-
     answers = []
+    name = puzzle.answer_name
     for draw in draws:
-        args = [jnp.asarray(v) for v in draw.values]
+        args = _inputs(puzzle, draw.values)
         try:
             with _time_limit(timeout):
                 raw = jac(*args)
         except _Timeout:
-            return _too_slow(timeout, draw)
+            return _too_slow(puzzle, timeout, draw)
         except NotImplementedError as exc:
-            return Run(problem=Problem(Kind.UNTOUCHED, "jac raises NotImplementedError: fill it in", _location(exc, path), status=Status.TODO))
+            return Run(problem=Problem(Kind.UNTOUCHED, f"{name} raises NotImplementedError: fill it in", _location(exc, path), status=Status.TODO))
         except BaseException as exc:  # noqa: BLE001
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            return Run(problem=Problem(Kind.EXCEPTION, f"jac raised {_describe(exc)} on the {draw.label}", _location(exc, path), draw.label))
+            return Run(problem=Problem(Kind.EXCEPTION, f"{name} raised {_describe(exc)} on the {draw.label}", _location(exc, path), draw.label))
         blocks = _blocks(puzzle, raw)
         if isinstance(blocks, Problem):
             return Run(problem=Problem(blocks.kind, blocks.message, draw=draw.label, status=blocks.status))
@@ -213,23 +221,25 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     import jax
     import jax.numpy as jnp
 
+    target = puzzle.on_dynamic(jac)  # a static size stays a Python int, not a traced value
     try:
-        compiled = jax.jit(jac, compiler_options=FAST_COMPILE)
+        compiled = jax.jit(target, compiler_options=FAST_COMPILE)
     except Exception:  # noqa: BLE001 - not something jit can wrap
         return None
     start = captured.tell()
+    first = puzzle.dynamic(draws[0].values)
     try:
         with _time_limit(timeout):
-            before = _trace(compiled, draws[0])  # jit keeps this trace for the runs below
+            before = _trace(compiled, first)  # jit keeps this trace for the runs below
     except _Timeout:
-        return _too_slow(timeout, draws[0])
+        return _too_slow(puzzle, timeout, draws[0])
     answers = []
     for draw in draws if before is not None else ():
         try:
             with _time_limit(timeout):
-                raw = compiled(*(jnp.asarray(v) for v in draw.values))
+                raw = compiled(*(jnp.asarray(v) for v in puzzle.dynamic(draw.values)))
         except _Timeout:
-            return _too_slow(timeout, draw)
+            return _too_slow(puzzle, timeout, draw)
         except Exception:  # noqa: BLE001 - the eager run reports it as the learner's code raises it
             break
         if captured.tell() != start:
@@ -243,7 +253,7 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
         # (right on its first call only, say) must trace the same before and after, or run eagerly.
         try:
             with _time_limit(timeout):
-                after = _trace(lambda *args: jac(*args), draws[0])  # a new function: traced afresh
+                after = _trace(lambda *args: target(*args), first)  # a new function: traced afresh
         except _Timeout:
             after = None
         if before is not None and _same_trace(before, after) and captured.tell() == start:
@@ -256,15 +266,16 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
 _Trace = tuple[str, list[np.ndarray]]
 
 
-def _trace(fn: Any, draw: Draw) -> _Trace | None:
-    """What `fn` computes on `draw`'s shapes, as a program and its constants (None if it won't trace).
+def _trace(fn: Any, values: tuple[np.ndarray, ...]) -> _Trace | None:
+    """What `fn` computes on these values' shapes, as a program and its constants (None if it
+    won't trace).
 
     JAX caches traces by function: tracing the same function object twice runs its body once.
     """
     import jax
     import jax.numpy as jnp
 
-    args = [jnp.asarray(v) for v in draw.values]
+    args = [jnp.asarray(v) for v in values]
     try:
         closed = fn.trace(*args).jaxpr if hasattr(fn, "trace") else jax.make_jaxpr(fn)(*args)
     except Exception:  # noqa: BLE001
@@ -286,11 +297,12 @@ def _blocks(puzzle: Puzzle, raw: Any) -> tuple[np.ndarray, ...] | Problem:
     """Read jac's return value as the puzzle's blocks, following jacfwd's nesting."""
     n_out, n_wrt = len(puzzle.outs), len(puzzle.wrt)
     wrt_names = ", ".join(a.name for a in puzzle.wrt)
+    name, per_arg = (puzzle.answer_name, "cotangent") if puzzle.is_vjp else ("jac", "Jacobian")
     if n_out == 1:
         groups = [raw]
     else:
         if not isinstance(raw, (tuple, list)) or len(raw) != n_out:
-            return Problem(Kind.STRUCTURE, f"f has {n_out} outputs, so jac returns a tuple of {n_out} entries, one per output; got {_shape_of_return(raw)}")
+            return Problem(Kind.STRUCTURE, f"f has {n_out} outputs, so {name} returns a tuple of {n_out} entries, one per output; got {_shape_of_return(raw)}")
         groups = list(raw)
     blocks: list[np.ndarray] = []
     for group in groups:
@@ -305,12 +317,12 @@ def _blocks(puzzle: Puzzle, raw: Any) -> tuple[np.ndarray, ...] | Problem:
             if not isinstance(group, (tuple, list)) or len(group) != n_wrt or _is_number_list(group):
                 return Problem(
                     Kind.STRUCTURE,
-                    f"f has {n_wrt} floating arguments ({wrt_names}), so jac returns a tuple of "
-                    f"{_count(n_wrt, 'Jacobian')}, one per argument in that order; got {_shape_of_return(group)}",
+                    f"f has {n_wrt} floating arguments ({wrt_names}), so {name} returns a tuple of "
+                    f"{_count(n_wrt, per_arg)}, one per argument in that order; got {_shape_of_return(group)}",
                 )
             parts = list(group)
         for part in parts:
-            array = _as_array(part)
+            array = _as_array(part, name)
             if isinstance(array, Problem):
                 return array
             blocks.append(array)
@@ -329,15 +341,15 @@ def _shape_of_return(raw: Any) -> str:
     return f"one array of shape {tuple(shape)}" if shape is not None else f"a {type(raw).__name__}"
 
 
-def _as_array(part: Any) -> np.ndarray | Problem:
+def _as_array(part: Any, name: str) -> np.ndarray | Problem:
     if part is None:
-        return Problem(Kind.NOT_NUMBERS, "jac returned None: did you forget `return`?")
+        return Problem(Kind.NOT_NUMBERS, f"{name} returned None: did you forget `return`?")
     try:
         array = np.asarray(part)
     except Exception as exc:  # noqa: BLE001 - ragged lists and the like
-        return Problem(Kind.NOT_NUMBERS, f"jac's return value is not an array of numbers ({_describe(exc)})")
+        return Problem(Kind.NOT_NUMBERS, f"{name}'s return value is not an array of numbers ({_describe(exc)})")
     if array.dtype.kind == "c":
-        return Problem(Kind.NOT_NUMBERS, "jac returned complex numbers: a Jacobian of a real function is real", status=Status.FAIL)
+        return Problem(Kind.NOT_NUMBERS, f"{name} returned complex numbers: the derivative of a real function is real", status=Status.FAIL)
     if array.dtype.kind not in "biuf":
-        return Problem(Kind.NOT_NUMBERS, f"jac returned {array.dtype} values, not numbers (a {type(part).__name__})")
+        return Problem(Kind.NOT_NUMBERS, f"{name} returned {array.dtype} values, not numbers (a {type(part).__name__})")
     return array

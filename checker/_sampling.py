@@ -1,9 +1,12 @@
 """Seeded input draws for a puzzle: random draws from each argument's domain, then edge draws.
 
 The edge draws are the inputs that expose the classic mistakes: an exact zero entry (dividing by
-x), two zero entries, large and small magnitudes. No draw lands where f has no derivative: an
-argument that avoids "zero" never holds an entry near 0, one that avoids "ties" never holds two
-entries close together. Same seed, same draws.
+x), two zero entries, large and small magnitudes; for indices, exact integers (where a
+`divide_no_nan` gives t = 0) and halves (where rounding goes to even); one-hot masks; repeated
+indices. Each argument names the edges it takes part in (catalog). No draw lands where f has no
+derivative: an argument that avoids "zero" never holds an entry near 0, one that avoids "ties"
+never holds two entries close together, and a puzzle's guard keeps kinks that only show in f
+itself (which cell wins a max) away too. Same seed, same draws.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Callable
 
 import numpy as np
 
-from checker._catalog import Arg, Puzzle
+from checker._catalog import FLOAT_DTYPES, GENERIC_EDGES, INT_DTYPES, Arg, Puzzle
 from checker._settings import DEFAULT_SEED
 
 RANDOM_DRAWS = 6  # at least; more when an argument is small (see `_random_count`)
@@ -41,14 +44,41 @@ def _zero_entries(count: int) -> _Edge:
     return make
 
 
+def _one_hot(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    # A one-hot vector along the last axis, at a random place in each row.
+    rows = values.reshape(-1, values.shape[-1]) if values.ndim else values.reshape(1, 1)
+    out = np.zeros_like(rows)
+    out[np.arange(len(rows)), rng.integers(0, rows.shape[1], size=len(rows))] = 1
+    return out.reshape(values.shape)
+
+
+def _repeated(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    # Every entry the same index: what a scatter-add must accumulate.
+    flat = values.reshape(-1)
+    return np.full_like(values, flat[rng.integers(0, flat.size)] if flat.size else 0)
+
+
 # label -> (how to make an argument's values from a random draw of it, how it scales distances,
-# the fewest entries an argument needs for the edge to say anything new)
+# the fewest entries an argument needs for the edge to say anything new). "integer" and
+# "half-integer" are made by `_snapped`: they need the argument's domain.
 _EDGES: dict[str, tuple[_Edge, float, int]] = {
     "zero entry": (_zero_entries(1), 1.0, 1),
     "two zero entries": (_zero_entries(2), 1.0, 2),
     "large magnitudes": (lambda v, rng: v * 100, 100.0, 1),
     "small magnitudes": (lambda v, rng: v * 1e-3, 1e-3, 1),
+    "integer": (lambda v, rng: v, 1.0, 1),
+    "half-integer": (lambda v, rng: v, 1.0, 1),
+    "one-hot": (_one_hot, 1.0, 1),
+    "repeated": (_repeated, 1.0, 2),
 }
+
+
+def _snapped(label: str, arg: Arg, values: np.ndarray) -> np.ndarray:
+    """An index argument moved onto integers, or onto halves k + 0.5, inside its domain."""
+    if label == "integer":
+        return np.clip(np.round(values), np.ceil(arg.low), np.floor(arg.high))
+    low, high = np.floor(arg.low), np.ceil(arg.high) - 1  # k + 0.5 must stay inside [low, high]
+    return np.clip(np.floor(values), low, high) + 0.5
 _EDGE_TRIES = 100
 
 
@@ -58,8 +88,13 @@ def _min_gap(arg: Arg) -> float:
 
 
 def _random(arg: Arg, rng: np.random.Generator) -> np.ndarray:
-    if not arg.differentiable:
+    if arg.static is not None:
+        return np.asarray(arg.static, dtype=arg.dtype)
+    if arg.dtype in INT_DTYPES:
         return rng.integers(int(arg.low), int(arg.high) + 1, size=arg.shape).astype(arg.dtype)
+    if arg.sampler == "simplex":
+        # Dirichlet(1): uniform over probability vectors; no entry is exactly 0.
+        return rng.dirichlet(np.ones(arg.shape[-1]), size=arg.shape[:-1]).astype(arg.dtype)
     for _ in range(1000):
         values = rng.uniform(arg.low, arg.high, size=arg.shape)
         if _allowed(arg, values, _min_gap(arg)):
@@ -70,14 +105,14 @@ def _random(arg: Arg, rng: np.random.Generator) -> np.ndarray:
 def _random_count(puzzle: Puzzle) -> int:
     # A one-entry argument gets 60 random draws, a ten-entry one 6: every entry is tried at
     # VALUES_PER_ENTRY points either way, so a mistake confined to part of the domain is met.
-    sizes = [max(1, int(np.prod(a.shape))) for a in puzzle.args if a.differentiable]
+    sizes = [max(1, int(np.prod(a.shape))) for a in puzzle.args if a.dtype in FLOAT_DTYPES]
     return max(RANDOM_DRAWS, -(-VALUES_PER_ENTRY // min(sizes, default=VALUES_PER_ENTRY)))
 
 
 def _stratified(arg: Arg, rng: np.random.Generator, n: int) -> list[np.ndarray]:
     """`n` random values of `arg`, each entry taking one value in each of n equal slices of the
     domain (in shuffled order), so no slice wider than two of them goes unvisited."""
-    if not arg.differentiable:
+    if arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform":
         return [_random(arg, rng) for _ in range(n)]
     size = max(1, int(np.prod(arg.shape)))
     strata = rng.permuted(np.tile(np.arange(n), (size, 1)), axis=1).T
@@ -110,16 +145,65 @@ def seed_for(puzzle: Puzzle, seed: int) -> np.random.Generator:
 
 def _edge_draw(puzzle: Puzzle, rng: np.random.Generator, label: str, edge: _Edge, scale: float, min_size: int, number: int) -> Draw:
     # An edge draw must respect every argument's domain too: two zero entries are a tie, which
-    # sort's argument avoids. It applies to the arguments with at least `min_size` entries (two
-    # zeros in a one-entry argument are just one zero). Where nothing fits, the slot gets a
-    # random draw instead.
-    takes = [a.differentiable and int(np.prod(a.shape)) >= min_size for a in puzzle.args]
+    # sort's argument avoids. It applies to the arguments that name it and have at least
+    # `min_size` entries (two zeros in a one-entry argument are just one zero). Where nothing
+    # fits, the slot gets a random draw instead.
+    takes = [label in a.edge_names and int(np.prod(a.shape)) >= min_size for a in puzzle.args]
     for _ in range(_EDGE_TRIES if any(takes) else 0):
         base = tuple(_random(a, rng) for a in puzzle.args)
-        values = tuple(edge(v, rng).astype(a.dtype) if t else v for a, v, t in zip(puzzle.args, base, takes))
-        if all(_allowed(a, v, _min_gap(a) * scale) for a, v in zip(puzzle.args, values) if a.differentiable):
+        values = tuple(_edged(label, edge, a, v, rng) if t else v for a, v, t in zip(puzzle.args, base, takes))
+        if _valid(puzzle, values, scale):
             return Draw(label, values)
-    return Draw(f"random draw {number}", tuple(_random(a, rng) for a in puzzle.args))
+    return _random_draw(puzzle, rng, number)
+
+
+def _edged(label: str, edge: _Edge, arg: Arg, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    made = _snapped(label, arg, values) if label in ("integer", "half-integer") else edge(values, rng)
+    return np.asarray(made).astype(arg.dtype)
+
+
+def _valid(puzzle: Puzzle, values: tuple[np.ndarray, ...], scale: float = 1.0) -> bool:
+    """Every argument inside its domain's rules, and the puzzle's guard passes."""
+    if not all(_allowed(a, v, _min_gap(a) * scale) for a, v in zip(puzzle.args, values) if a.dtype in FLOAT_DTYPES):
+        return False
+    return puzzle.guard is None or _GUARDS[puzzle.guard](puzzle, values)
+
+
+def _random_draw(puzzle: Puzzle, rng: np.random.Generator, number: int) -> Draw:
+    for _ in range(1000):
+        values = tuple(_random(a, rng) for a in puzzle.args)
+        if _valid(puzzle, values):
+            return Draw(f"random draw {number}", values)
+    raise RuntimeError(f"{puzzle.name}: no draw passed the guard {puzzle.guard!r} in 1000 tries")
+
+
+def _top_two_apart(scores: np.ndarray, gap: float) -> bool:
+    """The largest entry of each row of `scores` beats the runner-up by at least `gap`."""
+    top = np.sort(scores.reshape(scores.shape[0], -1), axis=1)
+    return bool(np.all(top[:, -1] - top[:, -2] >= gap))
+
+
+def _unique_max(puzzle: Puzzle, values: tuple[np.ndarray, ...]) -> bool:
+    # tensor_lookup_2d: the masked cell that wins the max, per channel, must win clearly, or a
+    # rounding error could hand the max (and the whole gradient) to the runner-up.
+    arr, x, y = (np.asarray(v, np.float64) for v in values[:3])
+    masked = x[:, None, None] * y[None, :, None] * arr
+    channels = np.moveaxis(masked, -1, 0)
+    return _top_two_apart(channels, 1e-3 * float(np.max(np.abs(arr))))
+
+
+def _asymmetric(puzzle: Puzzle, values: tuple[np.ndarray, ...]) -> bool:
+    # asymmetrical_vectored_lookup: the argmax of each k row, and the value nearest to the
+    # backward pass's target, must both be unambiguous.
+    v, k, g = (np.asarray(a, np.float64) for a in values[:3])
+    if not _top_two_apart(k, 1e-3):
+        return False
+    picked = v[np.arange(len(v)), np.argmax(k, axis=-1)]
+    distance = (v - (picked - g)[:, None]) ** 2
+    return _top_two_apart(-distance, 1e-3)
+
+
+_GUARDS = {"unique_max": _unique_max, "asymmetric": _asymmetric}
 
 
 def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
@@ -133,9 +217,16 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
     n = _random_count(puzzle)
     columns = [_stratified(a, rng, n) for a in puzzle.args]
     result = [Draw(f"random draw {k + 1}", tuple(column[k] for column in columns)) for k in range(n)]
+    if puzzle.guard is not None:  # a draw the guard refuses is drawn again
+        result = [d if _valid(puzzle, d.values) else _random_draw(puzzle, rng, k + 1) for k, d in enumerate(result)]
+    # Every puzzle has a slot for each generic edge (a random draw when no argument takes it),
+    # so the autodiff puzzles' draws stay what they were; other edges only where an argument names them.
+    named = {label for a in puzzle.args for label in a.edge_names}
     for label, (edge, scale, min_size) in _EDGES.items():
-        result.append(_edge_draw(puzzle, rng, label, edge, scale, min_size, len(result) + 1))
+        if label in named or label in GENERIC_EDGES:
+            result.append(_edge_draw(puzzle, rng, label, edge, scale, min_size, len(result) + 1))
     return tuple(result)
+
 
 
 def stacked(batch: tuple[Draw, ...]) -> tuple[np.ndarray, ...]:

@@ -32,14 +32,30 @@ def header(puzzle: Puzzle) -> str:
     doc = (
         f'r"""Puzzle `{puzzle.name}` ({puzzle.chapter} chapter): {puzzle.title}.\n\n'
         f"    {statement}\n\n"
-        f"    Fill in `jac` so that it returns the full Jacobian of `{puzzle.name}`, exactly what\n"
-        f"    `jax.jacfwd({puzzle.name}, argnums={puzzle.argnums})` returns: output axes first,\n"
-        f"    then input axes. Check it with `jacpuzzles check {puzzle.name}`; stuck? "
-        f"`jacpuzzles hint {puzzle.name}`.\n"
+        f"    {_task(puzzle)}"
+        f"Check it with `jacpuzzles check {puzzle.name}`; stuck? `jacpuzzles hint {puzzle.name}`.\n"
         '"""\n'
     )
     doc = doc.replace('    """', '"""')
     return f"{doc}\n{_IMPORTS}\n\n# The function to differentiate (read it; the checker uses its own copy).\n{puzzle.code}\n\n"
+
+
+def _task(puzzle: Puzzle) -> str:
+    """What to fill in, in the words of the answer contract."""
+    f = puzzle.function or puzzle.name
+    if not puzzle.is_vjp:
+        return (
+            f"Fill in `jac` so that it returns the full Jacobian of `{f}`, exactly what\n"
+            f"    `jax.jacfwd({f}, argnums={puzzle.argnums})` returns: output axes first,\n"
+            f"    then input axes. "
+        )
+    wrt = ", ".join(f"d{a.name}" if len(a.name) == 1 else f"d_{a.name}" for a in puzzle.wrt)
+    rule = "the custom gradient described above" if puzzle.backward else f"`jax.vjp({f}, ...)` (the chain rule)"
+    return (
+        f"A backward-pass puzzle: fill in `vjp`, which takes f's arguments and the upstream\n"
+        f"    gradient `g` (shaped like f's output) and returns {wrt}: what {rule}\n"
+        f"    gives for that `g`, one array per floating argument, shaped like the argument.\n    "
+    )
 
 
 def stub(puzzle: Puzzle) -> str:
@@ -47,7 +63,7 @@ def stub(puzzle: Puzzle) -> str:
     return (
         f"{header(puzzle)}{MARKER}\n"
         f"{puzzle.jac_signature()}\n"
-        f"    raise NotImplementedError  # replace with your Jacobian\n"
+        f"    raise NotImplementedError  # replace with your {'backward pass' if puzzle.is_vjp else 'Jacobian'}\n"
     )
 
 
@@ -63,6 +79,7 @@ def doc_page(puzzle: Puzzle, number: int) -> str:
         f"<details><summary>Hint {k}</summary>\n\n{h}\n\n</details>\n" for k, h in enumerate(puzzle.hints, 1)
     )
     shapes = ", ".join(str(s) for s in puzzle.jac_shapes())
+    what = "Cotangent" if puzzle.is_vjp else "Jacobian"
     return (
         f"# {number}. {puzzle.title} (`{puzzle.name}`)\n\n"
         f"Chapter: {puzzle.chapter} · points: {puzzle.points} · "
@@ -70,7 +87,7 @@ def doc_page(puzzle: Puzzle, number: int) -> str:
         f"{puzzle.statement}\n\n"
         f"```python\n{puzzle.code}```\n\n"
         f"Fill in:\n\n```python\n{puzzle.jac_signature()}\n    ...\n```\n\n"
-        f"Jacobian shape{'s' if len(puzzle.jac_shapes()) > 1 else ''}: {shapes}. "
+        f"{what} shape{'s' if len(puzzle.jac_shapes()) > 1 else ''}: {shapes}. "
         f"Check with `jacpuzzles check {puzzle.name}`.\n\n"
         f"## Hints\n\n{hints}"
     )
@@ -131,7 +148,7 @@ def drift(root: Path) -> list[str]:
 def _is_untouched(answer: str) -> bool:
     # A stub's answer part from any version of the catalog: the signature and the raise, nothing else.
     lines = [line for line in answer.strip().splitlines() if line.strip()]
-    return len(lines) == 2 and lines[0].startswith("def jac(") and lines[1].strip().startswith("raise NotImplementedError")
+    return len(lines) == 2 and lines[0].startswith(("def jac(", "def vjp(")) and lines[1].strip().startswith("raise NotImplementedError")
 
 
 def _rewrite_header(path: Path, puzzle: Puzzle) -> bool:

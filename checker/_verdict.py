@@ -30,6 +30,7 @@ class Kind(str, Enum):
     NONFINITE = "nonfinite"  # NaN or inf where the Jacobian is finite
     ZERO_DIVISION = "zero-division"  # NaN or inf at an input with a zero entry
     CELLS = "cells"  # right except on some cells
+    REPEATED = "repeated-indices"  # wrong exactly where an index repeats: overwrote instead of adding
     STRUCTURE = "structure"  # wrong number of blocks (arguments or outputs)
     NOT_NUMBERS = "not-numbers"  # the answer cannot be read as an array of real numbers
     EXCEPTION = "exception"  # importing the file or calling jac raised
@@ -77,6 +78,16 @@ class Failure:
     arg: str = "x"  # the argument this block differentiates by
     cells: tuple[Cell, ...] = ()
     wrong_count: int = 0
+    cotangent: bool = False  # the block is a backward pass's result, shaped like `arg`
+
+
+@dataclass(frozen=True)
+class OracleCheck:
+    """One oracle the answer was compared with, and whether it agreed (None: not compared)."""
+
+    name: str  # "jax.jacfwd", "TensorFlow 2.21.0 GradientTape.jacobian (live)"
+    agrees: bool | None
+    note: str = ""  # why it was not compared
 
 
 @dataclass(frozen=True)
@@ -93,6 +104,7 @@ class Verdict:
     path: str | None = None
     draws: int = 0
     seed: int = 0
+    oracles: tuple[OracleCheck, ...] = ()
 
     @property
     def passed(self) -> bool:

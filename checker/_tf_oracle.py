@@ -1,0 +1,178 @@
+"""The second oracle: TensorFlow, for the chapters whose references are TensorFlow functions.
+
+The indexing chapter's puzzles come from a TensorFlow notebook; our TF re-implementations of its
+functions live in `_tf_references`. With TensorFlow installed (the `tf` extra), their Jacobians
+are computed live with `tf.GradientTape.jacobian` (backward-pass puzzles: `tape.gradient` with
+`output_gradients=g`) and cached on disk like JAX's. Without it, the results recorded on the
+default seed's draws (`python -m checker dev record-tf`, which states the TF version it ran) are
+used; another seed then has the JAX oracle only. TensorFlow is imported only when a live result
+is not in the cache: it takes seconds to import.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from checker import _catalog, _oracles
+from checker._catalog import Puzzle
+from checker._sampling import Draw
+from checker._tolerance import close
+
+# Chapters whose puzzles have a TensorFlow reference.
+CHAPTERS = ("indexing",)
+RECORDING = _catalog._DATA / "tf_recorded.npz"
+RECORDING_INFO = _catalog._DATA / "tf_recorded.json"
+RECORD_COMMAND = "python -m checker dev record-tf"
+
+
+@dataclass(frozen=True)
+class TFResult:
+    """TensorFlow's expected blocks for one puzzle's draws, or why there are none."""
+
+    label: str  # "TensorFlow 2.21.0 GradientTape.jacobian (live)"
+    blocks: list[_oracles.Blocks] | None
+    note: str = ""  # why `blocks` is None
+
+
+def covers(puzzle: Puzzle) -> bool:
+    """Whether `puzzle` has a TensorFlow reference."""
+    return puzzle.chapter in CHAPTERS
+
+
+def installed_version() -> str | None:
+    """TensorFlow's version when it can be imported here, read without importing it."""
+    if importlib.util.find_spec("tensorflow") is None:
+        return None
+    for dist in ("tensorflow-cpu", "tensorflow", "tf-nightly"):
+        try:
+            return importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return "unknown"
+
+
+def method(puzzle: Puzzle) -> str:
+    """The TF call that gives the expected values."""
+    return "tape.gradient(output_gradients=g)" if puzzle.is_vjp else "GradientTape.jacobian"
+
+
+def digest(batch: tuple[Draw, ...]) -> str:
+    """What the recorded results depend on: the draws, values and dtypes."""
+    h = hashlib.sha256()
+    for draw in batch:
+        for value in draw.values:
+            h.update(value.dtype.str.encode())
+            h.update(np.ascontiguousarray(value).tobytes())
+    return h.hexdigest()[:32]
+
+
+def expected(puzzle: Puzzle, batch: tuple[Draw, ...]) -> TFResult:
+    """TensorFlow's expected blocks for `batch`: live, cached, recorded, or a note saying why not."""
+    version = installed_version()
+    if version is not None:
+        return TFResult(f"TensorFlow {version} {method(puzzle)} (live)", _live(puzzle, batch, version))
+    info = recording_info()
+    if info is None:
+        return TFResult("TensorFlow", None, "TensorFlow is not installed and there is no recording")
+    label = f"TensorFlow {info['tensorflow']} {method(puzzle)} (recorded)"
+    if info["puzzles"].get(puzzle.name) != digest(batch):
+        why = f"TensorFlow is not installed and the recording covers seed {info['seed']}'s draws only"
+        return TFResult(label, None, f"{why}; `pip install -e \".[tf]\"` for a live check")
+    return TFResult(label, _recorded(puzzle, len(batch)))
+
+
+def recording_info() -> dict[str, Any] | None:
+    """The recording's metadata (TF version, seed, a digest of the draws per puzzle), or None."""
+    try:
+        info: dict[str, Any] = json.loads(RECORDING_INFO.read_text())
+    except (OSError, ValueError):
+        return None
+    return info
+
+
+def _recorded(puzzle: Puzzle, n: int) -> list[_oracles.Blocks]:
+    with np.load(RECORDING, allow_pickle=False) as saved:
+        leaves = [saved[f"{puzzle.name}.b{k}"] for k in range(len(puzzle.jac_shapes()))]
+    return _oracles._per_draw(leaves, n)
+
+
+def _live(puzzle: Puzzle, batch: tuple[Draw, ...], version: str) -> list[_oracles.Blocks]:
+    where = _oracles.cache_dir()
+    path = where / f"{puzzle.name}-tf-{_key(puzzle, batch, version)}.npz" if where else None
+    cached = _oracles._load(path, len(batch)) if path is not None else None
+    if cached is not None:
+        return cached
+    leaves = compute(puzzle, batch)
+    if path is not None:
+        _oracles._store(path, leaves)
+    return _oracles._per_draw(leaves, len(batch))
+
+
+def _key(puzzle: Puzzle, batch: tuple[Draw, ...], version: str) -> str:
+    source = (Path(__file__).parent / "_tf_references.py").read_bytes()
+    return hashlib.sha256(f"{puzzle.name}|{version}|{digest(batch)}|".encode() + source).hexdigest()[:32]
+
+
+def compute(puzzle: Puzzle, batch: tuple[Draw, ...]) -> list[np.ndarray]:
+    """TensorFlow's blocks for every draw, each leaf with the draw index first (imports TF)."""
+    from checker import _tf_references
+
+    wrt = [i for i, a in enumerate(puzzle.f_args) if a.differentiable]
+    per_draw = []
+    for draw in batch:
+        args = [a.static if a.static is not None else v for a, v in zip(puzzle.args, draw.values)]
+        if puzzle.is_vjp:
+            per_draw.append(_tf_references.vjps(puzzle.name, args[:-1], wrt, args[-1]))
+        else:
+            per_draw.append(_tf_references.jacobians(puzzle.name, args, wrt))
+    return [np.stack([blocks[k] for blocks in per_draw]) for k in range(len(puzzle.jac_shapes()))]
+
+
+def cross_check(puzzle: Puzzle, batch: tuple[Draw, ...], jax_blocks: list[_oracles.Blocks], tf: TFResult) -> None:
+    """Raise `OracleDisagreement` when TensorFlow and JAX expect different values on any draw."""
+    if tf.blocks is None:
+        return
+    first = "jax.vjp" if puzzle.is_vjp else "jax.jacfwd"
+    for d, draw in enumerate(batch):
+        for k, (a, b) in enumerate(zip(jax_blocks[d], tf.blocks[d])):
+            if a.shape != b.shape or not close(b.astype(a.dtype), a).all():
+                worst = float(np.max(np.abs(a - b))) if a.shape == b.shape else float("inf")
+                raise _oracles.OracleDisagreement(puzzle.name, draw.label, k, worst, first, tf.label)
+
+
+def record(root: Path, seed: int) -> tuple[Path, Path]:
+    """Write the recording of every covered puzzle's draws for `seed` under `root`'s catalog data
+    folder (the `dev record-tf` command); returns the two files written."""
+    from checker import _sampling
+
+    version = installed_version()
+    if version is None:
+        raise RuntimeError("recording needs TensorFlow: pip install -e \".[tf]\"")
+    arrays: dict[str, np.ndarray] = {}
+    digests = {}
+    for puzzle in _catalog.puzzles():
+        if not covers(puzzle):
+            continue
+        batch = _sampling.draws(puzzle, seed)
+        for k, leaf in enumerate(compute(puzzle, batch)):
+            arrays[f"{puzzle.name}.b{k}"] = leaf
+        digests[puzzle.name] = digest(batch)
+    data = root / "checker" / "_data"
+    npz, info = data / RECORDING.name, data / RECORDING_INFO.name
+    np.savez_compressed(npz, **arrays)  # type: ignore[arg-type]
+    info.write_text(json.dumps({
+        "tensorflow": version,
+        "seed": seed,
+        "made_by": RECORD_COMMAND,
+        "what": "TensorFlow's expected Jacobians (vjps for backward-pass puzzles) on the checker's draws",
+        "puzzles": digests,
+    }, indent=2) + "\n")
+    return npz, info

@@ -1,0 +1,128 @@
+"""The machinery the indexing chapter needs: integer and static arguments, index edge draws,
+guards, backward-pass (`vjp`) puzzles, and the wording of what the checker says about them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from checker import Kind, Status, _catalog, check_answer, check_file
+from checker._sampling import draws
+
+
+def _puzzle(name: str) -> _catalog.Puzzle:
+    return _catalog.puzzle_named(name)
+
+
+def _by_label(name: str) -> dict[str, tuple[np.ndarray, ...]]:
+    return {d.label: d.values for d in draws(_puzzle(name), 0)}
+
+
+def test_the_indexing_chapter_follows_autodiff() -> None:
+    assert [ch.name for ch in _catalog.chapters()] == ["autodiff", "indexing"]
+
+
+def test_integer_and_static_arguments_get_no_jacobian() -> None:
+    assign = _puzzle("assign_index")
+    assert [a.name for a in assign.wrt] == ["arr", "element"]
+    assert assign.argnums == (0, 2)
+    bandwidthify = _puzzle("bandwidthify")
+    assert bandwidthify.args[1].static == 5
+    assert "bandwidth: int" in bandwidthify.jac_signature()
+    assert "index: Int[Array" in assign.jac_signature()
+
+
+def test_index_edges_land_on_integers_and_halves_inside_the_domain() -> None:
+    puzzle = _puzzle("linear_lookup")
+    index = puzzle.args[1]
+    edges = _by_label("linear_lookup")
+    whole, half = float(edges["integer"][1]), float(edges["half-integer"][1])
+    assert whole == round(whole) and index.low <= whole <= index.high
+    assert half - np.floor(half) == 0.5 and index.low <= half <= index.high
+
+
+def test_simplex_arguments_are_probability_vectors_and_have_a_one_hot_edge() -> None:
+    for d in draws(_puzzle("tensor_write_2d"), 0):
+        for value in d.values[2:]:
+            assert np.all(value >= 0) and np.isclose(value.sum(), 1.0, atol=1e-5)
+    one_hot = _by_label("tensor_write_2d")["one-hot"]
+    assert sorted(one_hot[2].tolist()) == [0.0, 0.0, 1.0]
+
+
+def test_the_gather_backward_pass_meets_an_all_repeated_index_batch() -> None:
+    idx = _by_label("gather_vjp")["repeated"][1]
+    assert idx.dtype == np.int32 and len(np.unique(idx)) == 1
+
+
+def test_guards_keep_the_winning_cell_and_the_nearest_value_unambiguous() -> None:
+    for d in draws(_puzzle("tensor_lookup_2d"), 0):
+        arr, x, y = (v.astype(np.float64) for v in d.values)
+        masked = np.sort((x[:, None, None] * y[None, :, None] * arr).reshape(-1, arr.shape[-1]), axis=0)
+        assert np.all(masked[-1] - masked[-2] > 1e-4)
+    for d in draws(_puzzle("asymmetrical_vectored_lookup"), 0):
+        v, k, g = (a.astype(np.float64) for a in d.values)
+        picked = v[np.arange(2), np.argmax(k, axis=-1)]
+        distance = np.sort((v - (picked - g)[:, None]) ** 2, axis=-1)
+        assert np.all(distance[:, 1] - distance[:, 0] > 1e-4)
+
+
+def test_a_custom_gradient_puzzle_is_a_backward_pass_and_its_f_a_custom_vjp() -> None:
+    import jax
+
+    puzzle = _puzzle("asymmetrical_vectored_lookup")
+    assert puzzle.is_vjp and puzzle.answer_name == "vjp"
+    assert puzzle.jac_signature().startswith("def vjp(v: ")
+    assert isinstance(puzzle.f, jax.custom_vjp)
+    with pytest.raises(TypeError, match="custom_vjp"):
+        jax.jacfwd(puzzle.f)(np.eye(2, 3, dtype=np.float32), np.eye(2, 3, dtype=np.float32))
+
+
+GATHER_ADD = "import jax.numpy as np\ndef vjp(embeddings, idx, g):\n    return np.zeros((27, 4)).at[idx].add(g)\n"
+
+
+def test_a_scatter_add_backward_pass_passes(answer) -> None:  # type: ignore[no-untyped-def]
+    verdict = check_file("gather_vjp", answer("gather_vjp", GATHER_ADD))
+    assert verdict.status is Status.PASS, verdict.message
+
+
+def test_overwriting_instead_of_accumulating_is_named(answer) -> None:  # type: ignore[no-untyped-def]
+    body = GATHER_ADD.replace(".add(g)", ".set(g)")
+    verdict = check_file("gather_vjp", answer("gather_vjp", body))
+    assert verdict.status is Status.FAIL
+    assert verdict.kinds()[0] is Kind.REPEATED
+    assert "names more than once" in verdict.message and ".at[...].add" in verdict.message
+
+
+def test_a_backward_pass_returning_the_jacobian_is_told_to_contract_it(answer) -> None:  # type: ignore[no-untyped-def]
+    body = "import jax.numpy as np\ndef vjp(embeddings, idx, g):\n    return np.zeros((8, 3, 4, 27, 4))\n"
+    verdict = check_file("gather_vjp", answer("gather_vjp", body))
+    assert verdict.kinds() == (Kind.GRADIENT,)
+    assert verdict.message.startswith("d_embeddings: got shape (8, 3, 4, 27, 4), expected (27, 4): that is the whole Jacobian")
+
+
+def test_a_file_with_jac_for_a_backward_pass_puzzle_is_told_what_to_define(answer) -> None:  # type: ignore[no-untyped-def]
+    body = "def jac(embeddings, idx, g):\n    return 0\n"
+    verdict = check_file("gather_vjp", answer("gather_vjp", body))
+    assert verdict.kinds() == (Kind.MISSING,)
+    assert "defines no function `vjp`: add `def vjp(embeddings: " in verdict.message
+
+
+def test_cells_of_a_cotangent_are_named_by_the_arguments_index() -> None:
+    def vjp(v, k, g):  # type: ignore[no-untyped-def]
+        return g[:, None] * k, np.abs(g)[:, None] * np.ones((2, 3))  # forgot the -1 at the target
+
+    verdict = check_answer("asymmetrical_vectored_lookup", vjp)
+    assert verdict.status is Status.FAIL
+    assert verdict.failure is not None and verdict.failure.block == "dk"
+    assert "is right except on" in verdict.message and "dk[0, " in verdict.message
+
+
+def test_the_static_size_reaches_the_answer_as_a_python_int() -> None:
+    seen = []
+
+    def jac(index, bandwidth):  # type: ignore[no-untyped-def]
+        seen.append(type(bandwidth))
+        return np.zeros(bandwidth)
+
+    check_answer("bandwidthify", jac)
+    assert seen and set(seen) == {int}
