@@ -91,6 +91,10 @@ def _disagreeing(label: str, blocks: list[Blocks] | None, note: str, d: int, k: 
 def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], answers: tuple[Blocks, ...], seed: int) -> Verdict:
     """The verdict against one oracle's blocks."""
     names = block_names(puzzle)
+    order = _order_diagnosis(puzzle, expected[0], answers[0])
+    if order is not None:
+        failure = _failure(puzzle, draws[0], names[0], 0, expected[0][0], answers[0][0], len(_block_arg(puzzle, 0)[0]), None)
+        return _fail(puzzle, seed, len(draws), [order], failure)
     for d, draw in enumerate(draws):
         for k, (want, got) in enumerate(zip(expected[d], answers[d])):
             out_shape, arg = _block_arg(puzzle, k)
@@ -184,6 +188,19 @@ def _shape_diagnoses(name: str, got: np.ndarray, want: np.ndarray, out_shape: tu
             f"{head}: a Jacobian has the output's axes {out_shape}, then {arg.name}'s axes {arg.shape}",
         ))
     return found
+
+
+def _order_diagnosis(puzzle: Puzzle, want: Blocks, got: Blocks) -> Diagnosis | None:
+    """The blocks have the expected shapes, but in another order (d f / d index before d f / d arr)."""
+    shapes, yours = [w.shape for w in want], [g.shape for g in got]
+    if yours == shapes or sorted(yours) != sorted(shapes):
+        return None
+    names = ", ".join(a.name for a in puzzle.wrt)
+    return Diagnosis(
+        Kind.STRUCTURE,
+        f"your blocks have the expected shapes {shapes} but in the order {yours}: return one block "
+        f"per floating argument, in f's argument order ({names})",
+    )
 
 
 def _cotangent_shape_diagnoses(name: str, got: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
@@ -332,4 +349,6 @@ def _cells_diagnosis(name: str, failure: Failure) -> Diagnosis:
         f"{_entry_name(failure, c)}: yours {c.yours:.4g}, expected {c.expected:.4g}" for c in failure.cells
     )
     more = f" (first {len(failure.cells)}: {listed})" if failure.cells else ""
+    if failure.wrong_count == total:
+        return Diagnosis(Kind.CELLS, f"{name} is wrong on all {total} entries{more}")
     return Diagnosis(Kind.CELLS, f"{name} is right except on {failure.wrong_count} of {total} entries{more}")

@@ -142,7 +142,7 @@ def _cross_check(puzzle: Puzzle, batch: tuple[Draw, ...], fwd: list[np.ndarray],
 
 
 def _per_draw(leaves: list[np.ndarray], n: int) -> list[Blocks]:
-    return [tuple(leaf[d] for leaf in leaves) for d in range(n)]
+    return [tuple(np.asarray(leaf[d]) for leaf in leaves) for d in range(n)]
 
 
 def _store(path: Path, leaves: list[np.ndarray]) -> None:

@@ -314,6 +314,14 @@ def _blocks(puzzle: Puzzle, raw: Any) -> tuple[np.ndarray, ...] | Problem:
                 )
             parts = [group[0] if isinstance(group, tuple) else group]
         else:
+            integers = [a.name for a in puzzle.f_args if not a.differentiable]
+            if isinstance(group, (tuple, list)) and integers and len(group) == n_wrt + len(integers):
+                return Problem(
+                    Kind.STRUCTURE,
+                    f"got {len(group)} entries, one per argument, but {', '.join(integers)} "
+                    f"{'is an integer' if len(integers) == 1 else 'are integers'} and get{'s' if len(integers) == 1 else ''} "
+                    f"no Jacobian: return {_count(n_wrt, per_arg)}, for {wrt_names}",
+                )
             if not isinstance(group, (tuple, list)) or len(group) != n_wrt or _is_number_list(group):
                 return Problem(
                     Kind.STRUCTURE,

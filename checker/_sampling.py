@@ -60,7 +60,7 @@ def _repeated(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 # label -> (how to make an argument's values from a random draw of it, how it scales distances,
 # the fewest entries an argument needs for the edge to say anything new). "integer" and
-# "half-integer" are made by `_snapped`: they need the argument's domain.
+# "half-integer" are several draws each, made by `_lattice_draws`: they need the domain.
 _EDGES: dict[str, tuple[_Edge, float, int]] = {
     "zero entry": (_zero_entries(1), 1.0, 1),
     "two zero entries": (_zero_entries(2), 1.0, 2),
@@ -73,12 +73,38 @@ _EDGES: dict[str, tuple[_Edge, float, int]] = {
 }
 
 
-def _snapped(label: str, arg: Arg, values: np.ndarray) -> np.ndarray:
-    """An index argument moved onto integers, or onto halves k + 0.5, inside its domain."""
+_LATTICE = ("integer", "half-integer")
+
+
+def _lattice(label: str, arg: Arg) -> np.ndarray:
+    """Every integer, or every k + 0.5, inside an argument's domain."""
     if label == "integer":
-        return np.clip(np.round(values), np.ceil(arg.low), np.floor(arg.high))
-    low, high = np.floor(arg.low), np.ceil(arg.high) - 1  # k + 0.5 must stay inside [low, high]
-    return np.clip(np.floor(values), low, high) + 0.5
+        return np.arange(np.ceil(arg.low), np.floor(arg.high) + 1)
+    return np.arange(np.floor(arg.low), np.ceil(arg.high)) + 0.5  # k + 0.5 <= high
+
+
+def _lattice_draws(puzzle: Puzzle, rng: np.random.Generator, label: str, number: int) -> list[Draw]:
+    """Draws putting each index entry on every point of its lattice in turn.
+
+    A mistake that shows at one integer only (a clip that hides it at the ends, a rounding rule
+    that differs at 0.5 but not at 1.5) is met on every seed, not on the seeds whose one draw
+    happens to land there. Each entry of a vector starts at its own random place in the cycle.
+    """
+    takers = {k: _lattice(label, a) for k, a in enumerate(puzzle.args) if label in a.edge_names}
+    if not takers:
+        return []
+    count = max(len(points) for points in takers.values())
+    starts = {k: rng.integers(0, len(points), size=puzzle.args[k].shape) for k, points in takers.items()}
+    result = []
+    for i in range(count):
+        for _ in range(_EDGE_TRIES):
+            values = [_random(a, rng) for a in puzzle.args]
+            for k, points in takers.items():
+                values[k] = np.asarray(points[(starts[k] + i) % len(points)]).astype(puzzle.args[k].dtype)
+            if _valid(puzzle, tuple(values)):
+                result.append(Draw(f"{label} draw {i + 1}", tuple(values)))
+                break
+    return result or [_random_draw(puzzle, rng, number)]
 _EDGE_TRIES = 100
 
 
@@ -158,8 +184,7 @@ def _edge_draw(puzzle: Puzzle, rng: np.random.Generator, label: str, edge: _Edge
 
 
 def _edged(label: str, edge: _Edge, arg: Arg, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    made = _snapped(label, arg, values) if label in ("integer", "half-integer") else edge(values, rng)
-    return np.asarray(made).astype(arg.dtype)
+    return np.asarray(edge(values, rng)).astype(arg.dtype)
 
 
 def _valid(puzzle: Puzzle, values: tuple[np.ndarray, ...], scale: float = 1.0) -> bool:
@@ -223,7 +248,9 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
     # so the autodiff puzzles' draws stay what they were; other edges only where an argument names them.
     named = {label for a in puzzle.args for label in a.edge_names}
     for label, (edge, scale, min_size) in _EDGES.items():
-        if label in named or label in GENERIC_EDGES:
+        if label in _LATTICE:
+            result += _lattice_draws(puzzle, rng, label, len(result) + 1) if label in named else []
+        elif label in named or label in GENERIC_EDGES:
             result.append(_edge_draw(puzzle, rng, label, edge, scale, min_size, len(result) + 1))
     return tuple(result)
 

@@ -155,6 +155,8 @@ def _rewrite_header(path: Path, puzzle: Puzzle) -> bool:
     """Give the file at `path` the catalog's header, keeping any answer written below `MARKER`."""
     fresh = stub(puzzle)
     answer = answer_part(path.read_text()) if path.is_file() else ""
+    if answer.strip() and not answer.startswith("\n"):  # a file written without the marker line
+        answer = "\n" + answer
     text = fresh if _is_untouched(answer) or not answer.strip() else header(puzzle) + MARKER + answer
     if path.is_file() and path.read_text() == text:
         return False

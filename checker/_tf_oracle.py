@@ -14,10 +14,12 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import importlib.util
+import contextlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -48,7 +50,10 @@ def covers(puzzle: Puzzle) -> bool:
 
 
 def installed_version() -> str | None:
-    """TensorFlow's version when it can be imported here, read without importing it."""
+    """TensorFlow's version when it can be imported here, read without importing it; None also
+    when `JACPUZZLES_TF=off` asks for the recorded results instead."""
+    if os.environ.get("JACPUZZLES_TF", "").lower() in ("0", "off", "no", "false"):
+        return None
     if importlib.util.find_spec("tensorflow") is None:
         return None
     for dist in ("tensorflow-cpu", "tensorflow", "tf-nightly"):
@@ -121,8 +126,32 @@ def _key(puzzle: Puzzle, batch: tuple[Draw, ...], version: str) -> str:
     return hashlib.sha256(f"{puzzle.name}|{version}|{digest(batch)}|".encode() + source).hexdigest()[:32]
 
 
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Silence TensorFlow's C++ start-up log lines (oneDNN, CPU features), which go straight to
+    file descriptor 2 whatever TF_CPP_MIN_LOG_LEVEL says; Python exceptions still propagate."""
+    try:
+        saved = os.dup(2)
+    except OSError:  # no file descriptor 2 (an embedded interpreter): nothing to silence
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
 def compute(puzzle: Puzzle, batch: tuple[Draw, ...]) -> list[np.ndarray]:
     """TensorFlow's blocks for every draw, each leaf with the draw index first (imports TF)."""
+    with _quiet_stderr():
+        return _compute(puzzle, batch)
+
+
+def _compute(puzzle: Puzzle, batch: tuple[Draw, ...]) -> list[np.ndarray]:
     from checker import _tf_references
 
     wrt = [i for i, a in enumerate(puzzle.f_args) if a.differentiable]
@@ -130,7 +159,7 @@ def compute(puzzle: Puzzle, batch: tuple[Draw, ...]) -> list[np.ndarray]:
     for draw in batch:
         args = [a.static if a.static is not None else v for a, v in zip(puzzle.args, draw.values)]
         if puzzle.is_vjp:
-            per_draw.append(_tf_references.vjps(puzzle.name, args[:-1], wrt, args[-1]))
+            per_draw.append(_tf_references.vjps(puzzle.name, args[:-1], wrt, draw.values[-1]))
         else:
             per_draw.append(_tf_references.jacobians(puzzle.name, args, wrt))
     return [np.stack([blocks[k] for blocks in per_draw]) for k in range(len(puzzle.jac_shapes()))]

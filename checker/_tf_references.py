@@ -40,8 +40,9 @@ def _interpolation(index: Tensor) -> tuple[Tensor, Tensor, Tensor]:
     """The notebook's interpolation factor: `(t, floor(index), ceil(index))`, `t = 0` at integers."""
     below = tf.math.floor(index)
     above = tf.math.ceil(index)
-    # divide_no_nan, as in the notebook: at an integer index both the factor and its gradient
-    # are 0 (the derivative there is neither one-sided slope), never NaN.
+    # divide_no_nan, as in the notebook: at an integer index floor == ceil, and a plain division
+    # would give 0/0 = NaN; this gives t = 0 with a zero gradient. (Both neighbours are then the
+    # same entry, so the index gradient is 0 there, neither one-sided slope.)
     t = tf.math.divide_no_nan(index - below, above - below)
     return t, tf.cast(below, tf.int32), tf.cast(above, tf.int32)
 
@@ -174,8 +175,9 @@ def broadcast_multiply(x: Tensor, y: Tensor) -> Tensor:
 
 
 def tensor_lookup_2d(arr: Tensor, x_index: Tensor, y_index: Tensor) -> Tensor:
-    """The notebook's 2-D lookup: the largest masked cell, which is 0, not the cell, when the
-    cell is negative."""
+    """The notebook's 2-D lookup: the largest masked entry, 0 rather than a negative cell."""
+    # reduce_max picks the cell only when it beats the zeros that the mask leaves elsewhere; its
+    # gradient is shared equally among tied maxima (all those zeros, for a negative cell).
     masked = broadcast_multiply(tf.tensordot(x_index, y_index, axes=0), arr)
     return tf.reduce_max(masked, axis=[0, 1])
 
@@ -304,8 +306,9 @@ def vjps(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.
     return [np.asarray(block, dtype=np.float32) for block in program(*arrays, upstream)]
 
 
-# A static argument: its position and value, known when the program is traced.
+# The static arguments, as (position, value): fixed when a program is traced.
 Statics = tuple[tuple[int, int], ...]
+# The array arguments, as (shape, dtype name): a program is traced for these.
 Signature = tuple[tuple[tuple[int, ...], str], ...]
 
 
@@ -323,11 +326,17 @@ def _split(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -> t
         array = np.asarray(arg)
         integral = np.issubdtype(array.dtype, np.integer) or array.dtype == np.bool_
         if integral and position in wrt:
-            raise ValueError(f"{name}: argument {position} is an integer array; it has no derivative")
+            raise ValueError(
+                f"{name}: argument {position} is an integer array, with no derivative: leave it out of wrt"
+            )
         arrays.append(array.astype(np.int32 if integral else np.float32, copy=False))
+    static_positions = {position for position, _ in statics}
     for position in wrt:
-        if not 0 <= position < len(args) or any(position == p for p, _ in statics):
-            raise ValueError(f"{name}: wrt position {position} is not an array argument of the {len(args)} given")
+        if not 0 <= position < len(args) or position in static_positions:
+            raise ValueError(
+                f"{name}: wrt holds {position}, which is not the position of an array among the {len(args)} "
+                "arguments given"
+            )
     return tuple(statics), arrays
 
 
@@ -368,11 +377,11 @@ def _compiled(program: Callable[..., Any], specs: list[Any]) -> Callable[..., An
 
 @functools.lru_cache(maxsize=None)
 def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature) -> Callable[..., Any]:
-    """One graph computing every Jacobian block of a puzzle, traced at its first call."""
+    """One graph computing every Jacobian block of a puzzle, traced when first asked for."""
     function = REFERENCES[name]
 
     def program(*tensors: Tensor) -> list[Tensor]:
-        """The forward pass on a tape, then `tape.jacobian` per output and argument."""
+        """The forward pass on a tape, then the Jacobian of every output against every argument."""
         args = _merged(statics, tensors)
         with tf.GradientTape() as tape:
             for position in wrt:
@@ -389,7 +398,8 @@ def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signatu
         for output in outputs:
             size = output.shape.num_elements()
             for position, jac in zip(wrt, rows):
-                blocks.append(tf.reshape(jac[start : start + size], output.shape.concatenate(args[position].shape)))
+                shape = output.shape.concatenate(args[position].shape)
+                blocks.append(tf.reshape(jac[start : start + size], shape))
             start += size
         return blocks
 
@@ -400,7 +410,7 @@ def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signatu
 def _vjp_program(
     name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature, upstream: tuple[int, ...]
 ) -> Callable[..., Any]:
-    """One graph computing a puzzle's vector-Jacobian products, traced at its first call."""
+    """One graph computing a puzzle's vector-Jacobian products, traced when first asked for."""
     function = REFERENCES[name]
 
     def program(*tensors: Tensor) -> list[Tensor]:

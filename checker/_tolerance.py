@@ -27,12 +27,18 @@ TOLERANCES: dict[str, tuple[float, float]] = {
 }
 
 
-@jaxtyped(typechecker=beartype)
-def close(actual: Shaped[np.ndarray, "*jac"], expected: Shaped[np.ndarray, "*jac"]) -> Bool[np.ndarray, "*jac"]:
+def close(actual: np.ndarray | np.generic, expected: np.ndarray | np.generic) -> np.ndarray:
     """A boolean array, True where `actual` matches `expected` within the dtype's tolerance.
 
-    Both arrays have the same shape (checked at run time); NaN or inf in either gives False.
+    Both have the same shape (checked at run time); NaN or inf in either gives False. A scalar
+    block (the derivative of a scalar by a scalar) is a 0-d array.
     """
+    return _close(np.asarray(actual), np.asarray(expected))
+
+
+@jaxtyped(typechecker=beartype)
+def _close(actual: Shaped[np.ndarray, "*jac"], expected: Shaped[np.ndarray, "*jac"]) -> Bool[np.ndarray, "*jac"]:
+    """`close` on arrays of one shape."""
     rtol, atol = TOLERANCES.get(np.asarray(expected).dtype.name, TOLERANCES["float32"])
     e = np.asarray(expected, dtype=np.float64)
     a = np.asarray(actual, dtype=np.float64)
@@ -42,4 +48,4 @@ def close(actual: Shaped[np.ndarray, "*jac"], expected: Shaped[np.ndarray, "*jac
     scale = float(np.max(np.abs(e[finite]), initial=0.0)) or 1.0
     with np.errstate(invalid="ignore", over="ignore"):
         ok = np.abs(a - e) <= atol * scale + rtol * np.abs(e) + _TINY
-    return ok & np.isfinite(a) & finite
+    return np.asarray(ok & np.isfinite(a) & finite)

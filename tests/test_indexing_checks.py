@@ -32,13 +32,26 @@ def test_integer_and_static_arguments_get_no_jacobian() -> None:
     assert "index: Int[Array" in assign.jac_signature()
 
 
-def test_index_edges_land_on_integers_and_halves_inside_the_domain() -> None:
-    puzzle = _puzzle("linear_lookup")
-    index = puzzle.args[1]
-    edges = _by_label("linear_lookup")
-    whole, half = float(edges["integer"][1]), float(edges["half-integer"][1])
-    assert whole == round(whole) and index.low <= whole <= index.high
-    assert half - np.floor(half) == 0.5 and index.low <= half <= index.high
+@pytest.mark.parametrize("name", ["naive_lookup", "linear_lookup", "bandwidthify", "residual_lookup"])
+def test_a_scalar_index_meets_every_integer_and_every_half_in_its_domain(name: str) -> None:
+    # A mistake at one integer only (a clip that hides it at the ends; floor(x + 0.5) wrong at
+    # 0.5 and 2.5 but not at 1.5) must be met on every seed, not on the lucky ones.
+    puzzle = _puzzle(name)
+    k = next(i for i, a in enumerate(puzzle.args) if "integer" in a.edge_names)
+    index = puzzle.args[k]
+    for seed in (0, 1):
+        batch = draws(puzzle, seed)
+        whole = sorted(float(d.values[k]) for d in batch if d.label.startswith("integer draw"))
+        halves = sorted(float(d.values[k]) for d in batch if d.label.startswith("half-integer draw"))
+        assert whole == list(np.arange(np.ceil(index.low), np.floor(index.high) + 1))
+        assert halves == list(np.arange(np.floor(index.low), np.ceil(index.high)) + 0.5)
+
+
+def test_each_entry_of_an_index_vector_meets_every_integer() -> None:
+    puzzle = _puzzle("bulk_bandwidthify")
+    rows = np.stack([d.values[0] for d in draws(puzzle, 0) if d.label.startswith("integer draw")])
+    for entry in rows.T:
+        assert sorted(entry.tolist()) == list(np.arange(-1.0, 6.0))
 
 
 def test_simplex_arguments_are_probability_vectors_and_have_a_one_hot_edge() -> None:
@@ -126,3 +139,29 @@ def test_the_static_size_reaches_the_answer_as_a_python_int() -> None:
 
     check_answer("bandwidthify", jac)
     assert seen and set(seen) == {int}
+
+
+def test_blocks_in_the_wrong_order_are_named(answer) -> None:  # type: ignore[no-untyped-def]
+    body = "import jax.numpy as np\ndef jac(arr, index):\n    return np.zeros(()), np.zeros(5)\n"
+    verdict = check_file("naive_lookup", answer("naive_lookup", body))
+    assert verdict.status is Status.FAIL and verdict.kinds() == (Kind.STRUCTURE,)
+    assert "expected shapes [(5,), ()] but in the order [(), (5,)]" in verdict.message
+    assert "in f's argument order (arr, index)" in verdict.message
+
+
+def test_a_block_for_an_integer_argument_is_told_it_gets_none(answer) -> None:  # type: ignore[no-untyped-def]
+    body = "import jax.numpy as np\ndef jac(vector, index, target):\n    return np.eye(4), np.zeros(4), np.zeros(4)\n"
+    verdict = check_file("scatter_update", answer("scatter_update", body))
+    assert verdict.kinds() == (Kind.STRUCTURE,)
+    assert "but index is an integer and gets no Jacobian: return 2 Jacobians, for vector, target" in verdict.message
+
+
+def test_generating_a_header_keeps_an_answer_written_without_the_marker(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from checker import _stubs
+
+    puzzle = _puzzle("gather")
+    path = tmp_path / "solutions" / "indexing" / "gather.py"
+    path.parent.mkdir(parents=True)
+    path.write_text("def jac(embeddings, idx):\n    return 1\n")
+    _stubs.generate(tmp_path)
+    assert path.read_text() == _stubs.header(puzzle) + _stubs.MARKER + "\ndef jac(embeddings, idx):\n    return 1\n"

@@ -1,0 +1,10 @@
+# expect: fail cells
+# dk = g_b (1 - 2 [i = j_b]) without the absolute value: wrong on every row where g is negative.
+import jax.numpy as np
+
+
+def vjp(v, k, g):
+    r = np.take_along_axis(v, np.argmax(k, axis=1)[:, None], axis=1)[:, 0]
+    nearest = np.argmin((v - (r - g)[:, None]) ** 2, axis=1)
+    hit = np.arange(3) == nearest[:, None]
+    return g[:, None] * k, g[:, None] * np.where(hit, -1.0, 1.0)

@@ -1,0 +1,12 @@
+# expect: fail transposed
+# d f / d arr as a column w[:, None], of shape (5, 1): the output's length-1 axis comes first, (1, 5).
+import jax.numpy as np
+
+
+def jac(arr, index):
+    Cs = np.arange(5)
+    lo, hi = np.floor(index), np.ceil(index)
+    t = np.where(lo == hi, 0.0, index - lo)
+    i1, i2 = np.clip(lo, 0, 4).astype(np.int32), np.clip(hi, 0, 4).astype(np.int32)
+    w = t * (Cs == i1) + (1 - t) * (Cs == i2)
+    return w[:, None], np.where(lo == hi, 0.0, arr[i1] - arr[i2])[None]

@@ -1,0 +1,14 @@
+# expect: fail cells
+# d f / d arr as the identity, forgetting the factor 1 - x_i y_j: a soft write keeps only part of every cell.
+import jax.numpy as np
+
+
+def jac(arr, element, x_index, y_index):
+    e3, e2 = np.eye(3), np.eye(2)
+    mask = np.outer(x_index, y_index)
+    d_arr = np.einsum("ik,jl,cd->ijckld", e3, e3, e2)
+    d_element = np.einsum("cd,ij->ijcd", e2, mask)
+    gap = element[None, None, :] - arr
+    d_x = np.einsum("ik,j,ijc->ijck", e3, y_index, gap)
+    d_y = np.einsum("jk,i,ijc->ijck", e3, x_index, gap)
+    return d_arr, d_element, d_x, d_y
