@@ -5,8 +5,9 @@
 Each command runs N times in fresh processes, interleaved so that a burst of load on the machine
 hits every command alike; the median is reported. "cold" means an empty cache of expected
 Jacobians (the first check after installing, or after the catalog changed); "warm" means the
-cache holds this seed's Jacobians (every later check). Goals: one puzzle <= 2x, the whole
-catalog <= 4x the bare start-up.
+cache holds this seed's Jacobians (every later check). "TF live" runs with TensorFlow installed
+(it is imported on a cold cache); "TF recorded" as if it were not (`JACPUZZLES_TF=off`). Goals:
+one puzzle <= 2x, the whole catalog <= 4x the bare start-up.
 """
 
 from __future__ import annotations
@@ -22,18 +23,24 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 CHECK = [sys.executable, "-m", "checker", "check"]
-COMMANDS: dict[str, tuple[list[str], str]] = {
-    "bare: python -c 'import jax.numpy'": ([sys.executable, "-c", "import jax.numpy"], "none"),
-    "check cumsum (cold cache)": (CHECK + ["cumsum", "--dir", "solutions"], "cold"),
-    "check cumsum (warm cache)": (CHECK + ["cumsum", "--dir", "solutions"], "warm"),
-    "check --dir solutions, 22 puzzles (cold cache)": (CHECK + ["--dir", "solutions"], "cold"),
-    "check --dir solutions, 22 puzzles (warm cache)": (CHECK + ["--dir", "solutions"], "warm"),
+OFF = {"JACPUZZLES_TF": "off"}  # TensorFlow counts as not installed: the recorded results
+# name -> (command, cache kind, extra environment)
+COMMANDS: dict[str, tuple[list[str], str, dict[str, str]]] = {
+    "bare: python -c 'import jax.numpy'": ([sys.executable, "-c", "import jax.numpy"], "none", {}),
+    "check cumsum (cold cache)": (CHECK + ["cumsum", "--dir", "solutions"], "cold", {}),
+    "check cumsum (warm cache)": (CHECK + ["cumsum", "--dir", "solutions"], "warm", {}),
+    "check linear_lookup (cold cache, TF live)": (CHECK + ["linear_lookup", "--dir", "solutions"], "cold", {}),
+    "check linear_lookup (cold cache, TF recorded)": (CHECK + ["linear_lookup", "--dir", "solutions"], "cold", OFF),
+    "check linear_lookup (warm cache, TF live)": (CHECK + ["linear_lookup", "--dir", "solutions"], "warm", {}),
+    "check --dir solutions, 46 puzzles (cold cache, TF live)": (CHECK + ["--dir", "solutions"], "cold", {}),
+    "check --dir solutions, 46 puzzles (cold cache, TF recorded)": (CHECK + ["--dir", "solutions"], "cold", OFF),
+    "check --dir solutions, 46 puzzles (warm cache, TF live)": (CHECK + ["--dir", "solutions"], "warm", {}),
 }
-GOALS = {"check cumsum": 2.0, "check --dir solutions": 4.0}
+GOALS = {"check cumsum": 2.0, "check linear_lookup": 2.0, "check --dir solutions": 4.0}
 
 
-def _time(argv: list[str], cache: str) -> float:
-    env = {**os.environ, "JACPUZZLES_CACHE": cache}
+def _time(argv: list[str], cache: str, extra: dict[str, str]) -> float:
+    env = {**os.environ, "JACPUZZLES_CACHE": cache, **extra}
     start = time.perf_counter()
     done = subprocess.run(argv, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     elapsed = time.perf_counter() - start
@@ -47,20 +54,20 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     runs = parser.parse_args().runs
     warm = tempfile.mkdtemp(prefix="jacpuzzles-bench-warm-")
-    _time(CHECK + ["--dir", "solutions"], warm)  # fill the warm cache once
+    _time(CHECK + ["--dir", "solutions"], warm, {})  # fill the warm cache once
     times: dict[str, list[float]] = {name: [] for name in COMMANDS}
     for _ in range(runs):
-        for name, (argv, kind) in COMMANDS.items():
+        for name, (argv, kind, extra) in COMMANDS.items():
             cache = warm if kind == "warm" else tempfile.mkdtemp(prefix="jacpuzzles-bench-cold-")
-            times[name].append(_time(argv, cache))
+            times[name].append(_time(argv, cache, extra))
     bare = statistics.median(next(iter(times.values())))
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {runs} runs each, median seconds")
-    print(f"{'command':50} {'median s':>9} {'min s':>7} {'x bare':>7}  goal")
+    print(f"{'command':62} {'median s':>9} {'min s':>7} {'x bare':>7}  goal")
     for name, values in times.items():
         ratio = statistics.median(values) / bare
         goal = next((g for prefix, g in GOALS.items() if name.startswith(prefix)), None)
         verdict = "" if goal is None else f"<= {goal:g}x {'met' if ratio <= goal else 'MISSED'}"
-        print(f"{name:50} {statistics.median(values):9.2f} {min(values):7.2f} {ratio:7.2f}  {verdict}")
+        print(f"{name:62} {statistics.median(values):9.2f} {min(values):7.2f} {ratio:7.2f}  {verdict}")
 
 
 if __name__ == "__main__":

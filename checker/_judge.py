@@ -196,9 +196,10 @@ def _order_diagnosis(puzzle: Puzzle, want: Blocks, got: Blocks) -> Diagnosis | N
     if yours == shapes or sorted(yours) != sorted(shapes):
         return None
     names = ", ".join(a.name for a in puzzle.wrt)
+    per_output = f"one tuple per output of f, each holding " if len(puzzle.outs) > 1 else ""
     return Diagnosis(
         Kind.STRUCTURE,
-        f"your blocks have the expected shapes {shapes} but in the order {yours}: return one block "
+        f"your blocks have the expected shapes {shapes} but in the order {yours}: return {per_output}one block "
         f"per floating argument, in f's argument order ({names})",
     )
 

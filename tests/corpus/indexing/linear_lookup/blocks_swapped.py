@@ -1,4 +1,4 @@
-# expect: fail gradient
+# expect: fail structure
 # The two blocks in the wrong order: d f / d index first, although f's arguments are (arr, index).
 import jax.numpy as np
 

@@ -1,4 +1,4 @@
-# expect: fail shape
+# expect: fail structure
 # Groups the blocks by argument, ((d f0 / d arr, d f1 / d arr), (d f0 / d index, d f1 / d index)), instead of by output.
 import jax.numpy as np
 
