@@ -107,7 +107,7 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
             if not ok.all():
                 failure = _failure(*failure_args, ~ok)
                 diagnoses = _value_diagnoses(names[k], got, want, ~ok, out_shape, arg, draw, puzzle, failure)
-                return _fail(puzzle, seed, len(draws), diagnoses, failure)
+                return _fail(puzzle, seed, len(draws), _lattice_diagnoses(names[k], draw, d) + diagnoses, failure)
     return Verdict(
         puzzle.name,
         Status.PASS,
@@ -263,6 +263,27 @@ def _value_diagnoses(
     if not found or found[0].kind is not Kind.CELLS:
         found.append(_cells_diagnosis(name, failure))
     return found
+
+
+def _lattice_diagnoses(name: str, draw: Draw, d: int) -> list[Diagnosis]:
+    # Every random draw came first and passed: a mistake that shows only where an index sits on
+    # an integer or a half is about what f does exactly there.
+    if draw.label.startswith("half-integer draw"):
+        return [Diagnosis(
+            Kind.HALF_INTEGER,
+            f"{name} is right on all {d} draws before this one, where an index is exactly k + 0.5: "
+            "f rounds half to even (np.round(0.5) == 0, np.round(1.5) == 2, np.round(2.5) == 2); "
+            "floor(x + 0.5) rounds half up",
+        )]
+    if draw.label.startswith("integer draw"):
+        return [Diagnosis(
+            Kind.INTEGER_INDEX,
+            f"{name} is right on all {d} draws before this one, where an index is an exact integer: "
+            "there floor == ceil, so an interpolation weight t = (x - floor) / (ceil - floor) is 0 "
+            "by f's safe division, with a zero derivative; a soft mask entry is exactly 0 or 1; and a "
+            "clip at the ends of the array may hold the index still",
+        )]
+    return []
 
 
 def _repeat_diagnoses(name: str, wrong: np.ndarray, puzzle: Puzzle, draw: Draw) -> list[Diagnosis]:

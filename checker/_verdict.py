@@ -30,6 +30,8 @@ class Kind(str, Enum):
     NONFINITE = "nonfinite"  # NaN or inf where the Jacobian is finite
     ZERO_DIVISION = "zero-division"  # NaN or inf at an input with a zero entry
     CELLS = "cells"  # right except on some cells
+    HALF_INTEGER = "half-integer"  # right on every draw before an index at k + 0.5: the rounding rule
+    INTEGER_INDEX = "integer-index"  # right on every draw before an index on an integer: floor == ceil
     REPEATED = "repeated-indices"  # wrong exactly where an index repeats: overwrote instead of adding
     STRUCTURE = "structure"  # wrong number of blocks (arguments or outputs)
     NOT_NUMBERS = "not-numbers"  # the answer cannot be read as an array of real numbers

@@ -165,3 +165,30 @@ def test_generating_a_header_keeps_an_answer_written_without_the_marker(tmp_path
     path.write_text("def jac(embeddings, idx):\n    return 1\n")
     _stubs.generate(tmp_path)
     assert path.read_text() == _stubs.header(puzzle) + _stubs.MARKER + "\ndef jac(embeddings, idx):\n    return 1\n"
+
+
+def test_rounding_half_up_is_named_at_the_half_integer_draw(answer) -> None:  # type: ignore[no-untyped-def]
+    body = (
+        "import jax.numpy as np\n"
+        "def jac(arr, index):\n"
+        "    return (np.arange(5) == np.floor(index + 0.5)).astype(np.float32), np.zeros(())\n"
+    )
+    verdict = check_file("naive_lookup", answer("naive_lookup", body))
+    assert verdict.status is Status.FAIL and verdict.kinds()[0] is Kind.HALF_INTEGER
+    assert "f rounds half to even" in verdict.message
+    assert verdict.failure is not None and verdict.failure.draw_label.startswith("half-integer draw")
+
+
+def test_ignoring_the_zero_derivative_at_integers_is_named(answer) -> None:  # type: ignore[no-untyped-def]
+    body = (
+        "import jax.numpy as np\n"
+        "def jac(arr, index):\n"
+        "    lo = np.floor(index).astype(int)\n"
+        "    t = index - lo\n"
+        "    hi = np.minimum(lo + 1, 4)\n"
+        "    d_arr = (1 - t) * (np.arange(5) == lo) + t * (np.arange(5) == hi)\n"
+        "    return d_arr, arr[hi] - arr[lo]\n"
+    )
+    verdict = check_file("linear_lookup_corrected", answer("linear_lookup_corrected", body))
+    assert verdict.status is Status.FAIL and verdict.kinds()[0] is Kind.INTEGER_INDEX
+    assert "floor == ceil" in verdict.message
