@@ -17,7 +17,7 @@ from typing import Callable
 
 import numpy as np
 
-from checker._catalog import FLOAT_DTYPES, GENERIC_EDGES, INT_DTYPES, Arg, Puzzle
+from checker._catalog import EDGES, FLOAT_DTYPES, GENERIC_EDGES, INT_DTYPES, Arg, Puzzle
 from checker._settings import DEFAULT_SEED
 
 RANDOM_DRAWS = 6  # at least; more when an argument is small (see `_random_count`)
@@ -59,15 +59,13 @@ def _repeated(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 # label -> (how to make an argument's values from a random draw of it, how it scales distances,
-# the fewest entries an argument needs for the edge to say anything new). "integer" and
-# "half-integer" are several draws each, made by `_lattice_draws`: they need the domain.
+# the fewest entries an argument needs for the edge to say anything new). The lattice edges,
+# "integer" and "half-integer", are several draws each, made by `_lattice_draws`.
 _EDGES: dict[str, tuple[_Edge, float, int]] = {
     "zero entry": (_zero_entries(1), 1.0, 1),
     "two zero entries": (_zero_entries(2), 1.0, 2),
     "large magnitudes": (lambda v, rng: v * 100, 100.0, 1),
     "small magnitudes": (lambda v, rng: v * 1e-3, 1e-3, 1),
-    "integer": (lambda v, rng: v, 1.0, 1),
-    "half-integer": (lambda v, rng: v, 1.0, 1),
     "one-hot": (_one_hot, 1.0, 1),
     "repeated": (_repeated, 1.0, 2),
 }
@@ -247,10 +245,11 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
     # Every puzzle has a slot for each generic edge (a random draw when no argument takes it),
     # so the autodiff puzzles' draws stay what they were; other edges only where an argument names them.
     named = {label for a in puzzle.args for label in a.edge_names}
-    for label, (edge, scale, min_size) in _EDGES.items():
+    for label in EDGES:  # the catalog's order
         if label in _LATTICE:
             result += _lattice_draws(puzzle, rng, label, len(result) + 1) if label in named else []
         elif label in named or label in GENERIC_EDGES:
+            edge, scale, min_size = _EDGES[label]
             result.append(_edge_draw(puzzle, rng, label, edge, scale, min_size, len(result) + 1))
     return tuple(result)
 
