@@ -175,14 +175,10 @@ def _edge_draw(puzzle: Puzzle, rng: np.random.Generator, label: str, edge: _Edge
     takes = [label in a.edge_names and int(np.prod(a.shape)) >= min_size for a in puzzle.args]
     for _ in range(_EDGE_TRIES if any(takes) else 0):
         base = tuple(_random(a, rng) for a in puzzle.args)
-        values = tuple(_edged(label, edge, a, v, rng) if t else v for a, v, t in zip(puzzle.args, base, takes))
+        values = tuple(np.asarray(edge(v, rng)).astype(a.dtype) if t else v for a, v, t in zip(puzzle.args, base, takes))
         if _valid(puzzle, values, scale):
             return Draw(label, values)
     return _random_draw(puzzle, rng, number)
-
-
-def _edged(label: str, edge: _Edge, arg: Arg, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return np.asarray(edge(values, rng)).astype(arg.dtype)
 
 
 def _valid(puzzle: Puzzle, values: tuple[np.ndarray, ...], scale: float = 1.0) -> bool:
