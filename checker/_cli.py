@@ -1,6 +1,8 @@
 """The `jacpuzzles` command line: list, show, hint, check, watch, and the maintainers' `dev`.
 
-Exit codes: 0 when every checked puzzle passes, 1 when any does not, 2 for usage errors.
+Exit codes: 0 when every checked puzzle passes, 1 when any does not, 2 for usage errors, 130
+when interrupted with Ctrl-C. Nothing an answer does (`exit()`, `os._exit`) ends a check early:
+every verdict is printed.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from checker._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
 from checker._verdict import Diagnosis, Kind, Status, Verdict
 
 USAGE_ERROR = 2
+INTERRUPTED = 130  # the shell's code for a command ended by Ctrl-C
 
 
 class UsageError(Exception):
@@ -274,6 +277,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         _console(stderr=True).print(Text(f"jacpuzzles: {exc}", style="red"))
         return USAGE_ERROR
+    except KeyboardInterrupt:
+        _console(stderr=True).print(Text("jacpuzzles: interrupted (Ctrl-C); nothing was recorded for this run", style="yellow"))
+        return INTERRUPTED
 
 
 def entry() -> None:

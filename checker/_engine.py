@@ -1,7 +1,9 @@
-"""The pipeline for one puzzle: draws -> run the answer -> expected Jacobians -> verdict.
+"""The pipeline for one puzzle: draws -> expected Jacobians -> run the answer -> verdict.
 
-The expected Jacobians are computed only once the answer has run: a stub or a broken file gets
-its verdict without waiting for JAX to compile anything.
+The expected Jacobians are computed before any learner code runs, under the kit's pinned
+numeric settings (`_numerics`): nothing an answer does to JAX's configuration or to the modules
+it imports can change them. A file that cannot run at all (missing, the untouched stub) gets its
+verdict without waiting for JAX.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from checker import _oracles, _runner, _sampling, _tf_oracle
+from checker import _numerics, _oracles, _runner, _sampling, _tf_oracle
 from checker._catalog import Puzzle, puzzle_named
 from checker._judge import Oracle, judge
 from checker._runner import Run
@@ -29,24 +31,31 @@ def check_file(name: str, path: str | Path, seed: int = DEFAULT_SEED, timeout: f
 def check_files(items: Sequence[tuple[str, str | Path]], seed: int = DEFAULT_SEED, timeout: float = DEFAULT_TIMEOUT) -> list[Verdict]:
     """Check several answer files, `(puzzle name, path)` each; verdicts in the same order.
 
-    Every answer runs first; the expected Jacobians of all those that ran are then computed in
-    one go (one compilation for the lot).
+    The expected Jacobians of every answer that can run are computed first, in one go (one
+    compilation for the lot); then each answer runs.
     """
-    runs = []
-    for name, path in items:
-        puzzle = puzzle_named(name)
-        draws = _sampling.draws(puzzle, seed)
-        runs.append((puzzle, draws, _runner.run(puzzle, Path(path), draws, timeout), str(path)))
-    expected = _expected([(p, d) for p, d, run, _ in runs if run.problem is None])
-    return [dataclasses.replace(_verdict(p, d, run, seed, expected.get(p.name)), path=path) for p, d, run, path in runs]
+    with _numerics.pinned():
+        work = []
+        for name, path in items:
+            puzzle = puzzle_named(name)
+            work.append((puzzle, _sampling.draws(puzzle, seed), Path(path), _runner.precheck(puzzle, Path(path))))
+        expected = _expected([(p, d) for p, d, _, early in work if early is None])
+        verdicts = []
+        for puzzle, draws, path, early in work:
+            run = early if early is not None else _runner.run(puzzle, path, draws, timeout)
+            verdict = _verdict(puzzle, draws, run, seed, expected.get(puzzle.name))
+            verdicts.append(dataclasses.replace(verdict, path=str(path)))
+        return verdicts
 
 
 def check_answer(name: str, jac: Callable[..., Any], seed: int = DEFAULT_SEED, timeout: float = DEFAULT_TIMEOUT) -> Verdict:
     """Check a `jac` function directly (from a notebook cell or a test)."""
     puzzle = puzzle_named(name)
-    draws = _sampling.draws(puzzle, seed)
-    run = _runner.run_callable(puzzle, jac, draws, timeout)
-    return _verdict(puzzle, draws, run, seed, _expected([(puzzle, draws)]).get(puzzle.name) if run.problem is None else None)
+    with _numerics.pinned():
+        draws = _sampling.draws(puzzle, seed)
+        expected = _expected([(puzzle, draws)]).get(puzzle.name)
+        run = _runner.run_callable(puzzle, jac, draws, timeout)
+        return _verdict(puzzle, draws, run, seed, expected)
 
 
 # Per puzzle: JAX's expected blocks and the other oracles' (see `judge`), or the disagreement

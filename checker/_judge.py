@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from checker._catalog import FLOAT_DTYPES, Arg, Puzzle
 from checker._sampling import Draw
-from checker._tolerance import close
+from checker._tolerance import close, tolerance
 from checker._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict
 
 Blocks = tuple[np.ndarray, ...]
@@ -100,8 +100,11 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
             out_shape, arg = _block_arg(puzzle, k)
             failure_args = (puzzle, draw, names[k], k, want, got, len(out_shape))
             if got.shape != want.shape:
-                shapes = _cotangent_shape_diagnoses if puzzle.is_vjp else _shape_diagnoses
-                diagnoses = shapes(names[k], got, want, puzzle.outs[0], arg)
+                if puzzle.is_vjp:
+                    diagnoses = _cotangent_shape_diagnoses(names[k], got, want, puzzle.outs[0], arg)
+                else:
+                    every = [(a[k], e[k]) for a, e in zip(answers, expected)]
+                    diagnoses = _shape_diagnoses(names[k], got, want, out_shape, arg, every)
                 return _fail(puzzle, seed, len(draws), diagnoses, _failure(*failure_args, None))
             ok = close(got, want)
             if not ok.all():
@@ -155,19 +158,52 @@ def _failure(puzzle: Puzzle, draw: Draw, name: str, k: int, want: np.ndarray, go
     )
 
 
-def _shape_diagnoses(name: str, got: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
+def _on_every_draw(every: Sequence[tuple[np.ndarray, np.ndarray]], right: Callable[[np.ndarray, np.ndarray], bool]) -> bool:
+    """A claim about an answer's values holds only when it holds on every draw, not just one."""
+    return all(right(got, want) for got, want in every)
+
+
+def _right_if_broadcast(got: np.ndarray, want: np.ndarray) -> bool:
+    try:
+        spread = np.broadcast_to(got, want.shape)
+    except ValueError:
+        return False
+    return bool(close(spread, want).all())
+
+
+def _extra_axis(got: np.ndarray, want: np.ndarray) -> int | None:
+    """The axis of `got` along which every slice is already `want` (one axis too many), or None."""
+    if got.ndim != want.ndim + 1:
+        return None
+    for axis in range(got.ndim):
+        if np.delete(got.shape, axis).tolist() == list(want.shape) and all(
+            close(np.take(got, i, axis=axis), want).all() for i in range(got.shape[axis])
+        ):
+            return axis
+    return None
+
+
+def _shape_diagnoses(
+    name: str, got: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg,
+    every: Sequence[tuple[np.ndarray, np.ndarray]] = (),
+) -> list[Diagnosis]:
     head = f"{name}: got shape {got.shape}, expected {want.shape}"
+    every = every or [(got, want)]
     found: list[Diagnosis] = []
     if got.shape in (arg.shape, out_shape) and got.ndim < want.ndim:
         found.append(Diagnosis(
             Kind.GRADIENT,
             f"{head}: one row per output, one column per input - did you return a gradient instead of a Jacobian?",
         ))
-    try:
-        spread = np.broadcast_to(got, want.shape)
-    except ValueError:
-        spread = None
-    if spread is not None and close(spread, want).all():
+    axes = [_extra_axis(g, w) for g, w in every]
+    if axes[0] is not None and all(a == axes[0] for a in axes):
+        found.append(Diagnosis(
+            Kind.EXTRA_AXIS,
+            f"{head}: one axis too many - every slice of yours along axis {axes[0]} is already the "
+            f"whole Jacobian; return one of them (drop axis {axes[0]}, which a broadcast or a stray "
+            "[None] may have added)",
+        ))
+    if _on_every_draw(every, _right_if_broadcast):
         found.append(Diagnosis(
             Kind.BROADCAST,
             f"{head}: your values would be right if broadcast to the full shape, but the checker "
@@ -176,7 +212,8 @@ def _shape_diagnoses(name: str, got: np.ndarray, want: np.ndarray, out_shape: tu
         ))
     swapped = arg.shape + out_shape
     if got.shape == swapped and swapped != want.shape:
-        values = " (your values are right once transposed)" if close(_swap(got, len(arg.shape)), want).all() else ""
+        transposed = _on_every_draw(every, lambda g, w: bool(close(_swap(g, len(arg.shape)), w).all()))
+        values = " (your values are right once transposed)" if transposed else ""
         found.append(Diagnosis(
             Kind.TRANSPOSED,
             f"{head}: your array has the input's axes first; a Jacobian has the output's axes {out_shape} "
@@ -240,6 +277,9 @@ def _value_diagnoses(
         return found + [_cells_diagnosis(name, failure)]
     g = got.astype(np.float64)
     w = want.astype(np.float64)
+    precision = _precision_diagnosis(name, got, w)
+    if precision is not None:
+        return [precision, _cells_diagnosis(name, failure)]
     nonzero = bool(np.any(np.abs(w) > 0))
     if nonzero and close(-g, want).all():
         found.append(Diagnosis(Kind.SIGN, f"{name} has the wrong sign: every entry is the negative of the expected one"))
@@ -263,6 +303,26 @@ def _value_diagnoses(
     if not found or found[0].kind is not Kind.CELLS:
         found.append(_cells_diagnosis(name, failure))
     return found
+
+
+def _precision_diagnosis(name: str, got: np.ndarray, w: np.ndarray) -> Diagnosis | None:
+    # Right to the precision the answer returns, but that precision is below the checker's.
+    if got.dtype.kind in "biu" or got.dtype == np.float64:
+        return None
+    import jax.numpy as jnp
+
+    eps = float(jnp.finfo(got.dtype).eps)
+    g = got.astype(np.float64)
+    if not np.all(np.abs(g - w) <= 2 * eps * np.abs(w) + 1e-30):
+        return None
+    worst = float(np.max(np.abs(g - w) / np.where(w == 0, 1, np.abs(w))))
+    rtol, _ = tolerance(got.dtype)
+    return Diagnosis(
+        Kind.PRECISION,
+        f"{name} is right to the precision it is returned in, {got.dtype} (about "
+        f"{max(1, round(-np.log10(eps)))} significant digits), but entries are off by up to {worst:.2g} "
+        f"relative and the checker accepts {rtol:g}: compute in float64 (the dtype of the inputs) or float32",
+    )
 
 
 def _lattice_diagnoses(name: str, draw: Draw, d: int) -> list[Diagnosis]:
@@ -365,12 +425,21 @@ def _entry_name(failure: Failure, cell: Cell) -> str:
     return f"d {out} / d {arg}"
 
 
+def distinct(yours: float, expected: float) -> tuple[str, str]:
+    """The two numbers printed with just enough digits to tell them apart (4 at least)."""
+    for digits in range(4, 18):
+        a, b = f"{yours:.{digits}g}", f"{expected:.{digits}g}"
+        if a != b:
+            return a, b
+    return repr(yours), repr(expected)
+
+
 def _cells_diagnosis(name: str, failure: Failure) -> Diagnosis:
     total = failure.expected.size
     listed = "; ".join(
-        f"{_entry_name(failure, c)}: yours {c.yours:.4g}, expected {c.expected:.4g}" for c in failure.cells
+        "{}: yours {}, expected {}".format(_entry_name(failure, c), *distinct(c.yours, c.expected)) for c in failure.cells
     )
     more = f" (first {len(failure.cells)}: {listed})" if failure.cells else ""
     if failure.wrong_count == total:
         return Diagnosis(Kind.CELLS, f"{name} is wrong on all {total} entries{more}")
-    return Diagnosis(Kind.CELLS, f"{name} is right except on {failure.wrong_count} of {total} entries{more}")
+    return Diagnosis(Kind.CELLS, f"{name} is wrong on {failure.wrong_count} of {total} entries{more}")

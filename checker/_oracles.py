@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from checker import _catalog
+from checker import _catalog, _numerics
 from checker._catalog import Puzzle
 from checker._tolerance import close
 from checker._sampling import Draw, stacked
@@ -79,11 +79,9 @@ def _chapter_digest(chapter: str) -> bytes:
 
 
 def _key(puzzle: Puzzle, batch: tuple[Draw, ...]) -> str:
-    import jax
-
     digest = hashlib.sha256()
     digest.update(_chapter_digest(puzzle.chapter))
-    digest.update(f"{puzzle.name}|{jax.__version__}|{np.__version__}".encode())
+    digest.update(f"{puzzle.name}|{_numerics.settings_digest()}".encode())
     for draw in batch:
         for value in draw.values:
             digest.update(value.dtype.str.encode())
@@ -113,7 +111,8 @@ def expected_many(work: list[tuple[Puzzle, tuple[Draw, ...]]]) -> dict[str, list
         else:
             todo.append((puzzle, batch, path))
     if todo:
-        results = _compute([(p, b) for p, b, _ in todo])
+        with _numerics.pinned():
+            results = _compute([(p, b) for p, b, _ in todo])
         for (puzzle, batch, path), (fwd, rev) in zip(todo, results):
             _cross_check(puzzle, batch, fwd, rev)
             if path is not None:

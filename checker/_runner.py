@@ -11,7 +11,9 @@ import contextlib
 import importlib.util
 import inspect
 import io
+import os
 import signal
+import sys
 import threading
 import traceback
 from dataclasses import dataclass
@@ -21,6 +23,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from checker import _numerics
 from checker._catalog import Puzzle
 from checker._settings import DEFAULT_TIMEOUT, FAST_COMPILE, OUTPUT_CAP
 from checker._sampling import Draw
@@ -51,6 +54,77 @@ class Run:
 
 class _Timeout(BaseException):
     """Raised inside learner code by the alarm; a BaseException so `except Exception` can't eat it."""
+
+
+class _Exited(BaseException):
+    """`os._exit` called by learner code, turned into an exception so the run goes on."""
+
+    def __init__(self, status: object) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+# Set by the kit's own SIGINT handler: a KeyboardInterrupt is the learner's Ctrl-C only then;
+# otherwise learner code raised it, and it is that answer's error like any other exception.
+_ctrl_c = threading.Event()
+
+
+@contextlib.contextmanager
+def _guarded() -> Iterator[None]:
+    """While learner code runs: `os._exit` raises instead of ending the process, and Ctrl-C is
+    told apart from a KeyboardInterrupt the code raises itself."""
+    real_exit = os._exit
+
+    def fake_exit(status: int = 0) -> None:
+        raise _Exited(status)
+
+    os._exit = fake_exit  # type: ignore[assignment]
+    saved = _snapshot()
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        def on_sigint(signum: int, frame: Any) -> None:
+            _ctrl_c.set()
+            raise KeyboardInterrupt
+
+        previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        os._exit = real_exit
+        _restore(saved)
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    if _ctrl_c.is_set():  # learner code may have swallowed it: the learner still wants out
+        _ctrl_c.clear()
+        raise KeyboardInterrupt
+
+
+# Modules whose attributes the kit's own computations look up: an answer that replaces one
+# (`jnp.cos = ...`) has it put back once the answer has run, so later checks in the same process
+# (watch, a notebook) compute their expected Jacobians with the real thing.
+_PROTECTED = ("jax", "jax.numpy", "jax.lax", "jax.nn", "numpy")
+
+
+def _snapshot() -> dict[str, dict[str, Any]]:
+    return {name: dict(vars(sys.modules[name])) for name in _PROTECTED if name in sys.modules}
+
+
+def _restore(saved: dict[str, dict[str, Any]]) -> None:
+    for name, before in saved.items():
+        namespace = vars(sys.modules[name])
+        for key, value in before.items():  # names added since (a submodule imported) stay
+            if namespace.get(key, _MISSING) is not value:
+                setattr(sys.modules[name], key, value)
+
+
+_MISSING = object()
+
+
+def _learners(exc: BaseException) -> BaseException:
+    """`exc` when it is the learner code's own doing; the kit's own signals are raised again."""
+    if isinstance(exc, _Timeout) or (isinstance(exc, KeyboardInterrupt) and _ctrl_c.is_set()):
+        raise exc
+    return exc
 
 
 @contextlib.contextmanager
@@ -94,6 +168,10 @@ def _location(exc: BaseException, path: Path) -> str | None:
 
 
 def _describe(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"SystemExit (exit(), quit() or sys.exit() was called, status {exc.code!r})"
+    if isinstance(exc, _Exited):
+        return f"an exit (os._exit({exc.status!r}) was called)"
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
@@ -108,20 +186,37 @@ def _load(path: Path) -> ModuleType:
     return module
 
 
-def run(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout: float = DEFAULT_TIMEOUT) -> Run:
-    """Load `jac` from `path` and call it on every draw.
+def _advice(exc: BaseException) -> str:
+    if isinstance(exc, (SystemExit, _Exited)):
+        return ": an answer returns its Jacobian and must not end the program; remove that call"
+    return ""
 
-    Stops at the first draw that raises; a draw that merely returns a wrong value is the judge's
-    business, not this function's.
-    """
+
+def precheck(puzzle: Puzzle, path: Path) -> Run | None:
+    """The verdict on a file that cannot run (missing, unreadable, the untouched stub), or None."""
     if not path.is_file():
         return Run(problem=Problem(Kind.MISSING, f"no answer file: {path} does not exist", status=Status.TODO))
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return Run(problem=Problem(Kind.EXCEPTION, f"cannot read {path}: {exc}"))
+    except UnicodeDecodeError as exc:
+        return Run(problem=Problem(Kind.EXCEPTION, f"cannot read {path}: it is not UTF-8 text ({exc.reason} at byte {exc.start}); save it as UTF-8"))
+    except OSError as exc:
+        return Run(problem=Problem(Kind.EXCEPTION, f"cannot read {path}: {exc.strerror or exc}"))
     if text == stub(puzzle):
         return Run(problem=Problem(Kind.UNTOUCHED, "the stub is untouched: fill in `jac`", status=Status.TODO))
+    return None
+
+
+def run(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout: float = DEFAULT_TIMEOUT) -> Run:
+    """Load `jac` from `path` and call it on every draw.
+
+    Stops at the first draw that raises; a draw that merely returns a wrong value is the judge's
+    business, not this function's. Nothing the file does ends the run: `exit()`, `os._exit` and
+    any other exception are this answer's error.
+    """
+    early = precheck(puzzle, path)
+    if early is not None:
+        return early
     return _captured(lambda captured: _run_loaded(puzzle, path, draws, timeout, captured))
 
 
@@ -132,10 +227,14 @@ def _run_loaded(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout: fl
     except _Timeout:
         return Run(problem=Problem(Kind.TIMEOUT, f"importing {path.name} did not finish within {timeout:g} s"))
     except BaseException as exc:  # noqa: BLE001 - anything the learner's module raises is reported
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        return Run(problem=Problem(Kind.EXCEPTION, f"{path.name} does not import: {_describe(exc)}", _location(exc, path)))
-    jac = getattr(module, puzzle.answer_name, None)
+        _learners(exc)
+        return Run(problem=Problem(Kind.EXCEPTION, f"{path.name} does not import: {_describe(exc)}{_advice(exc)}", _location(exc, path)))
+    _numerics.repin()  # the module may have changed JAX's settings at import
+    try:
+        jac = getattr(module, puzzle.answer_name, None)
+    except BaseException as exc:  # noqa: BLE001 - a module __getattr__ is learner code too
+        _learners(exc)
+        return Run(problem=Problem(Kind.EXCEPTION, f"{path.name}: looking up `{puzzle.answer_name}` raised {_describe(exc)}"))
     if not callable(jac):
         return Run(problem=Problem(Kind.MISSING, f"{path.name} defines no function `{puzzle.answer_name}`: add `{puzzle.jac_signature()}`"))
     return _call_each(puzzle, jac, draws, timeout, path, captured)
@@ -150,10 +249,11 @@ def run_callable(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
 
 
 def _captured(body: Callable[[_Capture], Run]) -> Run:
-    """Run `body` with the learner's stdout and stderr captured into the result."""
+    """Run `body` with the learner's stdout and stderr captured into the result, guarded."""
     captured = _Capture()
-    with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+    with _guarded(), contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
         result = body(captured)
+    _numerics.repin()
     return Run(result.answers, result.problem, captured.getvalue())
 
 
@@ -198,10 +298,9 @@ def _call_each(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float
             return _too_slow(puzzle, timeout, draw)
         except NotImplementedError as exc:
             return Run(problem=Problem(Kind.UNTOUCHED, f"{name} raises NotImplementedError: fill it in", _location(exc, path), status=Status.TODO))
-        except BaseException as exc:  # noqa: BLE001
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            return Run(problem=Problem(Kind.EXCEPTION, f"{name} raised {_describe(exc)} on the {draw.label}", _location(exc, path), draw.label))
+        except BaseException as exc:  # noqa: BLE001 - whatever jac raises is this answer's error
+            _learners(exc)
+            return Run(problem=Problem(Kind.EXCEPTION, f"{name} raised {_describe(exc)} on the {draw.label}{_advice(exc)}", _location(exc, path), draw.label))
         blocks = _blocks(puzzle, raw)
         if isinstance(blocks, Problem):
             return Run(problem=Problem(blocks.kind, blocks.message, draw=draw.label, status=blocks.status))
@@ -240,7 +339,8 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
                 raw = compiled(*(jnp.asarray(v) for v in puzzle.dynamic(draw.values)))
         except _Timeout:
             return _too_slow(puzzle, timeout, draw)
-        except Exception:  # noqa: BLE001 - the eager run reports it as the learner's code raises it
+        except BaseException as exc:  # noqa: BLE001 - the eager run reports it as the learner's code raises it
+            _learners(exc)
             break
         if captured.tell() != start:
             break
@@ -278,7 +378,8 @@ def _trace(fn: Any, values: tuple[np.ndarray, ...]) -> _Trace | None:
     args = [jnp.asarray(v) for v in values]
     try:
         closed = fn.trace(*args).jaxpr if hasattr(fn, "trace") else jax.make_jaxpr(fn)(*args)
-    except Exception:  # noqa: BLE001
+    except BaseException as exc:  # noqa: BLE001 - exit() too: the eager run reports what it was
+        _learners(exc)
         return None
     return str(closed.jaxpr), [np.asarray(c) for c in closed.consts]
 
@@ -305,14 +406,19 @@ def _blocks(puzzle: Puzzle, raw: Any) -> tuple[np.ndarray, ...] | Problem:
             return Problem(Kind.STRUCTURE, f"f has {n_out} outputs, so {name} returns a tuple of {n_out} entries, one per output; got {_shape_of_return(raw)}")
         groups = list(raw)
     blocks: list[np.ndarray] = []
+    shapes = iter(puzzle.jac_shapes())
     for group in groups:
         if n_wrt == 1:
-            if isinstance(group, tuple) and len(group) != 1:
+            shape = next(shapes)
+            if isinstance(group, (tuple, list)) and _reads_as(group, shape):
+                parts = [group]  # a literal such as ((2.0,),): an array, as np.asarray reads it
+            elif isinstance(group, tuple) and len(group) != 1:
                 return Problem(
                     Kind.STRUCTURE,
                     f"got a tuple of {len(group)} entries, but f has one floating argument ({wrt_names}): return a single array",
                 )
-            parts = [group[0] if isinstance(group, tuple) else group]
+            else:
+                parts = [group[0] if isinstance(group, tuple) else group]
         else:
             integers = [a.name for a in puzzle.f_args if not a.differentiable]
             if isinstance(group, (tuple, list)) and integers and len(group) == n_wrt + len(integers):
@@ -329,12 +435,24 @@ def _blocks(puzzle: Puzzle, raw: Any) -> tuple[np.ndarray, ...] | Problem:
                     f"{_count(n_wrt, per_arg)}, one per argument in that order; got {_shape_of_return(group)}",
                 )
             parts = list(group)
+            for _ in parts:
+                next(shapes)
         for part in parts:
             array = _as_array(part, name)
             if isinstance(array, Problem):
                 return array
             blocks.append(array)
     return tuple(blocks)
+
+
+def _reads_as(group: tuple[Any, ...] | list[Any], shape: tuple[int, ...]) -> bool:
+    """Whether a tuple or list literal is an array of numbers of exactly the block's shape."""
+    try:
+        array = np.asarray(group)
+    except BaseException as exc:  # noqa: BLE001 - ragged, or entries whose __array__ is learner code
+        _learners(exc)
+        return False
+    return array.shape == shape and array.dtype.kind in "biuf"
 
 
 def _is_number_list(group: Any) -> bool:
@@ -354,10 +472,24 @@ def _as_array(part: Any, name: str) -> np.ndarray | Problem:
         return Problem(Kind.NOT_NUMBERS, f"{name} returned None: did you forget `return`?")
     try:
         array = np.asarray(part)
-    except Exception as exc:  # noqa: BLE001 - ragged lists and the like
+    except BaseException as exc:  # noqa: BLE001 - ragged lists, or an __array__ that is learner code
+        _learners(exc)
         return Problem(Kind.NOT_NUMBERS, f"{name}'s return value is not an array of numbers ({_describe(exc)})")
     if array.dtype.kind == "c":
         return Problem(Kind.NOT_NUMBERS, f"{name} returned complex numbers: the derivative of a real function is real", status=Status.FAIL)
     if array.dtype.kind not in "biuf":
+        if _low_precision_float(array.dtype):
+            # bfloat16 and the float8s: numbers numpy does not count as floats. Their values are
+            # judged like any other, at the tolerance of their precision (`_tolerance`).
+            return array
         return Problem(Kind.NOT_NUMBERS, f"{name} returned {array.dtype} values, not numbers (a {type(part).__name__})")
     return array
+
+
+def _low_precision_float(dtype: np.dtype[Any]) -> bool:
+    import jax.numpy as jnp
+
+    try:
+        return bool(jnp.issubdtype(dtype, jnp.floating))
+    except TypeError:
+        return False

@@ -1,29 +1,54 @@
-"""Seeded input draws for a puzzle: random draws from each argument's domain, then edge draws.
+"""Seeded input draws for a puzzle: stratified random draws, then draws built from structure.
 
-The edge draws are the inputs that expose the classic mistakes: an exact zero entry (dividing by
-x), two zero entries, large and small magnitudes; for indices, exact integers (where a
-`divide_no_nan` gives t = 0) and halves (where rounding goes to even); one-hot masks; repeated
-indices. Each argument names the edges it takes part in (catalog). No draw lands where f has no
-derivative: an argument that avoids "zero" never holds an entry near 0, one that avoids "ties"
-never holds two entries close together, and a puzzle's guard keeps kinks that only show in f
-itself (which cell wins a max) away too. Same seed, same draws.
+Luck finds a mistake that lives everywhere; structure finds the ones that live on a sliver of
+the input space. So after the random draws, each argument is put through a catalogue of special
+structures for its kind (`structures`), every one of them on every seed:
+
+- plain floats: a zero entry, two zeros, entries in each decade between 1e-7 and 1, each
+  magnitude band (1e-7, 1e-4, 1e2, 1e3) alone and together with zeros, mixed magnitudes in one vector, equal
+  entries; where f has a kink at 0 (relu), entries on both sides of it down to 1e-9; where it has
+  one at ties (sort), near-ties down to 1e-9 relative;
+- indices (arguments with integer and half-integer edges): every integer and every half, values
+  on both sides of them at 1e-8 to 1e-3, and vectors mixing all of these with plain values;
+- probability vectors: one-hot at each position, near one-hot, a zero entry, a near-tie;
+- integer arguments: every value (scalars), every value somewhere (arrays), all repeated, all
+  at the ends of the range.
+
+Then structures of two arguments are combined pairwise (each structure of each argument meets
+the other argument's at least once), and arguments are made to coincide: one equal to the other
+or to a slice of it (a write that leaves the value unchanged), with the integer or one-hot
+arguments pointing at that slice. No draw lands where f has no derivative: never exactly on a
+kink (a zero where f has one, a tie, a tied max), and a puzzle's guard keeps the kinks that only
+show in f itself away. Floats are drawn in float64 (`_numerics`). Same seed, same draws.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import zlib
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from checker._catalog import EDGES, FLOAT_DTYPES, GENERIC_EDGES, INT_DTYPES, Arg, Puzzle
+from checker._catalog import FLOAT_DTYPES, GENERIC_EDGES, INT_DTYPES, Arg, Puzzle
+from checker._numerics import PRECISION
 from checker._settings import DEFAULT_SEED
 
 RANDOM_DRAWS = 6  # at least; more when an argument is small (see `_random_count`)
 VALUES_PER_ENTRY = 60  # random values each entry of each argument takes across the random draws
-# Edge draws: (label, how to make one argument's values from a random draw of it).
-_Edge = Callable[[np.ndarray, np.random.Generator], np.ndarray]
+# Magnitude bands: (label, low, high) of |entry|, drawn log-uniformly with random signs.
+BANDS = (("tiny", 1e-7, 1e-6), ("small", 1e-4, 1e-3), ("large", 1e2, 1e3), ("huge", 1e3, 1e4))
+# Decades between 1e-7 and 1: a threshold or a small-angle shortcut anywhere below 1 is crossed.
+NEAR_ZERO = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
+# How far from an integer or a half an index is put, on both sides.
+LATTICE_OFFSETS = (1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 5e-4, 1e-3)
+# How close to a kink at zero (relu), or to a tie (sort, relative), an entry is put.
+KINK_DISTANCES = (1e-9, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
+# Exactly on a kink is never drawn; this close is (float64 tells the sides apart).
+STRUCTURE_GAP = 1e-10
+_TRIES = 30  # fresh random bases tried before a structure that a guard refuses is given up
 
 
 @dataclass(frozen=True)
@@ -34,81 +59,37 @@ class Draw:
     values: tuple[np.ndarray, ...]
 
 
-def _zero_entries(count: int) -> _Edge:
-    def make(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        out: np.ndarray = values.copy()
-        flat = out.reshape(-1)
-        flat[rng.choice(flat.size, size=min(count, flat.size), replace=False)] = 0
-        return out
-
-    return make
+# A structure makes one argument's values: from the draw so far (all arguments) and a generator.
+Make = Callable[[list[np.ndarray], np.random.Generator], np.ndarray]
 
 
-def _one_hot(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    # A one-hot vector along the last axis, at a random place in each row.
-    rows = values.reshape(-1, values.shape[-1]) if values.ndim else values.reshape(1, 1)
-    out = np.zeros_like(rows)
-    out[np.arange(len(rows)), rng.integers(0, rows.shape[1], size=len(rows))] = 1
-    return out.reshape(values.shape)
+@dataclass(frozen=True)
+class Structure:
+    """A named special input for one argument."""
+
+    label: str
+    make: Make
 
 
-def _repeated(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    # Every entry the same index: what a scatter-add must accumulate.
-    flat = values.reshape(-1)
-    return np.full_like(values, flat[rng.integers(0, flat.size)] if flat.size else 0)
+def seed_for(puzzle: Puzzle, seed: int) -> np.random.Generator:
+    """The generator for one puzzle's draws: stable across runs, machines and Python versions."""
+    return np.random.default_rng([seed, zlib.crc32(puzzle.name.encode())])
 
 
-# label -> (how to make an argument's values from a random draw of it, how it scales distances,
-# the fewest entries an argument needs for the edge to say anything new). The lattice edges,
-# "integer" and "half-integer", are several draws each, made by `_lattice_draws`.
-_EDGES: dict[str, tuple[_Edge, float, int]] = {
-    "zero entry": (_zero_entries(1), 1.0, 1),
-    "two zero entries": (_zero_entries(2), 1.0, 2),
-    "large magnitudes": (lambda v, rng: v * 100, 100.0, 1),
-    "small magnitudes": (lambda v, rng: v * 1e-3, 1e-3, 1),
-    "one-hot": (_one_hot, 1.0, 1),
-    "repeated": (_repeated, 1.0, 2),
-}
-
-
-_LATTICE = ("integer", "half-integer")
-
-
-def _lattice(label: str, arg: Arg) -> np.ndarray:
-    """Every integer, or every k + 0.5, inside an argument's domain."""
-    if label == "integer":
-        return np.arange(np.ceil(arg.low), np.floor(arg.high) + 1)
-    return np.arange(np.floor(arg.low), np.ceil(arg.high)) + 0.5  # k + 0.5 <= high
-
-
-def _lattice_draws(puzzle: Puzzle, rng: np.random.Generator, label: str, number: int) -> list[Draw]:
-    """Draws putting each index entry on every point of its lattice in turn.
-
-    A mistake that shows at one integer only (a clip that hides it at the ends, a rounding rule
-    that differs at 0.5 but not at 1.5) is met on every seed, not on the seeds whose one draw
-    happens to land there. Each entry of a vector starts at its own random place in the cycle.
-    """
-    takers = {k: _lattice(label, a) for k, a in enumerate(puzzle.args) if label in a.edge_names}
-    if not takers:
-        return []
-    count = max(len(points) for points in takers.values())
-    starts = {k: rng.integers(0, len(points), size=puzzle.args[k].shape) for k, points in takers.items()}
-    result = []
-    for i in range(count):
-        for _ in range(_EDGE_TRIES):
-            values = [_random(a, rng) for a in puzzle.args]
-            for k, points in takers.items():
-                values[k] = np.asarray(points[(starts[k] + i) % len(points)]).astype(puzzle.args[k].dtype)
-            if _valid(puzzle, tuple(values)):
-                result.append(Draw(f"{label} draw {i + 1}", tuple(values)))
-                break
-    return result or [_random_draw(puzzle, rng, number)]
-_EDGE_TRIES = 100
+def _dtype(arg: Arg) -> str:
+    return PRECISION if arg.dtype in FLOAT_DTYPES else arg.dtype
 
 
 def _min_gap(arg: Arg) -> float:
-    # Far enough from a kink or a tie that float32 rounding cannot cross it.
+    # Random draws keep well away from a kink or a tie; structures go close on purpose.
     return (arg.high - arg.low) * 1e-4
+
+
+def _size(arg: Arg) -> int:
+    return max(1, int(np.prod(arg.shape)))
+
+
+# ---- random draws -------------------------------------------------------------------------
 
 
 def _random(arg: Arg, rng: np.random.Generator) -> np.ndarray:
@@ -118,27 +99,27 @@ def _random(arg: Arg, rng: np.random.Generator) -> np.ndarray:
         return rng.integers(int(arg.low), int(arg.high) + 1, size=arg.shape).astype(arg.dtype)
     if arg.sampler == "simplex":
         # Dirichlet(1): uniform over probability vectors; no entry is exactly 0.
-        return rng.dirichlet(np.ones(arg.shape[-1]), size=arg.shape[:-1]).astype(arg.dtype)
+        return rng.dirichlet(np.ones(arg.shape[-1]), size=arg.shape[:-1]).astype(PRECISION)
     for _ in range(1000):
         values = rng.uniform(arg.low, arg.high, size=arg.shape)
         if _allowed(arg, values, _min_gap(arg)):
-            return values.astype(arg.dtype)
+            return values.astype(PRECISION)
     raise RuntimeError(f"could not draw argument {arg.name} away from {arg.avoid} in 1000 tries")
 
 
 def _random_count(puzzle: Puzzle) -> int:
     # A one-entry argument gets 60 random draws, a ten-entry one 6: every entry is tried at
     # VALUES_PER_ENTRY points either way, so a mistake confined to part of the domain is met.
-    sizes = [max(1, int(np.prod(a.shape))) for a in puzzle.args if a.dtype in FLOAT_DTYPES]
+    sizes = [_size(a) for a in puzzle.args if a.dtype in FLOAT_DTYPES]
     return max(RANDOM_DRAWS, -(-VALUES_PER_ENTRY // min(sizes, default=VALUES_PER_ENTRY)))
 
 
 def _stratified(arg: Arg, rng: np.random.Generator, n: int) -> list[np.ndarray]:
     """`n` random values of `arg`, each entry taking one value in each of n equal slices of the
     domain (in shuffled order), so no slice wider than two of them goes unvisited."""
-    if arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform":
+    if arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or arg.static is not None:
         return [_random(arg, rng) for _ in range(n)]
-    size = max(1, int(np.prod(arg.shape)))
+    size = _size(arg)
     strata = rng.permuted(np.tile(np.arange(n), (size, 1)), axis=1).T
     width = (arg.high - arg.low) / n
     result = []
@@ -149,42 +130,26 @@ def _stratified(arg: Arg, rng: np.random.Generator, n: int) -> list[np.ndarray]:
                 break
         else:
             values = _random(arg, rng)
-        result.append(values.astype(arg.dtype))
+        result.append(values.astype(PRECISION))
     return result
 
 
 def _allowed(arg: Arg, values: np.ndarray, gap: float) -> bool:
-    flat = np.sort(values.reshape(-1))
+    flat = np.sort(np.asarray(values, np.float64).reshape(-1))
     if "zero" in arg.avoid and np.min(np.abs(flat), initial=np.inf) < gap:
         return False
-    if "ties" in arg.avoid and flat.size > 1 and np.min(np.diff(flat)) < gap:
-        return False
+    if "ties" in arg.avoid and flat.size > 1:
+        scale = max(1.0, float(np.max(np.abs(flat))))
+        if np.min(np.diff(flat)) < gap * (scale if gap == STRUCTURE_GAP else 1.0):
+            return False
     return True
 
 
-def seed_for(puzzle: Puzzle, seed: int) -> np.random.Generator:
-    """The generator for one puzzle's draws: stable across runs, machines and Python versions."""
-    return np.random.default_rng([seed, zlib.crc32(puzzle.name.encode())])
-
-
-def _edge_draw(puzzle: Puzzle, rng: np.random.Generator, label: str, edge: _Edge, scale: float, min_size: int, number: int) -> Draw:
-    # An edge draw must respect every argument's domain too: two zero entries are a tie, which
-    # sort's argument avoids. It applies to the arguments that name it and have at least
-    # `min_size` entries (two zeros in a one-entry argument are just one zero). Where nothing
-    # fits, the slot gets a random draw instead.
-    takes = [label in a.edge_names and int(np.prod(a.shape)) >= min_size for a in puzzle.args]
-    for _ in range(_EDGE_TRIES if any(takes) else 0):
-        base = tuple(_random(a, rng) for a in puzzle.args)
-        values = tuple(np.asarray(edge(v, rng)).astype(a.dtype) if t else v for a, v, t in zip(puzzle.args, base, takes))
-        if _valid(puzzle, values, scale):
-            return Draw(label, values)
-    return _random_draw(puzzle, rng, number)
-
-
-def _valid(puzzle: Puzzle, values: tuple[np.ndarray, ...], scale: float = 1.0) -> bool:
+def _valid(puzzle: Puzzle, values: tuple[np.ndarray, ...], structured: bool = False) -> bool:
     """Every argument inside its domain's rules, and the puzzle's guard passes."""
-    if not all(_allowed(a, v, _min_gap(a) * scale) for a, v in zip(puzzle.args, values) if a.dtype in FLOAT_DTYPES):
-        return False
+    for a, v in zip(puzzle.args, values):
+        if a.dtype in FLOAT_DTYPES and not _allowed(a, v, STRUCTURE_GAP if structured else _min_gap(a)):
+            return False
     return puzzle.guard is None or _GUARDS[puzzle.guard](puzzle, values)
 
 
@@ -194,6 +159,11 @@ def _random_draw(puzzle: Puzzle, rng: np.random.Generator, number: int) -> Draw:
         if _valid(puzzle, values):
             return Draw(f"random draw {number}", values)
     raise RuntimeError(f"{puzzle.name}: no draw passed the guard {puzzle.guard!r} in 1000 tries")
+
+
+# ---- guards -------------------------------------------------------------------------------
+
+GUARD_GAP = 1e-6  # relative: how clearly a max or an argmin must win (float64 tells 1e-6 apart)
 
 
 def _top_two_apart(scores: np.ndarray, gap: float) -> bool:
@@ -208,47 +178,416 @@ def _unique_max(puzzle: Puzzle, values: tuple[np.ndarray, ...]) -> bool:
     arr, x, y = (np.asarray(v, np.float64) for v in values[:3])
     masked = x[:, None, None] * y[None, :, None] * arr
     channels = np.moveaxis(masked, -1, 0)
-    return _top_two_apart(channels, 1e-3 * float(np.max(np.abs(arr))))
+    return _top_two_apart(channels, GUARD_GAP * max(float(np.max(np.abs(masked))), 1e-300))
 
 
 def _asymmetric(puzzle: Puzzle, values: tuple[np.ndarray, ...]) -> bool:
     # asymmetrical_vectored_lookup: the argmax of each k row, and the value nearest to the
     # backward pass's target, must both be unambiguous.
     v, k, g = (np.asarray(a, np.float64) for a in values[:3])
-    if not _top_two_apart(k, 1e-3):
+    if not _top_two_apart(k, GUARD_GAP):
         return False
     picked = v[np.arange(len(v)), np.argmax(k, axis=-1)]
     distance = (v - (picked - g)[:, None]) ** 2
-    return _top_two_apart(-distance, 1e-3)
+    return _top_two_apart(-distance, GUARD_GAP * max(float(np.max(distance)), 1e-300))
 
 
 _GUARDS = {"unique_max": _unique_max, "asymmetric": _asymmetric}
 
 
-def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
-    """The input draws for `puzzle`: at least ten, random ones first, then edge draws.
+# ---- structures, by kind of argument -------------------------------------------------------
 
-    An edge draw that an argument's domain forbids (a zero entry where f has a kink at zero)
-    is replaced by one more random draw, so every puzzle gets the same number of draws.
-    Edge draws apply to every floating argument at once.
-    """
+
+def _signs(arg: Arg, rng: np.random.Generator, n: int) -> np.ndarray:
+    if arg.low >= 0:
+        return np.ones(n)
+    if arg.high <= 0:
+        return -np.ones(n)
+    signs = rng.choice([-1.0, 1.0], size=n)
+    if n > 1:  # both signs in every vector
+        signs[0], signs[1] = -1.0, 1.0
+        rng.shuffle(signs)
+    return signs
+
+
+def _band(arg: Arg, rng: np.random.Generator, low: float, high: float) -> np.ndarray:
+    n = _size(arg)
+    magnitudes = np.exp(rng.uniform(np.log(low), np.log(high), size=n))
+    return (_signs(arg, rng, n) * magnitudes).reshape(arg.shape)
+
+
+def _with_zeros(arg: Arg, count: int, base: Callable[[np.random.Generator], np.ndarray]) -> Make:
+    def make(values: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
+        out = np.array(base(rng), dtype=np.float64)
+        flat = out.reshape(-1)
+        flat[rng.choice(flat.size, size=min(count, flat.size), replace=False)] = 0.0
+        return out
+
+    return make
+
+
+def _plain(arg: Arg) -> list[Structure]:
+    """Uniform floats: zeros, magnitudes, near-zero entries, equal entries, kinks and near-ties."""
+    size = _size(arg)
+    random = lambda rng: _random(arg, rng)  # noqa: E731
+    found: list[Structure] = []
+    zeros_ok = "zero" not in arg.avoid
+    bands = [(label, lambda rng, lo=lo, hi=hi: _band(arg, rng, lo, hi)) for label, lo, hi in BANDS]
+    names = {"small": "small magnitudes", "large": "large magnitudes"}
+    if zeros_ok:
+        found.append(Structure("zero entry", _with_zeros(arg, 1, random)))
+        if size > 1:
+            found.append(Structure("two zero entries", _with_zeros(arg, 2, random)))
+    for label, band in bands:
+        found.append(Structure(names.get(label, f"{label} magnitudes"), lambda values, rng, band=band: band(rng)))
+    if zeros_ok:
+        for label, band in bands:
+            found.append(Structure(f"a zero among {label} magnitudes", _with_zeros(arg, 1, band)))
+            if size > 1:
+                found.append(Structure(f"two zeros among {label} magnitudes", _with_zeros(arg, 2, band)))
+    if size > 1:
+        found.append(Structure("mixed magnitudes", lambda values, rng: _mixed_magnitudes(arg, rng, zeros_ok)))
+    if zeros_ok:
+        for lo, hi in itertools.pairwise(NEAR_ZERO):
+            if lo <= max(abs(arg.low), abs(arg.high)):
+                found.append(Structure(f"entries between {lo:g} and {hi:g}", lambda values, rng, lo=lo, hi=hi: _band(arg, rng, lo, min(hi, max(abs(arg.low), abs(arg.high))))))
+    else:
+        for d in KINK_DISTANCES:
+            found.append(Structure(f"entries {d:g} either side of the kink at 0", lambda values, rng, d=d: _near_zero(arg, rng, d)))
+    if "ties" in arg.avoid and size > 1:
+        for d in KINK_DISTANCES:
+            found.append(Structure(f"a near-tie ({d:g} apart)", lambda values, rng, d=d: _near_tie(arg, rng, d)))
+    elif size > 1:
+        found.append(Structure("equal entries", lambda values, rng: np.full(arg.shape, _random(arg, rng).reshape(-1)[0])))
+    return found
+
+
+def _mixed_magnitudes(arg: Arg, rng: np.random.Generator, zeros_ok: bool) -> np.ndarray:
+    # Every entry from another band (and a zero where f allows one), in a random order.
+    n = _size(arg)
+    pool = [_band(arg, rng, lo, hi).reshape(-1) for _, lo, hi in BANDS] + [_random(arg, rng).reshape(-1)]
+    picks = np.array([pool[k % len(pool)][k] for k in range(n)])
+    if zeros_ok:
+        picks[0] = 0.0
+    return rng.permutation(picks).reshape(arg.shape)
+
+
+def _near_zero(arg: Arg, rng: np.random.Generator, d: float) -> np.ndarray:
+    # Half the entries at +-d (both signs present), the rest random.
+    out = _random(arg, rng).reshape(-1).astype(np.float64)
+    chosen = rng.permutation(out.size)[: max(1, out.size // 2)]
+    signs = rng.choice([-1.0, 1.0], size=len(chosen))
+    if len(chosen) > 1:
+        signs[:2] = -1.0, 1.0
+    out[chosen] = d * signs
+    return out.reshape(arg.shape)
+
+
+def _near_tie(arg: Arg, rng: np.random.Generator, d: float) -> np.ndarray:
+    # Two entries d apart, relative to their size; the others random.
+    out = _random(arg, rng).reshape(-1).astype(np.float64)
+    i, j = rng.choice(out.size, size=2, replace=False)
+    out[j] = out[i] * (1 + d) + (d if out[i] == 0 else 0.0)
+    return out.reshape(arg.shape)
+
+
+def _lattice(label: str, arg: Arg) -> np.ndarray:
+    """Every integer, or every k + 0.5, inside an argument's domain."""
+    if label == "integer":
+        return np.arange(np.ceil(arg.low), np.floor(arg.high) + 1)
+    return np.arange(np.floor(arg.low), np.ceil(arg.high)) + 0.5  # k + 0.5 <= high
+
+
+def _inside(arg: Arg, values: np.ndarray, offset: float) -> np.ndarray:
+    # values + offset, mirrored to values - offset where that would leave the domain.
+    moved = values + offset
+    return np.where((moved < arg.low) | (moved > arg.high), values - offset, moved)
+
+
+def _indices(arg: Arg) -> list[Structure]:
+    """Float indices: on every lattice point, on both sides of them, and mixed in one vector."""
+    found: list[Structure] = []
+    size = _size(arg)
+    for kind in ("integer", "half-integer"):
+        if kind not in arg.edge_names:
+            continue
+        points = _lattice(kind, arg)
+        found += [
+            Structure(f"{kind} draw {i + 1}", lambda values, rng, i=i, points=points: _cycle(arg, points, i, rng))
+            for i in range(len(points))
+        ]
+        for d in LATTICE_OFFSETS:
+            for sign in (1.0, -1.0):
+                found.append(Structure(
+                    f"{d:g} {'above' if sign > 0 else 'below'} {'an integer' if kind == 'integer' else 'a half-integer'}",
+                    lambda values, rng, d=d * sign, points=points: _near(arg, points, d, rng),
+                ))
+    if size > 1:
+        for i in range(4):
+            found.append(Structure(f"mixed lattice and plain entries {i + 1}", lambda values, rng: _mixed_lattice(arg, rng)))
+    return found
+
+
+def _near(arg: Arg, points: np.ndarray, offset: float, rng: np.random.Generator) -> np.ndarray:
+    # Each entry `offset` from a lattice point, chosen among those where that stays in the domain.
+    inside = points[(points + offset >= arg.low) & (points + offset <= arg.high)]
+    return rng.choice(inside, size=arg.shape) + offset
+
+
+def _cycle(arg: Arg, points: np.ndarray, i: int, rng: np.random.Generator) -> np.ndarray:
+    # Entry e at points[(e + i) % n]: across the n draws every entry meets every point, and
+    # within a draw the entries sit on different points.
+    starts = np.arange(_size(arg)).reshape(arg.shape)
+    return np.asarray(points[(starts + i) % len(points)], dtype=np.float64)
+
+
+def _mixed_lattice(arg: Arg, rng: np.random.Generator) -> np.ndarray:
+    # Integers, halves, values near each, and plain values, in one vector (at least one of the
+    # first two kinds and one of the others, so a whole-vector branch takes the wrong path).
+    n = _size(arg)
+    ints, halves = _lattice("integer", arg), _lattice("half-integer", arg)
+    kinds = rng.permutation(np.arange(n) % 5)
+    if n >= 2 and not (kinds < 2).any():
+        kinds[0] = 0
+    out = _random(arg, rng).reshape(-1).astype(np.float64)
+    for e, kind in enumerate(kinds):
+        if kind in (0, 2):
+            out[e] = rng.choice(ints)
+        elif kind in (1, 3):
+            out[e] = rng.choice(halves)
+        if kind in (2, 3):
+            out[e] = _inside(arg, np.asarray(out[e]), float(rng.choice(LATTICE_OFFSETS) * rng.choice([-1.0, 1.0])))
+    return out.reshape(arg.shape)
+
+
+def _simplex(arg: Arg) -> list[Structure]:
+    """Probability vectors: one-hot at each position, nearly one-hot, a zero entry, a near-tie."""
+    n = arg.shape[-1]
+    found: list[Structure] = []
+    if "one-hot" in arg.edge_names:
+        found += [Structure("one-hot" if i == 0 else f"one-hot {i + 1}", lambda values, rng, i=i: _hot(arg, rng, i)) for i in range(n)]
+    found.append(Structure("nearly one-hot", lambda values, rng: _blend(_hot(arg, rng, None), _random(arg, rng), 1e-6)))
+    if n > 2:
+        found.append(Structure("a zero weight", lambda values, rng: _zero_weight(arg, rng)))
+    if n > 1:
+        found.append(Structure("a near-tie of the two largest weights", lambda values, rng: _weight_tie(arg, rng)))
+    return found
+
+
+def _hot(arg: Arg, rng: np.random.Generator, at: int | None) -> np.ndarray:
+    rows = int(np.prod(arg.shape[:-1]))
+    n = arg.shape[-1]
+    out = np.zeros((rows, n))
+    places = rng.integers(0, n, size=rows) if at is None else (at + np.arange(rows)) % n
+    out[np.arange(rows), places] = 1.0
+    return out.reshape(arg.shape)
+
+
+def _blend(a: np.ndarray, b: np.ndarray, weight: float) -> np.ndarray:
+    return (1 - weight) * a + weight * b
+
+
+def _zero_weight(arg: Arg, rng: np.random.Generator) -> np.ndarray:
+    out = _random(arg, rng).reshape(-1, arg.shape[-1])
+    out[np.arange(len(out)), rng.integers(0, arg.shape[-1], size=len(out))] = 0.0
+    return (out / out.sum(axis=1, keepdims=True)).reshape(arg.shape)
+
+
+def _weight_tie(arg: Arg, rng: np.random.Generator) -> np.ndarray:
+    # Two weights 1e-5 apart, the rest small.
+    n = arg.shape[-1]
+    rows = int(np.prod(arg.shape[:-1]))
+    out = np.full((rows, n), 0.1 / max(n - 2, 1) if n > 2 else 0.0)
+    for r in range(rows):
+        i, j = rng.choice(n, size=2, replace=False)
+        rest = 1.0 - out[r].sum() + out[r, i] + out[r, j]
+        out[r, i], out[r, j] = rest / 2 + 5e-6, rest / 2 - 5e-6
+    return out.reshape(arg.shape)
+
+
+def _integers(arg: Arg) -> list[Structure]:
+    """Integer arguments: every value of a scalar; every value, repeats and the ends in an array."""
+    low, high = int(arg.low), int(arg.high)
+    values = np.arange(low, high + 1)
+    if arg.shape == ():
+        return [Structure(f"{arg.name} = {v}", lambda _, rng, v=v: np.asarray(v, dtype=arg.dtype)) for v in values]
+    found = [
+        Structure("every value", lambda _, rng: ((rng.integers(0, len(values)) + np.arange(_size(arg))) % len(values) + low).reshape(arg.shape).astype(arg.dtype)),
+        Structure(f"all {low}", lambda _, rng: np.full(arg.shape, low, dtype=arg.dtype)),
+        Structure(f"all {high}", lambda _, rng: np.full(arg.shape, high, dtype=arg.dtype)),
+    ]
+    if "repeated" in arg.edge_names:
+        found.insert(0, Structure("repeated", lambda _, rng: np.full(arg.shape, rng.integers(low, high + 1), dtype=arg.dtype)))
+    return found
+
+
+def _is_index(arg: Arg) -> bool:
+    return "integer" in arg.edge_names or "half-integer" in arg.edge_names
+
+
+def _is_plain(arg: Arg) -> bool:
+    return (
+        arg.dtype in FLOAT_DTYPES and arg.static is None and arg.sampler == "uniform"
+        and not _is_index(arg) and bool(set(GENERIC_EDGES) & set(arg.edge_names))
+    )
+
+
+def structures(arg: Arg) -> list[Structure]:
+    """The special structures `arg` is put through, by its kind (see the module's docstring)."""
+    if arg.static is not None:
+        return []
+    if arg.dtype in INT_DTYPES:
+        return _integers(arg)
+    if arg.sampler == "simplex":
+        return _simplex(arg)
+    if _is_index(arg):
+        return _indices(arg)
+    if _is_plain(arg):
+        return _plain(arg)
+    return []
+
+
+# ---- coincidences between arguments --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Coincidence:
+    """Argument `target` made equal to `source[lead]`: a write of the value already there."""
+
+    source: int
+    target: int
+    lead: tuple[int, ...]
+
+
+def _coincidences(puzzle: Puzzle, rng: np.random.Generator) -> list[_Coincidence]:
+    """Pairs of floating arguments where one is shaped like a slice of the other (or like it)."""
+    found = []
+    args = puzzle.args
+    for s, t in itertools.permutations(range(len(args)), 2):
+        a, b = args[s], args[t]
+        if not (a.differentiable and b.differentiable) or not _is_plain(b) or _is_index(a):
+            continue
+        lead_ndim = len(a.shape) - len(b.shape)
+        if lead_ndim < 0 or a.shape[lead_ndim:] != b.shape or (lead_ndim == 0 and s > t and _is_plain(a)):
+            continue  # equal shapes: one coincidence per pair is enough
+        leads = list(itertools.product(*(range(n) for n in a.shape[:lead_ndim])))
+        if len(leads) > 9:
+            leads = [leads[k] for k in rng.choice(len(leads), size=9, replace=False)]
+        found += [_Coincidence(s, t, lead) for lead in leads]
+    return found
+
+
+def _point_at(puzzle: Puzzle, values: list[np.ndarray], c: _Coincidence) -> str:
+    """Make the integer and one-hot arguments of a coincidence draw select `c.lead`, where their
+    sizes fit (assign_index's index = the written row); returns what was set, for the label."""
+    said = []
+    source = puzzle.args[c.source]
+    for axis, position in enumerate(c.lead):
+        length = source.shape[axis]
+        for k, arg in enumerate(puzzle.args):
+            if k in (c.source, c.target) or arg.static is not None or arg.cotangent:
+                continue
+            if arg.dtype in INT_DTYPES and arg.shape == () and int(arg.low) <= position <= int(arg.high) and int(arg.high) - int(arg.low) + 1 == length:
+                values[k] = np.asarray(position, dtype=arg.dtype)
+            elif arg.dtype in FLOAT_DTYPES and arg.shape == (length,) and (arg.sampler == "simplex" or _is_index(arg)):
+                hot = np.zeros(length)
+                hot[position] = 1.0
+                values[k] = hot
+            else:
+                continue
+            said.append(f"{arg.name} at {position}")
+            break
+    return ", ".join(said)
+
+
+# ---- putting it together -------------------------------------------------------------------
+
+
+def _structured(puzzle: Puzzle, rng: np.random.Generator, label: str, apply: Callable[[list[np.ndarray]], None]) -> Draw | None:
+    """A draw with `apply` run on a random base; None when no base passes the domain and guard."""
+    for _ in range(_TRIES):
+        values = [_random(a, rng) for a in puzzle.args]
+        apply(values)
+        done = tuple(np.asarray(v).astype(_dtype(a)) for a, v in zip(puzzle.args, values))
+        if all(v.shape == a.shape for a, v in zip(puzzle.args, done)) and _valid(puzzle, done, structured=True):
+            return Draw(label, done)
+    return None
+
+
+def _set(k: int, structure: Structure, rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    def apply(values: list[np.ndarray]) -> None:
+        values[k] = structure.make(values, rng)
+
+    return apply
+
+
+def plan(puzzle: Puzzle) -> list[tuple[str, list[str]]]:
+    """Per argument, the structures it is put through (for the docs: seed-independent)."""
+    return [(a.name, [s.label for s in structures(a)]) for a in puzzle.args if structures(a)]
+
+
+def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
+    """The input draws for `puzzle`: stratified random draws first, then each argument's
+    structures, then pairs of them, then coincidences between arguments."""
     rng = seed_for(puzzle, seed)
     n = _random_count(puzzle)
     columns = [_stratified(a, rng, n) for a in puzzle.args]
     result = [Draw(f"random draw {k + 1}", tuple(column[k] for column in columns)) for k in range(n)]
     if puzzle.guard is not None:  # a draw the guard refuses is drawn again
         result = [d if _valid(puzzle, d.values) else _random_draw(puzzle, rng, k + 1) for k, d in enumerate(result)]
-    # Every puzzle has a slot for each generic edge (a random draw when no argument takes it),
-    # so the autodiff puzzles' draws stay what they were; other edges only where an argument names them.
-    named = {label for a in puzzle.args for label in a.edge_names}
-    for label in EDGES:  # the catalog's order
-        if label in _LATTICE:
-            result += _lattice_draws(puzzle, rng, label, len(result) + 1) if label in named else []
-        elif label in named or label in GENERIC_EDGES:
-            edge, scale, min_size = _EDGES[label]
-            result.append(_edge_draw(puzzle, rng, label, edge, scale, min_size, len(result) + 1))
+    per_arg = [structures(a) for a in puzzle.args]
+    several = sum(1 for s in per_arg if s) > 1
+    extra: list[Draw | None] = []
+    for k, found in enumerate(per_arg):
+        for s in found:
+            label = f"{s.label} ({puzzle.args[k].name})" if several else s.label
+            extra.append(_structured(puzzle, rng, label, _set(k, s, rng)))
+    for a, b in itertools.combinations([k for k, s in enumerate(per_arg) if s], 2):
+        sa, sb = per_arg[a], per_arg[b]
+        for first, second in _pairs(sa, sb):
+            label = f"{puzzle.args[a].name}: {first.label}; {puzzle.args[b].name}: {second.label}"
+            extra.append(_structured(puzzle, rng, label, _both(_set(a, first, rng), _set(b, second, rng))))
+    for c in _coincidences(puzzle, rng):
+        extra.append(_structured(puzzle, rng, _coincidence_label(puzzle, c, rng), _coinciding(puzzle, c, rng)))
+    result += [draw for draw in extra if draw is not None]
     return tuple(result)
 
+
+PAIRS_IN_FULL = 48  # below this many combinations, every structure of one argument meets every one of the other
+
+
+def _pairs(sa: list[Structure], sb: list[Structure]) -> list[tuple[Structure, Structure]]:
+    """Which structures of two arguments are combined: all combinations when they are few, else
+    a fixed covering in which each structure of each argument takes part at least once. The
+    same pairs on every seed, so a mistake a pair exposes is exposed on every seed."""
+    if len(sa) * len(sb) <= PAIRS_IN_FULL:
+        return list(itertools.product(sa, sb))
+    count = max(len(sa), len(sb))
+    stride = next(k for k in (7, 5, 3, 1) if math.gcd(k, len(sb)) == 1)
+    return [(sa[i % len(sa)], sb[(i * stride) % len(sb)]) for i in range(count)]
+
+
+def _both(first: Callable[[list[np.ndarray]], None], second: Callable[[list[np.ndarray]], None]) -> Callable[[list[np.ndarray]], None]:
+    def apply(values: list[np.ndarray]) -> None:
+        first(values)
+        second(values)
+
+    return apply
+
+
+def _coinciding(puzzle: Puzzle, c: _Coincidence, rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    def apply(values: list[np.ndarray]) -> None:
+        _point_at(puzzle, values, c)
+        values[c.target] = np.array(values[c.source][c.lead], dtype=np.float64)
+
+    return apply
+
+
+def _coincidence_label(puzzle: Puzzle, c: _Coincidence, rng: np.random.Generator) -> str:
+    source, target = puzzle.args[c.source], puzzle.args[c.target]
+    where = f"[{', '.join(map(str, c.lead))}]" if c.lead else ""
+    pointers = _point_at(puzzle, [_random(a, rng) for a in puzzle.args], c)
+    return f"{target.name} equal to {source.name}{where}" + (f", {pointers}" if pointers else "")
 
 
 def stacked(batch: tuple[Draw, ...]) -> tuple[np.ndarray, ...]:

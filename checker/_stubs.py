@@ -89,8 +89,27 @@ def doc_page(puzzle: Puzzle, number: int) -> str:
         f"Fill in:\n\n```python\n{puzzle.jac_signature()}\n    ...\n```\n\n"
         f"{what} shape{'s' if len(puzzle.jac_shapes()) > 1 else ''}: {shapes}. "
         f"Check with `jacpuzzles check {puzzle.name}`.\n\n"
+        f"{_draws_section(puzzle)}"
         f"## Hints\n\n{hints}"
     )
+
+
+def _draws_section(puzzle: Puzzle) -> str:
+    """What the checker tries this puzzle on, from the sampler itself (docs/checker.md explains)."""
+    from checker import _sampling  # numpy: only the generator needs it, not `list`
+
+    total = len(_sampling.draws(puzzle, 0))
+    lines = [
+        "## What your answer is tried on",
+        "",
+        f"{_sampling._random_count(puzzle)} stratified random draws, then each argument's special "
+        f"structures, pairs of them, and coincidences between arguments: {total} draws on seed 0, "
+        "as many on every seed ([how inputs are drawn](../checker.md#the-inputs-draws)).",
+        "",
+    ]
+    for name, labels in _sampling.plan(puzzle):
+        lines.append(f"- `{name}`: " + "; ".join(labels))
+    return "\n".join(lines) + "\n\n"
 
 
 def doc_index(chs: tuple[Chapter, ...]) -> str:

@@ -54,7 +54,7 @@ def _spread(index: Tensor, bandwidth: int, *, swapped: bool) -> Tensor:
     below = tf.clip_by_value(below, 0, bandwidth - 1)
     above = tf.clip_by_value(above, 0, bandwidth - 1)
     t = tf.clip_by_value(t, 0.0, 1.0)[..., None]
-    slots = tf.eye(bandwidth)
+    slots = tf.eye(bandwidth, dtype=index.dtype)
     at_below, at_above = tf.gather(slots, below), tf.gather(slots, above)
     if swapped:
         # The notebook's weighting: the slot nearer the index gets the smaller weight.
@@ -152,7 +152,7 @@ def residual_lookup(arr: Tensor, index: Tensor) -> tuple[Tensor, Tensor]:
 def assign_index(arr: Tensor, index: Tensor, element: Tensor) -> Tensor:
     """`arr` with row `index` (an int) replaced by `element`, through a one-hot mask."""
     rows = arr.shape[0]
-    chosen = tf.eye(rows)[index][:, None]
+    chosen = tf.eye(rows, dtype=arr.dtype)[index][:, None]
     # The notebook tiles the element into arr's shape rather than broadcasting it.
     tiled = tf.reshape(tf.tile(element, [rows]), arr.shape)
     return arr * (1.0 - chosen) + tiled * chosen
@@ -216,7 +216,7 @@ asymmetrical_vectored_lookup = tf.custom_gradient(_asymmetric_forward)
 
 def scatter_update(vector: Tensor, index: Tensor, target: Tensor) -> Tensor:
     """`vector` with entry `index` replaced by `target`, through a scattered one-hot mask."""
-    mask = tf.tensor_scatter_nd_update(tf.zeros_like(vector), tf.reshape(index, [1, 1]), tf.ones([1]))
+    mask = tf.tensor_scatter_nd_update(tf.zeros_like(vector), tf.reshape(index, [1, 1]), tf.ones([1], dtype=vector.dtype))
     return vector * (1.0 - mask) + mask * target
 
 
@@ -273,18 +273,18 @@ def jacobians(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -
 
     Args:
         name: a key of `REFERENCES`.
-        args: the arguments in the puzzle's order: arrays (floats are computed in float32,
+        args: the arguments in the puzzle's order: arrays (floats are computed in float64,
             integers in int32) or Python ints for static arguments (`bandwidth`).
         wrt: positions in `args` of float arguments.
 
     Returns:
         One block per output of the function (two for `residual_lookup`) and, within it, per
         position in `wrt`: `tape.jacobian(output, args[i])`, shape `output.shape + args[i].shape`,
-        float32, zeros where the output does not depend on the argument.
+        float64, zeros where the output does not depend on the argument.
     """
     statics, arrays = _split(name, args, wrt)
     program = _jacobian_program(name, tuple(wrt), statics, _signature(arrays))
-    return [np.asarray(block, dtype=np.float32) for block in program(*arrays)]
+    return [np.asarray(block, dtype=np.float64) for block in program(*arrays)]
 
 
 def vjps(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.ndarray) -> list[np.ndarray]:
@@ -298,12 +298,12 @@ def vjps(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.
 
     Returns:
         Per position in `wrt`: `tape.gradient(output, args[i], output_gradients=g)`, shape
-        `args[i].shape`, float32 and dense (`tf.gather`'s sparse gradient is scattered out).
+        `args[i].shape`, float64 and dense (`tf.gather`'s sparse gradient is scattered out).
     """
     statics, arrays = _split(name, args, wrt)
-    upstream = np.asarray(g, dtype=np.float32)
+    upstream = np.asarray(g, dtype=np.float64)
     program = _vjp_program(name, tuple(wrt), statics, _signature(arrays), upstream.shape)
-    return [np.asarray(block, dtype=np.float32) for block in program(*arrays, upstream)]
+    return [np.asarray(block, dtype=np.float64) for block in program(*arrays, upstream)]
 
 
 # The static arguments, as (position, value): fixed when a program is traced.
@@ -313,7 +313,7 @@ Signature = tuple[tuple[tuple[int, ...], str], ...]
 
 
 def _split(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -> tuple[Statics, list[np.ndarray]]:
-    """Static Python ints apart from arrays (float32 or int32); checks `name` and `wrt`."""
+    """Static Python ints apart from arrays (float64 or int32); checks `name` and `wrt`."""
     if name not in REFERENCES:
         raise KeyError(f"no TensorFlow reference for puzzle {name!r}; known: {', '.join(REFERENCES)}")
     statics: list[tuple[int, int]] = []
@@ -329,7 +329,7 @@ def _split(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -> t
             raise ValueError(
                 f"{name}: argument {position} is an integer array, with no derivative: leave it out of wrt"
             )
-        arrays.append(array.astype(np.int32 if integral else np.float32, copy=False))
+        arrays.append(array.astype(np.int32 if integral else np.float64, copy=False))
     static_positions = {position for position, _ in statics}
     for position in wrt:
         if not 0 <= position < len(args) or position in static_positions:
@@ -429,4 +429,4 @@ def _vjp_program(
         # tf.gather's gradient is an IndexedSlices (rows and their indices): make it dense.
         return [tf.convert_to_tensor(grad) for grad in grads]
 
-    return _compiled(program, [*_specs(signature), tf.TensorSpec(upstream, tf.float32)])
+    return _compiled(program, [*_specs(signature), tf.TensorSpec(upstream, tf.float64)])

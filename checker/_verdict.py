@@ -33,6 +33,8 @@ class Kind(str, Enum):
     HALF_INTEGER = "half-integer"  # right on every draw before an index at k + 0.5: the rounding rule
     INTEGER_INDEX = "integer-index"  # right on every draw before an index on an integer: floor == ceil
     REPEATED = "repeated-indices"  # wrong exactly where an index repeats: overwrote instead of adding
+    EXTRA_AXIS = "extra-axis"  # one axis too many: every slice along it is already the Jacobian
+    PRECISION = "precision"  # right to the precision returned (float16, bfloat16), not to the checker's
     STRUCTURE = "structure"  # wrong number of blocks (arguments or outputs)
     NOT_NUMBERS = "not-numbers"  # the answer cannot be read as an array of real numbers
     EXCEPTION = "exception"  # importing the file or calling jac raised

@@ -28,7 +28,9 @@ def cumsum_jac(x):  # type: ignore[no-untyped-def]
 def test_a_right_answer_passes_with_the_draw_count_and_seed() -> None:
     verdict = check_answer("cumsum", cumsum_jac, seed=3)
     assert verdict.status is Status.PASS
-    assert verdict.message == "correct on all 10 draws (seed 3)"
+    count = len(draws(get("cumsum"), 3))  # type: ignore[arg-type]
+    assert verdict.message == f"correct on all {count} draws (seed 3)"
+    assert verdict.draws >= 20
 
 
 def test_gradient_instead_of_jacobian_is_named() -> None:
@@ -97,7 +99,7 @@ def test_wrong_cells_are_listed_with_output_and_input_indices() -> None:
 
     verdict = check_answer("relu", relu_jac)
     cells = [d for d in verdict.diagnoses if d.kind is Kind.CELLS]
-    assert cells and cells[0].message.startswith("the Jacobian is right except on ")
+    assert cells and cells[0].message.startswith("the Jacobian is wrong on ")
     assert "d f[" in cells[0].message and "/ d x[" in cells[0].message
     failure = verdict.failure
     assert failure is not None and failure.wrong_count == int(failure.wrong.sum())  # type: ignore[union-attr]

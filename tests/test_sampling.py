@@ -1,4 +1,5 @@
-"""Input draws: seeded, at least ten, with the edge draws, and never where f has no derivative."""
+"""Input draws: seeded, at least ten, built from structure on every seed, never where f has no
+derivative."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import numpy as np
 import pytest
 
 from checker import _catalog
-from checker._sampling import _min_gap, draws
+from checker._sampling import LATTICE_OFFSETS, draws
 
 
 def _same(a, b) -> bool:  # type: ignore[no-untyped-def]
@@ -19,7 +20,7 @@ def test_at_least_ten_draws_of_the_declared_shapes_and_dtypes(puzzle: _catalog.P
     assert len(batch) >= 10
     for d in batch:
         assert [v.shape for v in d.values] == [a.shape for a in puzzle.args]
-        assert [v.dtype.name for v in d.values] == [a.dtype for a in puzzle.args]
+        assert [v.dtype.name for v in d.values] == ["float64" if a.dtype.startswith("float") else a.dtype for a in puzzle.args]
 
 
 def test_same_seed_same_draws_other_seed_other_draws() -> None:
@@ -45,8 +46,78 @@ def test_relu_never_sees_zero_and_sort_never_sees_ties(seed: int) -> None:
     assert relu is not None and sort is not None
     for d in draws(relu, seed):
         assert np.all(d.values[0] != 0)
-        assert "zero" not in d.label
+        assert "zero entr" not in d.label
     for d in draws(sort, seed):
         gaps = np.diff(np.sort(d.values[0]))
         assert gaps.min() > 0
-    assert _min_gap(sort.args[0]) > 0
+
+
+SEEDS = range(6)
+
+
+def _values(name: str, seed: int, arg: int) -> list[np.ndarray]:
+    puzzle = _catalog.get(name)
+    assert puzzle is not None
+    return [np.asarray(d.values[arg], np.float64).reshape(-1) for d in draws(puzzle, seed)]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_relu_meets_both_sides_of_its_kink_closer_than_1e_6(seed: int) -> None:
+    entries = np.concatenate(_values("relu", seed, 0))
+    assert ((entries > 0) & (entries <= 1e-8)).any() and ((entries < 0) & (entries >= -1e-8)).any()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sort_meets_near_ties_down_to_1e_9(seed: int) -> None:
+    smallest = min(float(np.min(np.diff(np.sort(v)) / np.maximum(1, np.abs(np.sort(v))[1:]))) for v in _values("sort", seed, 0))
+    assert 0 < smallest <= 2e-9
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_indices_meet_every_distance_on_both_sides_of_integers_and_halves(seed: int) -> None:
+    index = np.concatenate(_values("linear_lookup", seed, 1))
+    for lattice in (np.round(index), np.floor(index) + 0.5):
+        gap = index - lattice
+        for d in LATTICE_OFFSETS:
+            assert np.isclose(gap, d, rtol=1e-3, atol=0).any() and np.isclose(gap, -d, rtol=1e-3, atol=0).any(), d
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_index_vectors_mix_lattice_and_plain_entries(seed: int) -> None:
+    def mixed(v: np.ndarray) -> bool:
+        on = np.isclose(v * 2, np.round(v * 2), rtol=0, atol=0)
+        return bool(on.any() and (~on).any())
+
+    assert sum(mixed(v) for v in _values("bulk_bandwidthify", seed, 0)) >= 4
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_zeros_meet_every_magnitude(seed: int) -> None:
+    two_zeros = [v for v in _values("prod", seed, 0) if (v == 0).sum() == 2]
+    for low, high in [(1e-7, 1e-6), (1e-4, 1e-3), (1e2, 1e3), (1e3, 1e4)]:
+        assert any(low <= np.abs(v[v != 0]).min() and np.abs(v).max() <= high for v in two_zeros), (low, high)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_writes_that_leave_the_value_unchanged_are_drawn(seed: int) -> None:
+    scatter = _catalog.get("scatter_update")
+    assign = _catalog.get("assign_index")
+    assert scatter is not None and assign is not None
+    same = {int(d.values[1]) for d in draws(scatter, seed) if d.values[2] == d.values[0][int(d.values[1])]}
+    assert same == {0, 1, 2, 3}
+    rows = {int(d.values[1]) for d in draws(assign, seed) if np.array_equal(d.values[2], d.values[0][int(d.values[1])])}
+    assert rows == {0, 1, 2}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_value_of_a_scalar_integer_argument_is_drawn(seed: int) -> None:
+    assert {int(v[0]) for v in _values("scatter_update", seed, 1)} == {0, 1, 2, 3}
+    ids = np.concatenate(_values("gather", seed, 1))
+    assert set(ids.astype(int)) == set(range(27))
+
+
+def test_the_same_structures_on_every_seed() -> None:
+    puzzle = _catalog.get("tensor_write_2d")
+    assert puzzle is not None
+    labels = [[d.label for d in draws(puzzle, seed)] for seed in SEEDS]
+    assert all(lab == labels[0] for lab in labels)

@@ -1,0 +1,72 @@
+"""The numeric ground rules every check runs under: float64, with JAX's settings pinned.
+
+Answers and oracles both compute in float64. A formula that is exact in maths (`cos(x + pi/2)`
+for `-sin(x)`) then stays within the tolerance on every draw, so a verdict never depends on how
+close to zero a seed's draws happened to land (float32 lost those digits). The settings that
+change what JAX computes are pinned while the kit works and restored afterwards, so an answer
+that flips one (`jax.config.update("jax_enable_x64", False)` at import) changes neither the
+expected Jacobians nor later verdicts, and a notebook keeps its own settings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+from typing import Any, Iterator
+
+# The dtype every floating draw is made in, and the expected Jacobians computed in.
+PRECISION = "float64"
+
+# The JAX settings that change computed values, and the values the kit computes under.
+PINNED: dict[str, Any] = {
+    "jax_enable_x64": True,
+    "jax_default_matmul_precision": "highest",
+    "jax_numpy_dtype_promotion": "standard",
+    "jax_numpy_rank_promotion": "allow",
+    "jax_disable_jit": False,
+    "jax_debug_nans": False,
+    "jax_debug_infs": False,
+}
+
+
+@functools.lru_cache(maxsize=1)
+def settings_digest() -> str:
+    """What the expected Jacobians depend on besides the catalog and the draws: the pinned
+    settings and the versions of everything that computes them."""
+    import jax
+    import jaxlib
+    import numpy as np
+
+    text = repr((PRECISION, sorted(PINNED.items()), jax.__version__, jaxlib.__version__, np.__version__))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@contextlib.contextmanager
+def pinned() -> Iterator[None]:
+    """Compute under the kit's settings; whatever was set before (by a notebook, or by an answer
+    in the meantime) is put back on the way out."""
+    import jax
+    import numpy as np
+
+    config: Any = jax.config  # untyped upstream
+    before = {name: config.values[name] for name in PINNED}
+    errors = np.geterr()
+    repin()
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if config.values[name] != value:
+                config.update(name, value)
+        np.seterr(**errors)
+
+
+def repin() -> None:
+    """Set the pinned values again (after learner code ran, which may have changed them)."""
+    import jax
+
+    config: Any = jax.config
+    for name, value in PINNED.items():
+        if config.values[name] != value:
+            config.update(name, value)

@@ -1,0 +1,218 @@
+"""Nothing an answer does ends a run, hides a verdict or changes another one; verdicts are no luck.
+
+Each test here is a hole an independent review found (issue 7), closed in general: exits of every
+kind, a learner's own KeyboardInterrupt, Ctrl-C, answers that change JAX's settings or JAX itself,
+right answers whose verdict depended on the seed or on their dtype, and the diagnoses that misled.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from checker import Kind, Status, check_answer, check_file
+from tests.conftest import REPO, SOLUTIONS
+from tests.test_cli import jacpuzzles
+
+CUMSUM_RIGHT = (SOLUTIONS / "autodiff" / "cumsum.py").read_text()
+NEG_RIGHT = "import jax.numpy as np\n\ndef jac(x):\n    return -np.eye(10)\n"
+NEG_WRONG = "import jax.numpy as np\n\ndef jac(x):\n    return np.eye(10)\n"
+
+
+def _folder(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, body in files.items():
+        (tmp_path / f"{name}.py").write_text(body)
+    return tmp_path
+
+
+# ---- exits and exceptions of every kind are that puzzle's error, and the run goes on ----
+
+EXITS = {
+    "exit() in jac": "def jac(x):\n    exit()\n",
+    "quit() at import": "quit()\ndef jac(x):\n    return x\n",
+    "sys.exit(0) at import": "import sys\nsys.exit(0)\n",
+    "sys.exit(3) in jac": "import sys\ndef jac(x):\n    sys.exit(3)\n",
+    "os._exit(3) in jac": "import os\ndef jac(x):\n    os._exit(3)\n",
+    "os._exit(0) at import": "import os\nos._exit(0)\n",
+    "KeyboardInterrupt raised by the answer": "def jac(x):\n    raise KeyboardInterrupt\n",
+    "a custom BaseException": "class Stop(BaseException):\n    pass\n\ndef jac(x):\n    raise Stop('no')\n",
+    "GeneratorExit at import": "raise GeneratorExit\n",
+    "exit() inside a jitted trace": "import jax.numpy as np\ndef jac(x):\n    if x.sum() > -100:\n        exit(1)\n    return -np.eye(10)\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(EXITS))
+def test_an_exit_or_base_exception_is_that_answers_error(tmp_path: Path, case: str) -> None:
+    verdict = check_file("neg", _folder(tmp_path, {"neg": EXITS[case]}) / "neg.py")
+    assert verdict.status is Status.ERROR, verdict.message
+    assert verdict.kinds() == (Kind.EXCEPTION,)
+
+
+def test_exit_messages_say_what_was_called_and_what_to_do(tmp_path: Path) -> None:
+    verdict = check_file("neg", _folder(tmp_path, {"neg": EXITS["os._exit(3) in jac"]}) / "neg.py")
+    assert verdict.message == (
+        "jac raised an exit (os._exit(3) was called) on the random draw 1: an answer returns its "
+        "Jacobian and must not end the program; remove that call"
+    )
+    verdict = check_file("neg", _folder(tmp_path, {"neg": EXITS["sys.exit(3) in jac"]}) / "neg.py")
+    assert verdict.message.startswith("jac raised SystemExit (exit(), quit() or sys.exit() was called, status 3)")
+
+
+def test_a_leftover_exit_does_not_hide_the_other_verdicts_from_check(tmp_path: Path) -> None:
+    # The review's finding: `check` printed nothing and exited 0. Now: every verdict, exit 1.
+    folder = _folder(tmp_path, {"cumsum": CUMSUM_RIGHT, "mean": "import os\nos._exit(0)\n", "neg": NEG_WRONG, "id": EXITS["exit() in jac"]})
+    result = jacpuzzles("check", "cumsum", "mean", "neg", "id", "--dir", str(folder), "--json")
+    assert result.returncode == 1, result.stderr
+    verdicts = {r["puzzle"]: r["status"] for r in json.loads(result.stdout)["results"]}
+    assert verdicts == {"cumsum": "pass", "mean": "error", "neg": "fail", "id": "error"}
+    shown = jacpuzzles("check", "cumsum", "mean", "neg", "id", "--dir", str(folder))
+    assert shown.returncode == 1
+    for line in ("cumsum", "mean", "neg", "id", "pass: 1  fail: 1  error: 2"):
+        assert line in shown.stdout
+
+
+def test_ctrl_c_exits_130_with_a_short_message(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, {"neg": "import time\ndef jac(x):\n    while True:\n        time.sleep(0.01)\n"})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "checker", "check", "neg", "--dir", str(folder)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO, stdin=subprocess.DEVNULL,
+    )
+    time.sleep(6)  # JAX imported, the answer running
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert "interrupted (Ctrl-C)" in err
+    assert "Traceback" not in err
+
+
+# ---- nothing an answer does changes the expected Jacobians or later verdicts ----
+
+
+def test_an_answer_that_changes_jax_settings_changes_no_other_verdict(tmp_path: Path) -> None:
+    flips = "import jax\njax.config.update('jax_enable_x64', False)\njax.config.update('jax_debug_nans', True)\n"
+    folder = _folder(tmp_path, {"neg": flips + NEG_RIGHT, "cumsum": CUMSUM_RIGHT})
+    first = jacpuzzles("check", "neg", "cumsum", "--dir", str(folder), "--json")
+    again = jacpuzzles("check", "cumsum", "--dir", str(folder), "--json")
+    assert first.returncode == 0 and again.returncode == 0, first.stdout + again.stdout
+    assert {r["status"] for r in json.loads(first.stdout)["results"]} == {"pass"}
+
+
+def test_the_expected_jacobians_are_computed_before_any_answer_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An answer that replaces jnp.cos at import must not change what cos's expected Jacobian is.
+    monkeypatch.setenv("JACPUZZLES_CACHE", "off")
+    sabotage = "import jax.numpy as jnp\n_real = jnp.sin\njnp.cos = lambda x: 0 * x\n\ndef jac(x):\n    return -_real(x)[:, None]\n"
+    path = _folder(tmp_path, {"cos": sabotage}) / "cos.py"
+    real_cos = jnp.cos
+    try:
+        assert check_file("cos", path).status is Status.PASS
+        wrong = _folder(tmp_path, {"cos": "import jax.numpy as jnp\njnp.cos = lambda x: 0 * x\ndef jac(x):\n    return 0 * x[:, None]\n"})
+        assert check_file("cos", wrong / "cos.py").status is Status.FAIL
+    finally:
+        jnp.cos = real_cos
+
+
+def test_a_notebook_keeps_its_own_jax_settings() -> None:
+    before = jax.config.values["jax_enable_x64"]
+    check_answer("neg", lambda x: -jnp.eye(10))
+    assert jax.config.values["jax_enable_x64"] == before
+
+
+def test_the_cache_key_covers_the_numeric_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    from checker import _catalog, _numerics, _oracles, _sampling
+
+    puzzle = _catalog.get("cumsum")
+    assert puzzle is not None
+    batch = _sampling.draws(puzzle, 0)
+    key = _oracles._key(puzzle, batch)
+    _numerics.settings_digest.cache_clear()
+    monkeypatch.setitem(_numerics.PINNED, "jax_default_matmul_precision", "bfloat16")
+    try:
+        assert _oracles._key(puzzle, batch) != key
+    finally:
+        monkeypatch.undo()
+        _numerics.settings_digest.cache_clear()
+
+
+# ---- a verdict is no luck: the same on every seed ----
+
+EXACT_IN_MATHS = {
+    "cos(x + pi/2)": lambda x: jnp.cos(x + jnp.pi / 2)[:, None],
+    "-sin(x % 2 pi)": lambda x: -jnp.sin(x % (2 * jnp.pi))[:, None],
+    "sin(-x)": lambda x: jnp.sin(-x)[:, None],
+}
+
+
+@pytest.mark.parametrize("case", sorted(EXACT_IN_MATHS))
+def test_formulas_exact_in_maths_pass_on_every_seed(case: str) -> None:
+    failed = [seed for seed in range(8) if check_answer("cos", EXACT_IN_MATHS[case], seed=seed).status is not Status.PASS]
+    assert not failed, f"{case} fails on seeds {failed}"
+
+
+def test_cos_small_angle_shortcut_fails_on_every_seed() -> None:
+    # sin(x) ~ x "for small x": off by up to 1.7e-5 relative, wherever |x| < 0.01.
+    shortcut = lambda x: jnp.where(jnp.abs(x) < 1e-2, -x, -jnp.sin(x))[:, None]  # noqa: E731
+    passed = [seed for seed in range(8) if check_answer("cos", shortcut, seed=seed).passed]
+    assert not passed
+
+
+# ---- right answers are not rejected for their type ----
+
+
+def test_a_bfloat16_or_float16_answer_with_exact_values_passes() -> None:
+    assert check_answer("relu", lambda x: jnp.diag(x > 0).astype(jnp.bfloat16)).status is Status.PASS
+    assert check_answer("neg", lambda x: -jnp.eye(10, dtype=jnp.float16)).status is Status.PASS
+
+
+def test_a_float16_answer_that_loses_digits_fails_and_is_told_why() -> None:
+    verdict = check_answer("mean", lambda x: jnp.full((1, 10), 0.1, dtype=jnp.float16))
+    assert verdict.status is Status.FAIL
+    assert verdict.kinds()[0] is Kind.PRECISION
+    assert "float16 (about 3 significant digits)" in verdict.message
+
+
+def test_a_float32_answer_is_judged_at_float32_precision() -> None:
+    band = lambda x: ((jnp.arange(10)[None, :] >= jnp.arange(8)[:, None]) & (jnp.arange(10)[None, :] < jnp.arange(8)[:, None] + 3))  # noqa: E731
+    assert check_answer("running_mean", lambda x: (band(x) / 3).astype(jnp.float32)).status is Status.PASS
+    assert check_answer("running_mean", lambda x: band(x) * 0.33333).status is Status.FAIL
+
+
+def test_a_tuple_literal_is_read_as_an_array() -> None:
+    # ((2.0,),) is read as np.asarray reads it: the (1, 1) Jacobian of id, not a tuple of blocks.
+    assert check_answer("id", lambda x: ((2.0,),)).status is Status.PASS
+    assert check_answer("id", lambda x: [[2.0]]).status is Status.PASS
+    assert check_answer("id", lambda x: (jnp.full((1, 1), 2.0),)).status is Status.PASS
+
+
+# ---- diagnoses that no longer mislead ----
+
+
+def test_broadcast_is_claimed_only_when_right_on_every_draw() -> None:
+    # Right when broadcast, except NaN at a zero entry: no broadcast advice for that.
+    prod_row = lambda x: (jnp.prod(x) / x)  # noqa: E731
+    verdict = check_answer("prod", prod_row)
+    assert Kind.BROADCAST not in verdict.kinds()
+    assert check_answer("repeat", lambda x: jnp.ones(1)).kinds()[0] in (Kind.GRADIENT, Kind.BROADCAST)
+    assert Kind.BROADCAST in check_answer("repeat", lambda x: jnp.ones(1)).kinds()
+
+
+def test_one_axis_too_many_is_named() -> None:
+    verdict = check_answer("neg", lambda x: jnp.broadcast_to(-jnp.eye(10), (3, 10, 10)))
+    assert verdict.kinds()[0] is Kind.EXTRA_AXIS
+    assert "every slice of yours along axis 0 is already the whole Jacobian" in verdict.message
+
+
+def test_wrong_cells_are_counted_as_wrong_and_printed_with_enough_digits() -> None:
+    verdict = check_answer("neg", lambda x: -jnp.eye(10) * (1 + 1e-5 * (jnp.arange(10) == 3)))
+    assert verdict.status is Status.FAIL
+    assert "is wrong on 1 of 100 entries" in verdict.message
+    assert "yours -1.00001, expected -1" in verdict.message
