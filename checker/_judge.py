@@ -311,7 +311,7 @@ def _precision_diagnosis(name: str, got: np.ndarray, w: np.ndarray) -> Diagnosis
         return None
     import jax.numpy as jnp
 
-    eps = float(jnp.finfo(got.dtype).eps)
+    eps = float(jnp.finfo(got.dtype).eps)  # type: ignore[no-untyped-call]
     g = got.astype(np.float64)
     if not np.all(np.abs(g - w) <= 2 * eps * np.abs(w) + 1e-30):
         return None

@@ -34,11 +34,13 @@ PINNED: dict[str, Any] = {
 def settings_digest() -> str:
     """What the expected Jacobians depend on besides the catalog and the draws: the pinned
     settings and the versions of everything that computes them."""
+    import importlib.metadata
+
     import jax
-    import jaxlib
     import numpy as np
 
-    text = repr((PRECISION, sorted(PINNED.items()), jax.__version__, jaxlib.__version__, np.__version__))
+    jaxlib = importlib.metadata.version("jaxlib")
+    text = repr((PRECISION, sorted(PINNED.items()), jax.__version__, jaxlib, np.__version__))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

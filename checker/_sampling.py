@@ -28,7 +28,7 @@ import itertools
 import math
 import zlib
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -210,15 +210,15 @@ def _signs(arg: Arg, rng: np.random.Generator, n: int) -> np.ndarray:
     return signs
 
 
-def _band(arg: Arg, rng: np.random.Generator, low: float, high: float) -> np.ndarray:
+def _band(arg: Arg, low: float, high: float, rng: np.random.Generator) -> np.ndarray:
     n = _size(arg)
     magnitudes = np.exp(rng.uniform(np.log(low), np.log(high), size=n))
     return (_signs(arg, rng, n) * magnitudes).reshape(arg.shape)
 
 
-def _with_zeros(arg: Arg, count: int, base: Callable[[np.random.Generator], np.ndarray]) -> Make:
+def _with_zeros(arg: Arg, count: int, base: Make) -> Make:
     def make(values: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
-        out = np.array(base(rng), dtype=np.float64)
+        out = np.array(base(values, rng), dtype=np.float64)
         flat = out.reshape(-1)
         flat[rng.choice(flat.size, size=min(count, flat.size), replace=False)] = 0.0
         return out
@@ -226,37 +226,50 @@ def _with_zeros(arg: Arg, count: int, base: Callable[[np.random.Generator], np.n
     return make
 
 
+def _using(fn: Callable[..., np.ndarray], *args: Any) -> Make:
+    """A structure maker that needs only the generator: `fn(*args, rng)`."""
+
+    def make(values: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
+        return fn(*args, rng)
+
+    return make
+
+
+def _constant(arg: Arg, value: int, rng: np.random.Generator) -> np.ndarray:
+    return np.asarray(value, dtype=arg.dtype)
+
+
 def _plain(arg: Arg) -> list[Structure]:
     """Uniform floats: zeros, magnitudes, near-zero entries, equal entries, kinks and near-ties."""
     size = _size(arg)
-    random = lambda rng: _random(arg, rng)  # noqa: E731
+    random = _using(_random, arg)
     found: list[Structure] = []
     zeros_ok = "zero" not in arg.avoid
-    bands = [(label, lambda rng, lo=lo, hi=hi: _band(arg, rng, lo, hi)) for label, lo, hi in BANDS]
+    bands = [(label, lo, hi) for label, lo, hi in BANDS]
     names = {"small": "small magnitudes", "large": "large magnitudes"}
     if zeros_ok:
         found.append(Structure("zero entry", _with_zeros(arg, 1, random)))
         if size > 1:
             found.append(Structure("two zero entries", _with_zeros(arg, 2, random)))
-    for label, band in bands:
-        found.append(Structure(names.get(label, f"{label} magnitudes"), lambda values, rng, band=band: band(rng)))
+    for label, lo, hi in bands:
+        found.append(Structure(names.get(label, f"{label} magnitudes"), _using(_band, arg, lo, hi)))
     if zeros_ok:
-        for label, band in bands:
-            found.append(Structure(f"a zero among {label} magnitudes", _with_zeros(arg, 1, band)))
+        for label, lo, hi in bands:
+            found.append(Structure(f"a zero among {label} magnitudes", _with_zeros(arg, 1, _using(_band, arg, lo, hi))))
             if size > 1:
-                found.append(Structure(f"two zeros among {label} magnitudes", _with_zeros(arg, 2, band)))
+                found.append(Structure(f"two zeros among {label} magnitudes", _with_zeros(arg, 2, _using(_band, arg, lo, hi))))
     if size > 1:
         found.append(Structure("mixed magnitudes", lambda values, rng: _mixed_magnitudes(arg, rng, zeros_ok)))
     if zeros_ok:
         for lo, hi in itertools.pairwise(NEAR_ZERO):
             if lo <= max(abs(arg.low), abs(arg.high)):
-                found.append(Structure(f"entries between {lo:g} and {hi:g}", lambda values, rng, lo=lo, hi=hi: _band(arg, rng, lo, min(hi, max(abs(arg.low), abs(arg.high))))))
+                found.append(Structure(f"entries between {lo:g} and {hi:g}", _using(_band, arg, lo, min(hi, max(abs(arg.low), abs(arg.high))))))
     else:
         for d in KINK_DISTANCES:
-            found.append(Structure(f"entries {d:g} either side of the kink at 0", lambda values, rng, d=d: _near_zero(arg, rng, d)))
+            found.append(Structure(f"entries {d:g} either side of the kink at 0", _using(_near_zero, arg, d)))
     if "ties" in arg.avoid and size > 1:
         for d in KINK_DISTANCES:
-            found.append(Structure(f"a near-tie ({d:g} apart)", lambda values, rng, d=d: _near_tie(arg, rng, d)))
+            found.append(Structure(f"a near-tie ({d:g} apart)", _using(_near_tie, arg, d)))
     elif size > 1:
         found.append(Structure("equal entries", lambda values, rng: np.full(arg.shape, _random(arg, rng).reshape(-1)[0])))
     return found
@@ -265,14 +278,14 @@ def _plain(arg: Arg) -> list[Structure]:
 def _mixed_magnitudes(arg: Arg, rng: np.random.Generator, zeros_ok: bool) -> np.ndarray:
     # Every entry from another band (and a zero where f allows one), in a random order.
     n = _size(arg)
-    pool = [_band(arg, rng, lo, hi).reshape(-1) for _, lo, hi in BANDS] + [_random(arg, rng).reshape(-1)]
+    pool = [_band(arg, lo, hi, rng).reshape(-1) for _, lo, hi in BANDS] + [_random(arg, rng).reshape(-1)]
     picks = np.array([pool[k % len(pool)][k] for k in range(n)])
     if zeros_ok:
         picks[0] = 0.0
     return rng.permutation(picks).reshape(arg.shape)
 
 
-def _near_zero(arg: Arg, rng: np.random.Generator, d: float) -> np.ndarray:
+def _near_zero(arg: Arg, d: float, rng: np.random.Generator) -> np.ndarray:
     # Half the entries at +-d (both signs present), the rest random.
     out = _random(arg, rng).reshape(-1).astype(np.float64)
     chosen = rng.permutation(out.size)[: max(1, out.size // 2)]
@@ -283,7 +296,7 @@ def _near_zero(arg: Arg, rng: np.random.Generator, d: float) -> np.ndarray:
     return out.reshape(arg.shape)
 
 
-def _near_tie(arg: Arg, rng: np.random.Generator, d: float) -> np.ndarray:
+def _near_tie(arg: Arg, d: float, rng: np.random.Generator) -> np.ndarray:
     # Two entries d apart, relative to their size; the others random.
     out = _random(arg, rng).reshape(-1).astype(np.float64)
     i, j = rng.choice(out.size, size=2, replace=False)
@@ -313,14 +326,14 @@ def _indices(arg: Arg) -> list[Structure]:
             continue
         points = _lattice(kind, arg)
         found += [
-            Structure(f"{kind} draw {i + 1}", lambda values, rng, i=i, points=points: _cycle(arg, points, i, rng))
+            Structure(f"{kind} draw {i + 1}", _using(_cycle, arg, points, i))
             for i in range(len(points))
         ]
         for d in LATTICE_OFFSETS:
             for sign in (1.0, -1.0):
                 found.append(Structure(
                     f"{d:g} {'above' if sign > 0 else 'below'} {'an integer' if kind == 'integer' else 'a half-integer'}",
-                    lambda values, rng, d=d * sign, points=points: _near(arg, points, d, rng),
+                    _using(_near, arg, points, d * sign),
                 ))
     if size > 1:
         for i in range(4):
@@ -365,8 +378,8 @@ def _simplex(arg: Arg) -> list[Structure]:
     n = arg.shape[-1]
     found: list[Structure] = []
     if "one-hot" in arg.edge_names:
-        found += [Structure("one-hot" if i == 0 else f"one-hot {i + 1}", lambda values, rng, i=i: _hot(arg, rng, i)) for i in range(n)]
-    found.append(Structure("nearly one-hot", lambda values, rng: _blend(_hot(arg, rng, None), _random(arg, rng), 1e-6)))
+        found += [Structure("one-hot" if i == 0 else f"one-hot {i + 1}", _using(_hot, arg, i)) for i in range(n)]
+    found.append(Structure("nearly one-hot", _using(_nearly_hot, arg)))
     if n > 2:
         found.append(Structure("a zero weight", lambda values, rng: _zero_weight(arg, rng)))
     if n > 1:
@@ -374,7 +387,7 @@ def _simplex(arg: Arg) -> list[Structure]:
     return found
 
 
-def _hot(arg: Arg, rng: np.random.Generator, at: int | None) -> np.ndarray:
+def _hot(arg: Arg, at: int | None, rng: np.random.Generator) -> np.ndarray:
     rows = int(np.prod(arg.shape[:-1]))
     n = arg.shape[-1]
     out = np.zeros((rows, n))
@@ -383,14 +396,16 @@ def _hot(arg: Arg, rng: np.random.Generator, at: int | None) -> np.ndarray:
     return out.reshape(arg.shape)
 
 
-def _blend(a: np.ndarray, b: np.ndarray, weight: float) -> np.ndarray:
-    return (1 - weight) * a + weight * b
+def _nearly_hot(arg: Arg, rng: np.random.Generator) -> np.ndarray:
+    result: np.ndarray = (1 - 1e-6) * _hot(arg, None, rng) + 1e-6 * _random(arg, rng)
+    return result
 
 
 def _zero_weight(arg: Arg, rng: np.random.Generator) -> np.ndarray:
     out = _random(arg, rng).reshape(-1, arg.shape[-1])
     out[np.arange(len(out)), rng.integers(0, arg.shape[-1], size=len(out))] = 0.0
-    return (out / out.sum(axis=1, keepdims=True)).reshape(arg.shape)
+    result: np.ndarray = (out / out.sum(axis=1, keepdims=True)).reshape(arg.shape)
+    return result
 
 
 def _weight_tie(arg: Arg, rng: np.random.Generator) -> np.ndarray:
@@ -410,7 +425,7 @@ def _integers(arg: Arg) -> list[Structure]:
     low, high = int(arg.low), int(arg.high)
     values = np.arange(low, high + 1)
     if arg.shape == ():
-        return [Structure(f"{arg.name} = {v}", lambda _, rng, v=v: np.asarray(v, dtype=arg.dtype)) for v in values]
+        return [Structure(f"{arg.name} = {v}", _using(_constant, arg, int(v))) for v in values]
     found = [
         Structure("every value", lambda _, rng: ((rng.integers(0, len(values)) + np.arange(_size(arg))) % len(values) + low).reshape(arg.shape).astype(arg.dtype)),
         Structure(f"all {low}", lambda _, rng: np.full(arg.shape, low, dtype=arg.dtype)),

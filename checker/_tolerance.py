@@ -30,7 +30,7 @@ TOLERANCES: dict[str, tuple[float, float]] = {
 }
 
 
-def tolerance(dtype: np.dtype) -> tuple[float, float]:  # type: ignore[type-arg]
+def tolerance(dtype: np.dtype) -> tuple[float, float]:
     """(rtol, atol) for an answer block of `dtype`: float64's for exact (integer, boolean) and
     float64 values, float32's for float32 and anything less precise."""
     if dtype.kind in "biu" or dtype == np.float64:

@@ -97,3 +97,76 @@ REGRESSIONS: dict[str, tuple[str, Callable[..., Any]]] = {
 def test_realistic_wrong_answer_fails(case: str) -> None:
     name, jac = REGRESSIONS[case]
     _assert_fails(name, jac)
+
+
+# ---- the classes of the independent review (issue 7), each written afresh here ----
+
+IS5 = jnp.arange(5)
+
+
+def _lookup(arr, index, whole, t_of):  # type: ignore[no-untyped-def]
+    lo, hi = jnp.floor(index), jnp.ceil(index)
+    t = jnp.where(whole, 0.0, t_of(index, lo))
+    i1, i2 = lo.astype(jnp.int32), hi.astype(jnp.int32)
+    return (1 - t) * (IS5 == i1) + t * (IS5 == i2), jnp.where(whole, 0.0, arr[i2] - arr[i1])
+
+
+def _bulk(arr, indices, whole):  # type: ignore[no-untyped-def]
+    lo, hi = jnp.floor(indices), jnp.ceil(indices)
+    t = jnp.where(whole, 0.0, indices - lo)[:, None]
+    i1, i2 = jnp.clip(lo, 0, 4).astype(jnp.int32), jnp.clip(hi, 0, 4).astype(jnp.int32)
+    w = (1 - t) * (IS5 == i1[:, None]) + t * (IS5 == i2[:, None])
+    return w, jnp.diag(jnp.where(whole, 0.0, arr[i2] - arr[i1]))
+
+
+A3 = jnp.arange(3)
+EYE4 = jnp.arange(4)[:, None] == jnp.arange(4)
+
+
+def _scatter_update_f(vector, index, target):  # type: ignore[no-untyped-def]
+    mask = jnp.zeros_like(vector).at[index].set(1.0)
+    return vector * (1 - mask) + mask * target
+
+
+def _nearest_in_float16(v, k, g):  # type: ignore[no-untyped-def]
+    r = v[jnp.arange(2), jnp.argmax(k, axis=1)]
+    v16, target16 = v.astype(jnp.float16), (r - g).astype(jnp.float16)
+    nearest = jnp.argmin((v16 - target16[:, None]) ** 2, axis=1)
+    return g[:, None] * k, jnp.abs(g)[:, None] * (1 - 2 * (A3 == nearest[:, None]))
+
+
+REVIEW_CLASSES: dict[str, tuple[str, Callable[..., Any]]] = {
+    "integrality by isclose": (
+        "linear_lookup_corrected",
+        lambda arr, index: _lookup(arr, index, jnp.isclose(index, jnp.round(index)), lambda x, lo: x - lo),
+    ),
+    "integrality in float16": (
+        "linear_lookup_corrected",
+        lambda arr, index: _lookup(
+            arr, index, index.astype(jnp.float16) == jnp.round(index.astype(jnp.float16)), lambda x, lo: x - lo
+        ),
+    ),
+    "bulk branch on any()": (
+        "bulk_superposition_lookup_corrected",
+        lambda arr, indices: _bulk(arr, indices, jnp.full(5, bool((jnp.floor(indices) == jnp.ceil(indices)).any()))),
+    ),
+    "relu threshold 1e-6": ("relu", lambda x: jnp.diag(1.0 * (x > 1e-6))),
+    "relu by finite differences": (
+        "relu", lambda x: jnp.diag((jnp.maximum(x + 1e-6, 0) - jnp.maximum(x - 1e-6, 0)) / 2e-6)
+    ),
+    "prod with eps": ("prod", lambda x: (jnp.prod(x + 1e-12) / (x + 1e-12))[None, :]),
+    "mask from f's output": (
+        "scatter_update",
+        lambda vector, index, target: (
+            1.0 * EYE4 * (_scatter_update_f(vector, index, target) == vector)[:, None],
+            1.0 * (_scatter_update_f(vector, index, target) != vector),
+        ),
+    ),
+    "nearest value in float16": ("asymmetrical_vectored_lookup", _nearest_in_float16),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REVIEW_CLASSES))
+def test_the_review_classes_fail_on_every_seed(case: str) -> None:
+    name, answer = REVIEW_CLASSES[case]
+    _assert_fails(name, answer)
