@@ -14,7 +14,7 @@ import numpy as np
 
 from checker._catalog import FLOAT_DTYPES, Arg, Puzzle
 from checker._sampling import Draw
-from checker._tolerance import close, tolerance
+from checker._tolerance import close, close_per_draw, tolerance
 from checker._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict
 
 Blocks = tuple[np.ndarray, ...]
@@ -95,7 +95,8 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
     if order is not None:
         failure = _failure(puzzle, draws[0], names[0], 0, expected[0][0], answers[0][0], len(_block_arg(puzzle, 0)[0]), None)
         return _fail(puzzle, seed, len(draws), [order], failure)
-    for d, draw in enumerate(draws):
+    for d in _suspects(expected, answers):
+        draw = draws[d]
         for k, (want, got) in enumerate(zip(expected[d], answers[d])):
             out_shape, arg = _block_arg(puzzle, k)
             failure_args = (puzzle, draw, names[k], k, want, got, len(out_shape))
@@ -118,6 +119,21 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
         draws=len(draws),
         seed=seed,
     )
+
+
+def _suspects(expected: list[Blocks], answers: tuple[Blocks, ...]) -> list[int]:
+    """The draws that need a closer look, in order: all of them unless every block has the same
+    shape on every draw (the usual case), then only those some block is not close on."""
+    n = len(expected)
+    bad = np.zeros(n, dtype=bool)
+    for k in range(len(expected[0])):
+        wants, gots = [e[k] for e in expected], [a[k] for a in answers]
+        shapes = {g.shape for g in gots} | {w.shape for w in wants}
+        dtypes = {g.dtype for g in gots}
+        if len(shapes) != 1 or len(dtypes) != 1:
+            return list(range(n))
+        bad |= ~close_per_draw(np.stack(gots), np.stack(wants))
+    return [int(d) for d in np.flatnonzero(bad)]
 
 
 def _fail(puzzle: Puzzle, seed: int, n: int, diagnoses: list[Diagnosis], failure: Failure) -> Verdict:

@@ -19,7 +19,7 @@ import numpy as np
 
 from checker import _catalog, _numerics
 from checker._catalog import Puzzle
-from checker._tolerance import close
+from checker._tolerance import close, close_per_draw
 from checker._sampling import Draw, stacked
 from checker._settings import FAST_COMPILE
 
@@ -134,7 +134,8 @@ def _load(path: Path, n: int) -> list[Blocks] | None:
 
 def _cross_check(puzzle: Puzzle, batch: tuple[Draw, ...], fwd: list[np.ndarray], rev: list[np.ndarray]) -> None:
     for k, (a, b) in enumerate(zip(fwd, rev)):
-        for d, draw in enumerate(batch):
+        for d in np.flatnonzero(~close_per_draw(a, b)):
+            draw = batch[d]
             if not close(a[d], b[d]).all():
                 names = ("jax.vjp", "jax.jacrev contracted with g") if puzzle.is_vjp else ("jax.jacfwd", "jax.jacrev")
                 raise OracleDisagreement(puzzle.name, draw.label, k, float(np.max(np.abs(a[d] - b[d]))), *names)

@@ -318,7 +318,6 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     sees exactly what their code does.
     """
     import jax
-    import jax.numpy as jnp
 
     target = puzzle.on_dynamic(jac)  # a static size stays a Python int, not a traced value
     try:
@@ -336,7 +335,7 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     for draw in draws if before is not None else ():
         try:
             with _time_limit(timeout):
-                raw = compiled(*(jnp.asarray(v) for v in puzzle.dynamic(draw.values)))
+                raw = compiled(*puzzle.dynamic(draw.values))  # numpy in: no eager conversion per draw
         except _Timeout:
             return _too_slow(puzzle, timeout, draw)
         except BaseException as exc:  # noqa: BLE001 - the eager run reports it as the learner's code raises it
