@@ -39,16 +39,23 @@ from checker._settings import DEFAULT_SEED
 RANDOM_DRAWS = 6  # at least; more when an argument is small (see `_random_count`)
 VALUES_PER_ENTRY = 60  # random values each entry of each argument takes across the random draws
 # Magnitude bands: (label, low, high) of |entry|, drawn log-uniformly with random signs.
+# Zeros also meet entries this small (an isclose(x, 0) is wrong there); alone they are not
+# drawn, since exact formulas such as cos(x + pi/2) lose their relative accuracy below 1e-7.
+MINUTE = ("minute", 1e-12, 1e-9)
 BANDS = (("tiny", 1e-7, 1e-6), ("small", 1e-4, 1e-3), ("large", 1e2, 1e3), ("huge", 1e3, 1e4))
 # Decades between 1e-7 and 1: a threshold or a small-angle shortcut anywhere below 1 is crossed.
 NEAR_ZERO = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 # How far from an integer or a half an index is put, on both sides.
-LATTICE_OFFSETS = (1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 5e-4, 1e-3)
+LATTICE_OFFSETS = (1e-14, 1e-11, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 5e-4, 1e-3)
 # How close to a kink at zero (relu), or to a tie (sort, relative), an entry is put.
-KINK_DISTANCES = (1e-9, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
+KINK_DISTANCES = (1e-300, 1e-100, 1e-15, 1e-12, 1e-9, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
+# How far apart the two leaders of a guarded max or argmin are put (relative; GUARD_GAP below).
+GUARD_TIES = (1e-5, 1e-4, 1e-3, 1e-2, 3e-2)
+# How close two entries are put where f has a kink at ties (sort), relative: down to a few ulps.
+TIE_DISTANCES = (1e-15, 1e-12, 1e-9, 1e-7, 1e-5, 1e-3)
 # Exactly on a kink is never drawn; this close is (float64 tells the sides apart).
-STRUCTURE_GAP = 1e-10
-_TRIES = 30  # fresh random bases tried before a structure that a guard refuses is given up
+STRUCTURE_GAP = 1e-305
+_TRIES = 12  # fresh random bases tried before a structure that a guard refuses is given up
 
 
 @dataclass(frozen=True)
@@ -254,12 +261,17 @@ def _plain(arg: Arg) -> list[Structure]:
     for label, lo, hi in bands:
         found.append(Structure(names.get(label, f"{label} magnitudes"), _using(_band, arg, lo, hi)))
     if zeros_ok:
-        for label, lo, hi in bands:
+        for label, lo, hi in (*bands, MINUTE) if size > 1 else bands:
             found.append(Structure(f"a zero among {label} magnitudes", _with_zeros(arg, 1, _using(_band, arg, lo, hi))))
             if size > 1:
                 found.append(Structure(f"two zeros among {label} magnitudes", _with_zeros(arg, 2, _using(_band, arg, lo, hi))))
     if size > 1:
         found.append(Structure("mixed magnitudes", lambda values, rng: _mixed_magnitudes(arg, rng, zeros_ok)))
+    for lo, hi in ((1e-7, 1e-5), (1e-5, 1e-3), (1e-3, 1e-1)):
+        ends = ("low", "high") if size == 1 else ("both",)
+        for end in ends:
+            where = "the ends" if end == "both" else f"the {end} end"
+            found.append(Structure(f"within {hi:g} of {where} of the domain", _using(_near_ends, arg, lo, hi, end)))
     if zeros_ok:
         for lo, hi in itertools.pairwise(NEAR_ZERO):
             if lo <= max(abs(arg.low), abs(arg.high)):
@@ -268,7 +280,7 @@ def _plain(arg: Arg) -> list[Structure]:
         for d in KINK_DISTANCES:
             found.append(Structure(f"entries {d:g} either side of the kink at 0", _using(_near_zero, arg, d)))
     if "ties" in arg.avoid and size > 1:
-        for d in KINK_DISTANCES:
+        for d in TIE_DISTANCES:
             found.append(Structure(f"a near-tie ({d:g} apart)", _using(_near_tie, arg, d)))
     elif size > 1:
         found.append(Structure("equal entries", lambda values, rng: np.full(arg.shape, _random(arg, rng).reshape(-1)[0])))
@@ -283,6 +295,14 @@ def _mixed_magnitudes(arg: Arg, rng: np.random.Generator, zeros_ok: bool) -> np.
     if zeros_ok:
         picks[0] = 0.0
     return rng.permutation(picks).reshape(arg.shape)
+
+
+def _near_ends(arg: Arg, lo: float, hi: float, end: str, rng: np.random.Generator) -> np.ndarray:
+    # Each entry lo to hi (times the domain's width) inside one of its ends: `end`, or both.
+    n = _size(arg)
+    inward = (arg.high - arg.low) * np.exp(rng.uniform(np.log(lo), np.log(hi), size=n))
+    at_low = rng.permutation(np.arange(n) % 2 == 0) if end == "both" else np.full(n, end == "low")
+    return np.where(at_low, arg.low + inward, arg.high - inward).reshape(arg.shape)
 
 
 def _near_zero(arg: Arg, d: float, rng: np.random.Generator) -> np.ndarray:
@@ -472,6 +492,7 @@ class _Coincidence:
     source: int
     target: int
     lead: tuple[int, ...]
+    sign: float = 1.0  # -1: the negation (x + y = 0 where f adds them)
 
 
 def _coincidences(puzzle: Puzzle, rng: np.random.Generator) -> list[_Coincidence]:
@@ -488,7 +509,7 @@ def _coincidences(puzzle: Puzzle, rng: np.random.Generator) -> list[_Coincidence
         leads = list(itertools.product(*(range(n) for n in a.shape[:lead_ndim])))
         if len(leads) > 9:
             leads = [leads[k] for k in rng.choice(len(leads), size=9, replace=False)]
-        found += [_Coincidence(s, t, lead) for lead in leads]
+        found += [_Coincidence(s, t, lead, sign) for sign in (1.0, -1.0) for lead in leads]
     return found
 
 
@@ -564,8 +585,53 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
             extra.append(_structured(puzzle, rng, label, _both(_set(a, first, rng), _set(b, second, rng))))
     for c in _coincidences(puzzle, rng):
         extra.append(_structured(puzzle, rng, _coincidence_label(puzzle, c, rng), _coinciding(puzzle, c, rng)))
+    if puzzle.guard is not None:
+        for d in GUARD_TIES:
+            label = f"a near-tie of {_GUARD_TIE_WHAT[puzzle.guard]} ({d:g} apart)"
+            extra.append(_structured(puzzle, rng, label, _using_values(_GUARD_TIES_MAKE[puzzle.guard], d, rng)))
     result += [draw for draw in extra if draw is not None]
     return tuple(result)
+
+
+def _using_values(fn: Callable[[list[np.ndarray], float, np.random.Generator], None], d: float, rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    def apply(values: list[np.ndarray]) -> None:
+        fn(values, d, rng)
+
+    return apply
+
+
+def _max_tie(values: list[np.ndarray], d: float, rng: np.random.Generator) -> None:
+    # tensor_lookup_2d: per channel, a second masked cell d below the winner (relative).
+    arr, x, y = (np.array(v, dtype=np.float64) for v in values[:3])
+    weights = np.outer(x, y)
+    for c in range(arr.shape[-1]):
+        masked = weights * arr[:, :, c]
+        best = np.unravel_index(np.argmax(masked), masked.shape)
+        others = [ij for ij in np.ndindex(masked.shape) if ij != best and weights[ij] > 0]
+        if not others:
+            arr[..., c] = np.nan  # no second cell can compete: this base is refused
+            continue
+        other = others[int(rng.integers(len(others)))]
+        arr[other + (c,)] = masked[best] * (1 - d) / weights[other]
+    values[0] = arr
+
+
+def _nearest_tie(values: list[np.ndarray], d: float, rng: np.random.Generator) -> None:
+    # asymmetrical_vectored_lookup: per row, a second value of v almost as near the target as
+    # the nearest one, on the target's other side.
+    v, k, g = (np.array(a, dtype=np.float64) for a in values[:3])
+    for b in range(len(v)):
+        pick = int(np.argmax(k[b]))
+        target = v[b, pick] - g[b]
+        nearest = int(np.argmin((v[b] - target) ** 2))
+        free = [i for i in range(v.shape[1]) if i not in (pick, nearest)]
+        other = free[int(rng.integers(len(free)))]
+        v[b, other] = target - (v[b, nearest] - target) * (1 + d)
+    values[0] = v
+
+
+_GUARD_TIES_MAKE = {"unique_max": _max_tie, "asymmetric": _nearest_tie}
+_GUARD_TIE_WHAT = {"unique_max": "the max's winner and runner-up", "asymmetric": "the two values nearest the target"}
 
 
 PAIRS_IN_FULL = 48  # below this many combinations, every structure of one argument meets every one of the other
@@ -593,7 +659,7 @@ def _both(first: Callable[[list[np.ndarray]], None], second: Callable[[list[np.n
 def _coinciding(puzzle: Puzzle, c: _Coincidence, rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
     def apply(values: list[np.ndarray]) -> None:
         _point_at(puzzle, values, c)
-        values[c.target] = np.array(values[c.source][c.lead], dtype=np.float64)
+        values[c.target] = c.sign * np.array(values[c.source][c.lead], dtype=np.float64)
 
     return apply
 
@@ -602,7 +668,8 @@ def _coincidence_label(puzzle: Puzzle, c: _Coincidence, rng: np.random.Generator
     source, target = puzzle.args[c.source], puzzle.args[c.target]
     where = f"[{', '.join(map(str, c.lead))}]" if c.lead else ""
     pointers = _point_at(puzzle, [_random(a, rng) for a in puzzle.args], c)
-    return f"{target.name} equal to {source.name}{where}" + (f", {pointers}" if pointers else "")
+    minus = "" if c.sign > 0 else "-"
+    return f"{target.name} equal to {minus}{source.name}{where}" + (f", {pointers}" if pointers else "")
 
 
 def stacked(batch: tuple[Draw, ...]) -> tuple[np.ndarray, ...]:
