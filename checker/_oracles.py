@@ -165,13 +165,22 @@ def _compute(work: list[tuple[Puzzle, tuple[Draw, ...]]]) -> list[tuple[list[np.
     """
     import jax
 
-    oracles = [jax.vmap(_oracle(p)) for p, _ in work]
     inputs = [p.dynamic(stacked(batch)) for p, batch in work]
-    everything = jax.jit(lambda xs: [o(*x) for o, x in zip(oracles, xs)], compiler_options=FAST_COMPILE)(inputs)
+    everything = _program(tuple(p for p, _ in work))(inputs)
     return [
         ([np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(fwd)], [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(rev)])
         for fwd, rev in everything
     ]
+
+
+@functools.lru_cache(maxsize=8)
+def _program(puzzles: tuple[Puzzle, ...]) -> Any:
+    """One jitted function computing every puzzle's oracles on all its draws. Kept, so that the
+    same puzzles on another seed (the same number of draws, so the same shapes) compile nothing."""
+    import jax
+
+    oracles = [jax.vmap(_oracle(p)) for p in puzzles]
+    return jax.jit(lambda xs: [o(*x) for o, x in zip(oracles, xs)], compiler_options=FAST_COMPILE)
 
 
 def _oracle(puzzle: Puzzle) -> Any:

@@ -589,7 +589,10 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
         for d in GUARD_TIES:
             label = f"a near-tie of {_GUARD_TIE_WHAT[puzzle.guard]} ({d:g} apart)"
             extra.append(_structured(puzzle, rng, label, _using_values(_GUARD_TIES_MAKE[puzzle.guard], d, rng)))
-    result += [draw for draw in extra if draw is not None]
+    for draw in extra:
+        # A structure no base could satisfy on this seed leaves a random draw in its place: every
+        # seed has as many draws, so the compiled oracles are reused from seed to seed.
+        result.append(draw if draw is not None else _random_draw(puzzle, rng, len(result) + 1))
     return tuple(result)
 
 
