@@ -1,4 +1,4 @@
-"""The `jacpuzzles` command line: list, show, hint, check, watch, and the maintainers' `dev`.
+"""The `jacpuzzles` command line: list, show, hint, check, watch, grade, and the maintainers' `dev`.
 
 Exit codes: 0 when every checked puzzle passes, 1 when any does not, 2 for usage errors, 130
 when interrupted with Ctrl-C. Nothing an answer does (`exit()`, `os._exit`) ends a check early:
@@ -225,6 +225,21 @@ def cmd_dev(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def cmd_grade(args: argparse.Namespace) -> int:
+    from checker._grade import BadSetup, grade_class  # imports numpy and JAX
+    from checker._sandbox import Limits
+
+    try:
+        limits = Limits(args.timeout, args.memory_mb)
+        return grade_class(Path(args.submissions), Path(args.out), args.jobs, limits, args.seed, _console(), _console(stderr=True))
+    except BadSetup as exc:
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        message = f"jacpuzzles: interrupted (Ctrl-C); the submissions graded so far are kept in {args.out}: run the same command to finish"
+        _console(stderr=True).print(Text(message, style="yellow"))
+        return INTERRUPTED
+
+
 def _one(name: str) -> _catalog.Puzzle:
     try:
         return puzzle_named(name)
@@ -261,6 +276,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the input draws (default: %(default)s)")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per call of jac (default: %(default)s)")
     p.set_defaults(run=cmd_watch)
+    p = sub.add_parser("grade", help="grade a class: one folder or .zip per student, out of process (docs/grading.md)")
+    p.add_argument("submissions", metavar="SUBMISSIONS", help="folder holding one folder or .zip per student")
+    p.add_argument("--out", required=True, metavar="OUT", help="folder for the grades, reports and journal")
+    p.add_argument("--jobs", type=int, default=2, help="submissions graded at a time (default: %(default)s)")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per import or call of an answer (default: %(default)s)")
+    p.add_argument("--memory-mb", type=int, default=1024, help="megabytes a submission's code may allocate, 0 for no limit (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the input draws (default: %(default)s)")
+    p.set_defaults(run=cmd_grade)
     p = sub.add_parser("dev", help="for maintainers: regenerate or check the files generated from the catalog, record TensorFlow's results")
     p.add_argument("action", choices=("generate", "check", "record-tf"))
     p.add_argument("--root", default=".", help="the repository root (default: .)")

@@ -280,7 +280,11 @@ def _value_diagnoses(
     found: list[Diagnosis] = []
     bad = ~np.isfinite(got.astype(np.float64))
     if bad.any():
-        zeros = [f"{a.name}[{', '.join(map(str, np.argwhere(v == 0)[0]))}]" for a, v in zip(puzzle.args, draw.values) if a.differentiable and (v == 0).any()]
+        # An index exactly at 0 is a lattice point, not "a zero entry" an answer might divide by.
+        zeros = [
+            f"{a.name}[{', '.join(map(str, np.argwhere(v == 0)[0]))}]" for a, v in zip(puzzle.args, draw.values)
+            if a.differentiable and "integer" not in a.edge_names and (v == 0).any()
+        ]
         what = f"NaN or inf in {int(bad.sum())} entr{'y' if bad.sum() == 1 else 'ies'} of {name}"
         if zeros:
             found.append(Diagnosis(

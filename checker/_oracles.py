@@ -173,7 +173,7 @@ def _compute(work: list[tuple[Puzzle, tuple[Draw, ...]]]) -> list[tuple[list[np.
     ]
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=64)
 def _program(puzzles: tuple[Puzzle, ...]) -> Any:
     """One jitted function computing every puzzle's oracles on all its draws. Kept, so that the
     same puzzles on another seed (the same number of draws, so the same shapes) compile nothing."""

@@ -352,7 +352,7 @@ def test_tensor_lookup_2d_corrected_returns_a_negative_cell() -> None:
 def test_jacobians_of_linear_lookup() -> None:
     blocks = jacobians("linear_lookup", [np.array(ONE_TO_FIVE), np.array(1.5)], [0, 1])
     assert [block.shape for block in blocks] == [(5,), ()]
-    assert all(block.dtype == np.float32 for block in blocks)
+    assert all(block.dtype == np.float64 for block in blocks)
     assert_values(blocks[0], [0, 0.5, 0.5, 0, 0])
     assert_values(blocks[1], -1.0)
 
@@ -444,7 +444,7 @@ def test_gather_vjp_accumulates_repeated_indices() -> None:
     idx[0] = [5, 5, 26]
     (d_embeddings,) = vjps("gather_vjp", [embeddings, idx], [0], np.ones((8, 3, 4), np.float32))
     assert d_embeddings.shape == (27, 4)
-    assert d_embeddings.dtype == np.float32
+    assert d_embeddings.dtype == np.float64
     expected = np.zeros((27, 4), np.float32)
     expected[0], expected[5], expected[26] = 21, 2, 1
     assert_values(d_embeddings, expected)

@@ -1,4 +1,4 @@
-# expect: fail shape
+# expect: fail extra-axis
 # Differentiates by the padded y[:, :, None], giving d f / d y shape (3, 3, 2, 3, 3, 1): y itself has shape (3, 3).
 import jax.numpy as np
 

@@ -1,4 +1,4 @@
-# expect: fail shape
+# expect: fail extra-axis
 # d f / d index as a one-entry vector np.zeros(1): f and index are scalars, so the block has shape ().
 import jax.numpy as np
 

@@ -1,0 +1,222 @@
+"""Class grading: `jacpuzzles grade SUBMISSIONS --out OUT`.
+
+The grader draws the inputs and computes the expected Jacobians once per puzzle for the whole
+class, runs each submission's answers in worker processes of its own (`_sandbox`), judges what
+came back here, and journals each submission in `OUT/<submission>.json` as soon as it is graded,
+keyed by a digest of its answer files and of everything grading depends on. A re-run (after a
+crash, `kill -9` or Ctrl-C) grades only what is missing or changed, and ends with the same files.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import hashlib
+import json
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from checker import _catalog, _gradebook, _numerics, _sampling, _sandbox, _submissions
+from checker._catalog import puzzle_named
+from checker._runner import Run
+from checker._sandbox import Limits
+from checker._verdict import Diagnosis, Kind, Status, Verdict
+
+GRADER_VERSION = 1  # bump when grading changes what a journaled result would be
+
+
+class BadSetup(Exception):
+    """Arguments the grader cannot work with (exit code 2): the message says what to fix."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One submission, ready to grade: its answers located, its journal key, or why it can't be."""
+
+    name: str
+    key: str
+    answers: _submissions.Answers | None
+    reason: str | None = None
+
+
+def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: int, console: Console, progress: Console) -> int:
+    """Grade every submission in `submissions` into `out`; returns the exit code (0: done).
+
+    `progress` shows the progress bar (stderr), `console` the summary table (stdout).
+    """
+    _check_setup(submissions, out, jobs, limits)
+    for stale in out.glob(".*.partial"):  # a write cut short by `kill -9`
+        stale.unlink()
+    points = {p.name: p.points for p in _catalog.puzzles()}
+    names = list(points)
+    found, clashes = _submissions.discover(submissions)
+    with tempfile.TemporaryDirectory(prefix="jacpuzzles-grade-") as scratch:
+        plans = [_plan(s, Path(scratch) / f"{k}", names, points, seed, limits) for k, s in enumerate(found)]
+        todo = [p for p in plans if not _journaled(out, p)]
+        with _numerics.pinned():
+            _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress)
+    for clash in clashes:
+        progress.print(f"[yellow]skipped[/] {clash.reason}")
+    docs = [json.loads((out / f"{p.name}.json").read_text()) for p in plans]
+    _write_gradebook(out, docs, names)
+    console.print(_table(docs))
+    console.print(f"graded {len(todo)} submission(s), {len(plans) - len(todo)} unchanged since the last run; results in {out}")
+    return 0
+
+
+def _check_setup(submissions: Path, out: Path, jobs: int, limits: Limits) -> None:
+    """Refuse arguments the grader cannot work with, before any work."""
+    if not submissions.is_dir():
+        raise BadSetup(f"submissions folder {str(submissions)!r} does not exist or is not a folder: pass the folder holding one folder or .zip per student")
+    if jobs < 1 or limits.timeout <= 0 or limits.memory_mb < 0:
+        raise BadSetup("--jobs and --timeout must be positive, --memory-mb at least 0 (0: no limit)")
+    if out.resolve().is_relative_to(submissions.resolve()):
+        raise BadSetup(f"--out {out} is inside the submissions folder {submissions}, which is never written to: pick another folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".jacpuzzles-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise BadSetup(f"cannot write grades into {out}: {exc.strerror or exc}; pass a writable --out folder") from None
+
+
+def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits) -> Plan:
+    """Unpack and locate a submission's answers, and compute its journal key."""
+    scratch.mkdir()
+    root = _submissions.unpack(submission, scratch)
+    if isinstance(root, _submissions.Unreadable):
+        content = hashlib.sha256(submission.source.read_bytes()).hexdigest() if submission.source.is_file() else ""
+        return Plan(submission.name, _key(content, points, seed, limits), None, root.reason)
+    try:
+        answers = _submissions.locate(root, names)
+    except OSError as exc:
+        return Plan(submission.name, _key("", points, seed, limits), None, f"cannot read the submission's files: {exc}")
+    return Plan(submission.name, _key(answers.digest, points, seed, limits), answers)
+
+
+def _key(content: str, points: dict[str, int], seed: int, limits: Limits) -> str:
+    """What a journaled result depends on: the answers, the puzzles and points, seed, limits, kit."""
+    text = json.dumps([GRADER_VERSION, content, points, seed, limits.timeout, limits.memory_mb, _numerics.settings_digest(), _catalog_digest()])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _catalog_digest() -> str:
+    """The catalog's files: an edited `f`, domain or shape gives other verdicts."""
+    digest = hashlib.sha256()
+    for path in sorted(_catalog._DATA.glob("*.toml")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _journaled(out: Path, plan: Plan) -> bool:
+    """Whether `out` already holds this submission's result under the same key."""
+    try:
+        doc = json.loads((out / f"{plan.name}.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return bool(doc.get("key") == plan.key and (out / f"{plan.name}.txt").is_file())
+
+
+def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits, jobs: int, console: Console) -> None:
+    """Grade `todo`, `jobs` at a time, journaling each as it finishes."""
+    needed = sorted({n for p in todo if p.answers is not None for n in p.answers.files}, key=names.index)
+    draws = {n: _sampling.draws(puzzle_named(n), seed) for n in needed}
+    expected = _expected(needed, draws)
+    shared = _sandbox.share_draws(scratch, draws) if needed else None
+    columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"))
+    with Progress(*columns, console=console, transient=False) as progress, concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        task = progress.add_task("", total=len(todo))
+        futures = {pool.submit(_run, plan, shared, limits): plan for plan in todo}
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                plan = futures[future]
+                _journal(out, plan, future.result(), draws, expected, points, seed)
+                progress.update(task, advance=1, description=plan.name)
+        except BaseException:
+            _sandbox.stop_all()
+            raise
+
+
+def _expected(needed: list[str], draws: dict[str, tuple[_sampling.Draw, ...]]) -> dict[str, Any]:
+    """The expected Jacobians of every puzzle some submission answers, computed once."""
+    from checker._engine import _expected as expected_many
+
+    return expected_many([(puzzle_named(n), draws[n]) for n in needed]) if needed else {}
+
+
+def _run(plan: Plan, shared: _sandbox.SharedDraws | None, limits: Limits) -> list[Run] | str:
+    """Run one submission's answers out of process (in a worker thread of the grader)."""
+    if plan.answers is None or not plan.answers.files or shared is None:
+        return []
+    try:
+        return _sandbox.run_submission(plan.answers.root, list(plan.answers.files.items()), shared, limits)
+    except _sandbox.WorkerFailure as exc:
+        return str(exc)
+    except Exception as exc:  # noqa: BLE001 - the grader's own failure: ungradable, never a 0
+        return f"the grader failed on this submission: {type(exc).__name__}: {exc}"
+
+
+def _journal(out: Path, plan: Plan, outcome: list[Run] | str, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], points: dict[str, int], seed: int) -> None:
+    """Judge a submission's runs and write its `.txt`, then its `.json` (the journal entry)."""
+    reason = plan.reason if plan.reason is not None else (outcome if isinstance(outcome, str) else None)
+    verdicts = None
+    if reason is None:
+        assert plan.answers is not None and not isinstance(outcome, str)
+        try:
+            verdicts = _verdicts(plan.answers, outcome, draws, expected, seed)
+        except Exception as exc:  # noqa: BLE001 - a judge crash is the grader's failure, not a 0
+            reason = f"the grader failed while judging: {type(exc).__name__}: {exc}"
+    if verdicts is None:
+        # Refused for its content: journaled like a grade. The grader's own failure: no key, so
+        # the next run tries again.
+        key = plan.key if plan.reason is not None else ""
+        doc = _gradebook.ungradable(plan.name, key, reason or "unknown", points)
+    else:
+        doc = _gradebook.graded(plan.name, plan.key, verdicts, points)
+    _gradebook.write_atomic(out / f"{plan.name}.txt", _gradebook.feedback(doc, verdicts, points))
+    _gradebook.write_atomic(out / f"{plan.name}.json", _gradebook.document_text(doc))
+
+
+def _verdicts(answers: _submissions.Answers, runs: list[Run], draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], seed: int) -> list[Verdict]:
+    """One verdict per puzzle, in catalog order: judged runs, and the files that were missing."""
+    from checker._engine import _verdict
+
+    by_name = dict(zip(answers.files, runs))
+    verdicts = []
+    for p in _catalog.puzzles():
+        if p.name in by_name:
+            verdict = _verdict(p, draws[p.name], by_name[p.name], seed, expected.get(p.name))
+            verdicts.append(dataclasses.replace(verdict, path=answers.files[p.name]))
+        else:
+            status, message = answers.missing[p.name]
+            verdicts.append(Verdict(p.name, Status(status), message, (Diagnosis(Kind.MISSING, message),), seed=seed))
+    return verdicts
+
+
+def _write_gradebook(out: Path, docs: list[dict[str, Any]], names: list[str]) -> None:
+    """The class-wide files, from every submission's document."""
+    summary = _gradebook.summary(docs, names)
+    _gradebook.write_atomic(out / "grades.csv", _gradebook.grades_csv(docs, names))
+    _gradebook.write_atomic(out / "junit.xml", _gradebook.junit_xml(docs))
+    _gradebook.write_atomic(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    _gradebook.write_atomic(out / "summary.md", _gradebook.summary_markdown(summary))
+
+
+def _table(docs: list[dict[str, Any]]) -> Table:
+    """The end-of-run table: one row per submission."""
+    table = Table(title="jacpuzzles grade", title_justify="left", show_edge=False)
+    for column in ("submission", "score", "pass", "fail", "error", "todo"):
+        table.add_column(column, justify="left" if column == "submission" else "right")
+    table.add_column("note", no_wrap=True, overflow="ellipsis", max_width=60)
+    for doc in docs:
+        counts = {s.value: sum(r["status"] == s.value for r in doc["results"]) for s in Status}
+        score = "ungradable" if doc["score"] is None else f"{doc['score']}/{doc['max_score']}"
+        table.add_row(doc["submission"], score, *(str(counts[s.value]) for s in Status), doc.get("reason", ""))
+    return table
