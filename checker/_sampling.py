@@ -50,7 +50,7 @@ LATTICE_OFFSETS = (1e-14, 1e-11, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 5e-4, 1e-3)
 # How close to a kink at zero (relu), or to a tie (sort, relative), an entry is put.
 KINK_DISTANCES = (1e-300, 1e-100, 1e-15, 1e-12, 1e-9, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
 # How far apart the two leaders of a guarded max or argmin are put (relative; GUARD_GAP below).
-GUARD_TIES = (1e-5, 1e-4, 1e-3, 1e-2, 3e-2)
+GUARD_TIES = (3e-6, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2)
 # How close two entries are put where f has a kink at ties (sort), relative: down to a few ulps.
 TIE_DISTANCES = (1e-15, 1e-12, 1e-9, 1e-7, 1e-5, 1e-3)
 # Exactly on a kink is never drawn; this close is (float64 tells the sides apart).
@@ -267,6 +267,10 @@ def _plain(arg: Arg) -> list[Structure]:
                 found.append(Structure(f"two zeros among {label} magnitudes", _with_zeros(arg, 2, _using(_band, arg, lo, hi))))
     if size > 1:
         found.append(Structure("mixed magnitudes", lambda values, rng: _mixed_magnitudes(arg, rng, zeros_ok)))
+        # One entry tiny among huge ones, at each place in turn: a sum of huge products then
+        # swamps the tiny entry's own term (a finite difference loses it to rounding).
+        for k in range(min(size, 10)):
+            found.append(Structure(f"entry {k} tiny among huge ones", _using(_one_tiny, arg, k)))
     for lo, hi in ((1e-7, 1e-5), (1e-5, 1e-3), (1e-3, 1e-1)):
         ends = ("low", "high") if size == 1 else ("both",)
         for end in ends:
@@ -295,6 +299,12 @@ def _mixed_magnitudes(arg: Arg, rng: np.random.Generator, zeros_ok: bool) -> np.
     if zeros_ok:
         picks[0] = 0.0
     return rng.permutation(picks).reshape(arg.shape)
+
+
+def _one_tiny(arg: Arg, k: int, rng: np.random.Generator) -> np.ndarray:
+    out = _band(arg, 1e3, 1e4, rng).reshape(-1)
+    out[k] = _band(Arg(arg.name, (), low=arg.low, high=arg.high), 1e-7, 1e-3, rng)
+    return out.reshape(arg.shape)
 
 
 def _near_ends(arg: Arg, lo: float, hi: float, end: str, rng: np.random.Generator) -> np.ndarray:
@@ -587,8 +597,9 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
         extra.append(_structured(puzzle, rng, _coincidence_label(puzzle, c, rng), _coinciding(puzzle, c, rng)))
     if puzzle.guard is not None:
         for d in GUARD_TIES:
-            label = f"a near-tie of {_GUARD_TIE_WHAT[puzzle.guard]} ({d:g} apart)"
-            extra.append(_structured(puzzle, rng, label, _using_values(_GUARD_TIES_MAKE[puzzle.guard], d, rng)))
+            for ahead in (True, False):  # the runner-up before the winner in index order, then after
+                label = f"a near-tie of {_GUARD_TIE_WHAT[puzzle.guard]} ({d:g} apart, runner-up {'first' if ahead else 'last'})"
+                extra.append(_structured(puzzle, rng, label, _using_values(_GUARD_TIES_MAKE[puzzle.guard], d, ahead, rng)))
     for draw in extra:
         # A structure no base could satisfy on this seed leaves a random draw in its place: every
         # seed has as many draws, so the compiled oracles are reused from seed to seed.
@@ -596,21 +607,24 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
     return tuple(result)
 
 
-def _using_values(fn: Callable[[list[np.ndarray], float, np.random.Generator], None], d: float, rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+def _using_values(
+    fn: Callable[[list[np.ndarray], float, bool, np.random.Generator], None], d: float, first: bool, rng: np.random.Generator,
+) -> Callable[[list[np.ndarray]], None]:
     def apply(values: list[np.ndarray]) -> None:
-        fn(values, d, rng)
+        fn(values, d, first, rng)
 
     return apply
 
 
-def _max_tie(values: list[np.ndarray], d: float, rng: np.random.Generator) -> None:
-    # tensor_lookup_2d: per channel, a second masked cell d below the winner (relative).
+def _max_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.Generator) -> None:
+    # tensor_lookup_2d: per channel, a second masked cell d below the winner (relative), before
+    # it in index order or after it: an argmax taken on rounded values picks the first of a tie.
     arr, x, y = (np.array(v, dtype=np.float64) for v in values[:3])
     weights = np.outer(x, y)
     for c in range(arr.shape[-1]):
         masked = weights * arr[:, :, c]
         best = np.unravel_index(np.argmax(masked), masked.shape)
-        others = [ij for ij in np.ndindex(masked.shape) if ij != best and weights[ij] > 0]
+        others = [ij for ij in np.ndindex(masked.shape) if ij != best and weights[ij] > 0 and (ij < best) == first]
         if not others:
             arr[..., c] = np.nan  # no second cell can compete: this base is refused
             continue
@@ -619,7 +633,7 @@ def _max_tie(values: list[np.ndarray], d: float, rng: np.random.Generator) -> No
     values[0] = arr
 
 
-def _nearest_tie(values: list[np.ndarray], d: float, rng: np.random.Generator) -> None:
+def _nearest_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.Generator) -> None:
     # asymmetrical_vectored_lookup: per row, a second value of v almost as near the target as
     # the nearest one, on the target's other side.
     v, k, g = (np.array(a, dtype=np.float64) for a in values[:3])
@@ -627,7 +641,10 @@ def _nearest_tie(values: list[np.ndarray], d: float, rng: np.random.Generator) -
         pick = int(np.argmax(k[b]))
         target = v[b, pick] - g[b]
         nearest = int(np.argmin((v[b] - target) ** 2))
-        free = [i for i in range(v.shape[1]) if i not in (pick, nearest)]
+        free = [i for i in range(v.shape[1]) if i not in (pick, nearest) and (i < nearest) == first]
+        if not free:
+            v[b] = np.nan  # no place on that side: this base is refused
+            continue
         other = free[int(rng.integers(len(free)))]
         v[b, other] = target - (v[b, nearest] - target) * (1 + d)
     values[0] = v
@@ -648,7 +665,11 @@ def _pairs(sa: list[Structure], sb: list[Structure]) -> list[tuple[Structure, St
         return list(itertools.product(sa, sb))
     count = max(len(sa), len(sb))
     stride = next(k for k in (7, 5, 3, 1) if math.gcd(k, len(sb)) == 1)
-    return [(sa[i % len(sa)], sb[(i * stride) % len(sb)]) for i in range(count)]
+    covering = [(sa[i % len(sa)], sb[(i * stride) % len(sb)]) for i in range(count)]
+    # And each structure with its namesake (huge with huge, mixed with mixed): where both
+    # arguments span many magnitudes at once, rounding in a product of them is at its worst.
+    alike = [(a, b) for a in sa for b in sb if a.label == b.label and (a, b) not in covering]
+    return covering + alike
 
 
 def _both(first: Callable[[list[np.ndarray]], None], second: Callable[[list[np.ndarray]], None]) -> Callable[[list[np.ndarray]], None]:

@@ -25,7 +25,7 @@ from jaxtyping import Bool, Shaped, jaxtyped
 
 # (rtol, atol) by the dtype of the answer's block: the precision it computed in.
 TOLERANCES: dict[str, tuple[float, float]] = {
-    "float64": (1e-7, 1e-9),
+    "float64": (1e-7, 1e-12),
     "float32": (2e-6, 1e-6),
 }
 
