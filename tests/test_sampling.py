@@ -79,7 +79,8 @@ def test_indices_meet_every_distance_on_both_sides_of_integers_and_halves(seed: 
     for lattice in (np.round(index), np.floor(index) + 0.5):
         gap = index - lattice
         for d in LATTICE_OFFSETS:
-            assert np.isclose(gap, d, rtol=1e-3, atol=0).any() and np.isclose(gap, -d, rtol=1e-3, atol=0).any(), d
+            # rtol 0.2: 1e-14 from an index up to 5 is known to within an ulp (9e-16) only
+            assert np.isclose(gap, d, rtol=0.2, atol=0).any() and np.isclose(gap, -d, rtol=0.2, atol=0).any(), d
 
 
 @pytest.mark.parametrize("seed", SEEDS)
