@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from checker._catalog import Arg, Chapter, Puzzle, UnknownPuzzle, chapters, puzzles
     from checker._engine import check_answer, check_file, check_files
+    from checker._notebook import Checked, check
     from checker._report import VerdictView
     from checker._stubs import find_answers
     from checker._verdict import Cell, Diagnosis, Failure, Kind, Status, Verdict
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 _HOME = {
     "checker._catalog": ("Arg", "Chapter", "Puzzle", "UnknownPuzzle", "chapters", "puzzles"),
     "checker._engine": ("check_answer", "check_file", "check_files"),
+    "checker._notebook": ("Checked", "check"),
     "checker._report": ("VerdictView",),
     "checker._stubs": ("find_answers",),
     "checker._verdict": ("Cell", "Diagnosis", "Failure", "Kind", "Status", "Verdict"),

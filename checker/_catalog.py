@@ -95,6 +95,7 @@ class Puzzle:
     function: str = ""  # the function `code` defines, when it is not named after the puzzle
     backward: str = ""  # a custom gradient's source (hidden from the learner): `backward(*args, g)`
     guard: str | None = None
+    why: str = ""  # why the reference answer is right (`jacpuzzles solution`), 1-3 sentences
 
     @property
     def is_vjp(self) -> bool:
@@ -267,6 +268,7 @@ def _puzzle(chapter: str, raw: dict[str, Any]) -> Puzzle:
             function=raw.get("function", ""),
             backward=raw.get("backward", "").strip() + "\n" if raw.get("backward") else "",
             guard=raw.get("guard"),
+            why=str(raw.get("why", "")).strip(),
         )
     except KeyError as missing:
         raise CatalogError(where, f"missing field {missing}") from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -19,7 +20,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from checker import _catalog, _state, _stubs
+from checker import _badge, _catalog, _state, _stubs, _workspace
 from checker._catalog import UnknownPuzzle, puzzle_named
 from checker._stubs import find_answers
 from checker._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
@@ -53,7 +54,8 @@ def _answers_dir(raw: str) -> Path:
     root = Path(raw)
     if not root.is_dir():
         raise UsageError(
-            f"answer folder {raw!r} does not exist: run from the folder that holds puzzles/, or pass --dir PATH"
+            f"answer folder {raw!r} does not exist: run inside a workspace (make one with `jacpuzzles init DIR`), "
+            "from the folder that holds puzzles/, or pass --dir PATH"
         )
     return root
 
@@ -96,11 +98,21 @@ def cmd_check(args: argparse.Namespace) -> int:
     progress = {name: (checked[name].status.value, _state.digest(path)) for name, path in files}
     _state.record(root, progress)
     points = {p.name: p.points for p in _catalog.puzzles()}
+    badges = {name: w for name, path in files if checked[name].passed and (w := _one_line(name, path)) is not None}
     if args.json:
-        sys.stdout.write(json.dumps(to_json(verdicts, points)) + "\n")
+        sys.stdout.write(json.dumps(to_json(verdicts, points, badges)) + "\n")
     else:
-        render(verdicts, _console(), points)
+        render(verdicts, _console(), points, badges)
     return 0 if all(v.passed for v in verdicts) else 1
+
+
+def _one_line(name: str, path: Path) -> int | None:
+    """The columns of the answer at `path` when it is one line (the original challenge), else None."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    return _badge.one_line_width(text, puzzle_named(name).answer_name)
 
 
 def _verdict_for(name: str, checked: dict[str, Verdict], located: dict[str, Path | Verdict]) -> Verdict:
@@ -132,13 +144,15 @@ def cmd_list(args: argparse.Namespace) -> int:
     total = passed = 0
     for chapter in _catalog.chapters():
         table = Table(title=f"{chapter.title} ({chapter.name})", title_justify="left", show_edge=False)
-        for column in ("#", "puzzle", "title", "points", "status"):
+        for column in ("#", "puzzle", "title", "points", _badge.SYMBOL, "status"):
             table.add_column(column, justify="right" if column in ("#", "points") else "left")
         for number, p in enumerate(chapter.puzzles, 1):
             status = _status_of(root, p.name, found, state)
             total += 1
             passed += status == "pass"
-            table.add_row(str(number), p.name, p.title, str(p.points), Text(status, style=LIST_STYLE[status]))
+            one_line = status == "pass" and _one_line(p.name, found[p.name][0]) is not None
+            badge = Text(_badge.SYMBOL if one_line else "", style="yellow")
+            table.add_row(str(number), p.name, p.title, str(p.points), badge, Text(status, style=LIST_STYLE[status]))
         console.print(table)
         console.print()
     bar = ProgressBar(total=total, completed=passed, width=40)
@@ -147,6 +161,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         console.print(Text(f"(no answer folder {root}: every puzzle is todo)", style="dim"))
     else:
         console.print(Text("\"unchecked\": changed since the last `jacpuzzles check`", style="dim"))
+    console.print(Text(f"{_badge.SYMBOL}: a passing answer in one line of at most {_badge.MAX_COLUMNS} columns, the original challenge", style="dim"))
     return 0
 
 
@@ -167,7 +182,17 @@ def cmd_show(args: argparse.Namespace) -> int:
     else:
         console.print(f"Jacobian shape{plural}: {shapes} (output axes first)")
     console.print(f"File: {Path(args.dir) / _stubs.relative_path(puzzle)} · check: jacpuzzles check {puzzle.name}")
+    if getattr(args, "svg", None) or getattr(args, "mine", False):
+        from checker._cli_extras import write_picture
+
+        return write_picture(puzzle, args, console)
     return 0
+
+
+def cmd_notebook(args: argparse.Namespace) -> int:
+    from checker._cli_extras import write_notebook
+
+    return write_notebook(args, _console())
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
@@ -179,7 +204,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     for k in range(reveal):
         console.print(Text.assemble((f"Hint {k + 1}/{len(puzzle.hints)}: ", "bold"), puzzle.hints[k]))
     if shown >= len(puzzle.hints):
-        console.print(Text(f"No more hints: see docs/puzzles/{puzzle.name}.md, or compare with solutions/{_stubs.relative_path(puzzle).as_posix()}.", style="dim"))
+        console.print(Text(f"No more hints: see docs/puzzles/{puzzle.name}.md; `jacpuzzles solution {puzzle.name}` shows the reference answer once yours passes.", style="dim"))
     if root.is_dir():
         _state.record_hint(root, puzzle.name, reveal)
     return 0
@@ -187,20 +212,9 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     root = _answers_dir(args.dir)
-    from watchfiles import watch
+    from checker._watch import run  # the screen and its keys: docs/cli.md
 
-    console = _console()
-    args.names, args.json = [], False
-    console.print(Text(f"watching {root} for changes; Ctrl-C to stop", style="dim"))
-    try:
-        for changes in watch(root, watch_filter=lambda change, path: path.endswith(".py")):
-            names = sorted({Path(p).stem for _, p in changes} & {p.name for p in _catalog.puzzles()})
-            if names:
-                console.rule(", ".join(names))
-                cmd_check(argparse.Namespace(**{**vars(args), "names": names}))
-    except KeyboardInterrupt:
-        pass
-    return 0
+    return run(root, args.seed, args.timeout, _console())
 
 
 def cmd_dev(args: argparse.Namespace) -> int:
@@ -226,18 +240,136 @@ def cmd_dev(args: argparse.Namespace) -> int:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
-    from checker._grade import BadSetup, grade_class  # imports numpy and JAX
+    from checker import _assignment, _shard
+    from checker._grade import BadSetup, grade_class, merge_class  # imports numpy and JAX
     from checker._sandbox import Limits
 
     try:
-        limits = Limits(args.timeout, args.memory_mb)
-        return grade_class(Path(args.submissions), Path(args.out), args.jobs, limits, args.seed, _console(), _console(stderr=True))
+        assignment = _assignment.load(Path(args.assignment)) if args.assignment else None
+        if args.github_classroom is not None or args.gradescope:  # one submission, for CI
+            from checker import _autograde
+
+            given = _assignment.resolve(assignment or _assignment.default(), jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory_mb, seed=args.seed)
+            return _autograde.run(args, Limits(given.timeout, given.memory_mb), given.seed, _console(), _console(stderr=True), assignment)
+        if args.out is None:
+            raise UsageError("grade needs --out OUT, the folder for the grades (or --github-classroom / --gradescope to grade one submission for CI)")
+        if args.merge:
+            if args.submissions is not None or args.shard is not None:
+                raise UsageError("--merge takes no SUBMISSIONS and no --shard: it only writes OUT's class-wide files from the entries copied into it")
+            return merge_class(Path(args.out), assignment, _console())
+        if args.submissions is None:
+            raise UsageError("grade needs SUBMISSIONS, the folder holding one folder or .zip per student (or --merge to combine shards' entries)")
+        try:
+            shard = _shard.parse(args.shard) if args.shard is not None else None
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        # A flag given on the command line wins over the assignment file, which wins over the default.
+        given = _assignment.resolve(assignment or _assignment.default(), jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory_mb, seed=args.seed)
+        limits = Limits(given.timeout, given.memory_mb)
+        code = grade_class(Path(args.submissions), Path(args.out), given.jobs, limits, given.seed, _console(), _console(stderr=True), assignment, shard)
+        if args.fail_under is None or code != 0:
+            return code
+        from checker._autograde import class_exit_code
+
+        return class_exit_code(Path(args.out), args.fail_under, _console())
     except BadSetup as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
         message = f"jacpuzzles: interrupted (Ctrl-C); the submissions graded so far are kept in {args.out}: run the same command to finish"
         _console(stderr=True).print(Text(message, style="yellow"))
         return INTERRUPTED
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    root = Path(args.target)
+    try:
+        written = _workspace.init(root)
+    except _workspace.WorkspaceError as exc:
+        raise UsageError(str(exc)) from None
+    console = _console()
+    chapters = ", ".join(f"{ch.name}/ ({len(ch.puzzles)})" for ch in _catalog.chapters())
+    console.print(Text(f"Made a workspace in {root}: {len(written)} puzzle stubs, by chapter: {chapters}.", style="bold green"))
+    first = _catalog.puzzles()[0]
+    pairs = (
+        (f"cd {shlex.quote(str(root))}", ""),
+        ("jacpuzzles list", "the puzzles, with your progress"),
+        (f"jacpuzzles show {first.name}", "read the first puzzle"),
+        (f"$EDITOR {_stubs.relative_path(first).as_posix()}", "fill in jac below the marker line"),
+        (f"jacpuzzles check {first.name}", f"the verdict; `jacpuzzles hint {first.name}` when stuck"),
+    )
+    width = max(len(command) for command, _ in pairs)
+    steps = "\n".join(f"{command.ljust(width)}  # {note}" if note else command for command, note in pairs)
+    console.print(Text("Next steps:", style="bold"))
+    console.print(Syntax(steps, "bash", theme="ansi_dark"))
+    console.print(Text(f"Every command run inside {root}, at any depth, uses it; from elsewhere, add --dir {root}.", style="dim"))
+    return 0
+
+
+def cmd_reset(args: argparse.Namespace) -> int:
+    puzzle = _one(args.name)
+    try:
+        done = _workspace.reset(Path(args.dir), puzzle)
+    except _workspace.WorkspaceError as exc:
+        raise UsageError(str(exc)) from None
+    console = _console()
+    console.print(Text(f"Restored the untouched stub of {puzzle.name} at {done.path}.", style="bold"))
+    if done.backup is not None:
+        console.print(f"Your previous file is kept at {done.backup} (earlier backups are never replaced).")
+    else:
+        console.print(Text("There was nothing of yours to keep: the file was missing or already the stub.", style="dim"))
+    return 0
+
+
+def cmd_solution(args: argparse.Namespace) -> int:
+    puzzle = _one(args.name)
+    from checker import _solutions
+
+    try:
+        text = _solutions.reference(puzzle)
+    except _solutions.MissingSolution as exc:
+        raise UsageError(str(exc)) from None
+    console = _console()
+    if not args.force:
+        root = Path(args.dir)
+        status = _current_status(root, puzzle, console)
+        if status != "pass":
+            console.print(Text(_not_yet(root, puzzle, status), style="yellow"))
+            return 1
+    console.print(_solutions.SolutionView(puzzle, text, forced=args.force))
+    return 0
+
+
+def _current_status(root: Path, puzzle: _catalog.Puzzle, console: Console) -> str:
+    """The status of the learner's answer, checking it now when the recorded one is stale."""
+    found = find_answers(root) if root.is_dir() else {}
+    status = _status_of(root, puzzle.name, found, _state.verdicts(root))
+    if status != "unchecked":
+        return status
+    console.print(Text(f"Your answer to {puzzle.name} changed since its last check: checking it now.", style="dim"))
+    check = parser().parse_args(["check", puzzle.name, "--dir", str(root)])
+    if int(check.run(check)) == 0:
+        return "pass"
+    console.print()
+    again = _status_of(root, puzzle.name, find_answers(root), _state.verdicts(root))
+    return again if again != "unchecked" else "fail"
+
+
+def _not_yet(root: Path, puzzle: _catalog.Puzzle, status: str) -> str:
+    """Why the reference answer is not shown, and what to do."""
+    name = puzzle.name
+    paths = find_answers(root).get(name, []) if root.is_dir() else []
+    if len(paths) > 1:
+        found = f"there are {len(paths)} files named {name}.py under {root}: " + ", ".join(str(p) for p in paths) + "; keep one"
+    elif status == "todo" and paths:
+        found = f"{paths[0]} is still the untouched stub: fill in {puzzle.answer_name} below the marker line"
+    elif status == "todo":
+        found = f"there is no {name}.py under {root} (expected at {root / _stubs.relative_path(puzzle)})"
+    else:
+        found = f"the last check of {paths[0] if paths else name} says {status} (`jacpuzzles check {name}` shows what is wrong, `jacpuzzles hint {name}` gives a hint)"
+    return (
+        f"The reference answer to {name} is shown once your answer passes; {found}. "
+        f"Ask again when `jacpuzzles check {name}` passes. Instructors: `jacpuzzles solution {name} --force`."
+    )
 
 
 def _one(name: str) -> _catalog.Puzzle:
@@ -256,7 +388,7 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def with_dir(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        p.add_argument("--dir", default="puzzles", help="folder holding answer files <puzzle>.py, at any depth (default: ./puzzles)")
+        p.add_argument("--dir", default=None, help="folder holding answer files <puzzle>.py, at any depth (default: the workspace you are in, else ./puzzles)")
         return p
 
     p = with_dir(sub.add_parser("check", help="check answers (all puzzles when none is named)"))
@@ -268,7 +400,14 @@ def parser() -> argparse.ArgumentParser:
     with_dir(sub.add_parser("list", help="puzzles by chapter, with status and progress")).set_defaults(run=cmd_list)
     p = with_dir(sub.add_parser("show", help="a puzzle's statement, f and the signature of jac"))
     p.add_argument("name", metavar="NAME")
+    p.add_argument("--svg", metavar="FILE", help="write the expected Jacobian (with --mine: yours beside it) as an SVG picture")
+    p.add_argument("--mine", action="store_true", help="with --svg: check your answer file and draw your Jacobian, wrong entries crossed")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="with --svg: seed of the draws (default: %(default)s)")
     p.set_defaults(run=cmd_show)
+    p = sub.add_parser("notebook", help="write a Jupyter notebook of a chapter's puzzles, with check cells")
+    p.add_argument("out", metavar="OUT.ipynb")
+    p.add_argument("--chapter", default="autodiff", help="the chapter (default: %(default)s)")
+    p.set_defaults(run=cmd_notebook)
     p = with_dir(sub.add_parser("hint", help="reveal the next hint for a puzzle"))
     p.add_argument("name", metavar="NAME")
     p.set_defaults(run=cmd_hint)
@@ -276,13 +415,32 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the input draws (default: %(default)s)")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per call of jac (default: %(default)s)")
     p.set_defaults(run=cmd_watch)
+    p = sub.add_parser("init", help="write a fresh set of stubs into DIR: a workspace of your own, anywhere")
+    p.add_argument("target", metavar="DIR", help="the folder to make or fill; it must hold no answer files yet")
+    p.set_defaults(run=cmd_init)
+    p = with_dir(sub.add_parser("reset", help="put one puzzle's stub back, keeping your file as a backup"))
+    p.add_argument("name", metavar="NAME")
+    p.set_defaults(run=cmd_reset)
+    p = with_dir(sub.add_parser("solution", help="the reference answer and why it is right, once yours passes"))
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--force", action="store_true", help="show it without looking at your answer (for instructors)")
+    p.set_defaults(run=cmd_solution)
     p = sub.add_parser("grade", help="grade a class: one folder or .zip per student, out of process (docs/grading.md)")
-    p.add_argument("submissions", metavar="SUBMISSIONS", help="folder holding one folder or .zip per student")
-    p.add_argument("--out", required=True, metavar="OUT", help="folder for the grades, reports and journal")
-    p.add_argument("--jobs", type=int, default=2, help="submissions graded at a time (default: %(default)s)")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per import or call of an answer (default: %(default)s)")
-    p.add_argument("--memory-mb", type=int, default=1024, help="megabytes a submission's code may allocate, 0 for no limit (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the input draws (default: %(default)s)")
+    p.add_argument("submissions", nargs="?", metavar="SUBMISSIONS", help="folder holding one folder or .zip per student")
+    p.add_argument("--out", metavar="OUT", help="folder for the grades, reports and journal (grading a class)")
+    # default=None: a flag given wins over --assignment's value, which wins over the default shown.
+    p.add_argument("--assignment", metavar="FILE", help="TOML file: the puzzles that count and their points, seed, limits (docs/grading.md)")
+    p.add_argument("--jobs", type=int, default=None, help="submissions graded at a time (default: 2)")
+    p.add_argument("--timeout", type=float, default=None, help=f"seconds per import or call of an answer (default: {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--memory-mb", type=int, default=None, help="megabytes a submission's code may allocate, 0 for no limit (default: 1024)")
+    p.add_argument("--seed", type=int, default=None, help=f"seed of the input draws (default: {DEFAULT_SEED})")
+    p.add_argument("--shard", metavar="K/N", help="grade only shard K of N (1-based; by a hash of each submission's name), for a CI matrix")
+    p.add_argument("--merge", action="store_true", help="no grading: write OUT's grades.csv, junit.xml and summary.* from the shards' <submission>.json copied into OUT")
+    # CI front-ends (docs/autograding.md): one submission, written where the platform reads.
+    p.add_argument("--github-classroom", nargs="?", const=".", metavar="DIR", help="grade the repository in DIR (default: .) as one submission; write GitHub Classroom's `result` to $GITHUB_OUTPUT")
+    p.add_argument("--gradescope", action="store_true", help="grade /autograder/submission; write /autograder/results/results.json")
+    p.add_argument("--gradescope-root", default="/autograder", metavar="DIR", help="--gradescope: the folder holding submission/ and results/ (default: %(default)s)")
+    p.add_argument("--fail-under", type=float, metavar="SCORE", help="exit code 1 when a submission scores below SCORE points or is ungradable")
     p.set_defaults(run=cmd_grade)
     p = sub.add_parser("dev", help="for maintainers: regenerate or check the files generated from the catalog, record TensorFlow's results")
     p.add_argument("action", choices=("generate", "check", "record-tf"))
@@ -295,6 +453,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     args = parser().parse_args(argv)
+    if getattr(args, "dir", "") is None:  # no --dir: the enclosing workspace, else ./puzzles
+        args.dir = str(_workspace.default_dir())
     try:
         return int(args.run(args))
     except UsageError as exc:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
+import functools
 import hashlib
 import json
+import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,40 +24,57 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from checker import _catalog, _gradebook, _numerics, _sampling, _sandbox, _submissions
+from checker import _assignment, _catalog, _gradebook, _integrity, _numerics, _sampling, _sandbox, _submissions
+from checker._assignment import Assignment
+from checker._assignment import BadSetup as BadSetup  # defined there, raised and caught as `_grade.BadSetup`
+from checker._shard import Shard
 from checker._catalog import puzzle_named
 from checker._runner import Run
 from checker._sandbox import Limits
 from checker._verdict import Diagnosis, Kind, Status, Verdict
 
-GRADER_VERSION = 1  # bump when grading changes what a journaled result would be
+GRADER_VERSION = 2  # bump when grading changes what a journaled result would be
 
 
-class BadSetup(Exception):
-    """Arguments the grader cannot work with (exit code 2): the message says what to fix."""
+SCAN_CAP = 1024 * 1024  # bytes of an answer file the grader reads for autodiff; a larger one is refused
 
 
 @dataclass(frozen=True)
 class Plan:
-    """One submission, ready to grade: its answers located, its journal key, or why it can't be."""
+    """One submission, ready to grade: its answers located, its journal key, or why it can't be.
+
+    `refused` holds the answers that are not run (autodiff, the kit's code, too large), with why.
+    """
 
     name: str
     key: str
     answers: _submissions.Answers | None
     reason: str | None = None
+    refused: dict[str, str] = field(default_factory=dict)
+
+    def runnable(self) -> dict[str, str]:
+        """The answers sent to a worker: puzzle -> path relative to the submission."""
+        files = self.answers.files if self.answers is not None else {}
+        return {name: path for name, path in files.items() if name not in self.refused}
 
 
-def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: int, console: Console, progress: Console) -> int:
+def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: int, console: Console, progress: Console,
+                assignment: Assignment | None = None, shard: Shard | None = None) -> int:
     """Grade every submission in `submissions` into `out`; returns the exit code (0: done).
 
-    `progress` shows the progress bar (stderr), `console` the summary table (stdout).
+    `progress` shows the progress bar (stderr), `console` the summary table (stdout). Only the
+    `assignment`'s puzzles are run and counted (default: the whole catalog); with a `shard`, only
+    the submissions of that shard are graded and written.
     """
     _check_setup(submissions, out, jobs, limits)
     for stale in out.glob(".*.partial"):  # a write cut short by `kill -9`
         stale.unlink()
-    points = {p.name: p.points for p in _catalog.puzzles()}
+    points = (assignment or _assignment.default()).points()
     names = list(points)
     found, clashes = _submissions.discover(submissions)
+    if shard is not None:
+        progress.print(f"shard {shard}: {sum(shard.holds(s.name) for s in found)} of the {len(found)} submissions")
+        found = [s for s in found if shard.holds(s.name)]
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-grade-") as scratch:
         plans = [_plan(s, Path(scratch) / f"{k}", names, points, seed, limits) for k, s in enumerate(found)]
         todo = [p for p in plans if not _journaled(out, p)]
@@ -67,6 +86,36 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
     _write_gradebook(out, docs, names)
     console.print(_table(docs))
     console.print(f"graded {len(todo)} submission(s), {len(plans) - len(todo)} unchanged since the last run; results in {out}")
+    return 0
+
+
+def merge_class(out: Path, assignment: Assignment | None, console: Console) -> int:
+    """Write the class-wide files of `out` from the `<submission>.json` entries in it (copied there
+    from every shard's `OUT`), byte for byte those of one unsharded run; returns the exit code."""
+    names = list((assignment or _assignment.default()).points())
+    if not out.is_dir():
+        raise BadSetup(f"--out {out} is not a folder: copy every shard's OUT/*.json and OUT/*.txt into one folder, then merge it")
+    docs, seeds = [], set()
+    for path in sorted(out.glob("*.json"), key=lambda p: p.stem):
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise BadSetup(f"cannot read the entry {path}: {exc}; copy it again from its shard's OUT") from None
+        if not isinstance(doc, dict) or doc.get("submission") != path.stem or doc.get("status") not in (_gradebook.GRADED, _gradebook.UNGRADABLE):
+            continue  # summary.json, or not an entry of ours
+        puzzles = [r.get("puzzle") for r in doc.get("results", [])]
+        if doc["status"] == _gradebook.GRADED and puzzles != names:
+            raise BadSetup(f"{path.name} was graded on {len(puzzles)} puzzle(s) ({', '.join(map(str, puzzles[:3]))}…), not on the {len(names)} of this "
+                           "assignment: pass the --assignment the shards were graded with")
+        seeds |= {r.get("seed") for r in doc.get("results", [])}
+        docs.append(doc)
+    if not docs:
+        raise BadSetup(f"no submission entries (<submission>.json) in {out}: copy every shard's OUT/*.json and OUT/*.txt there first")
+    if len(seeds) > 1:
+        raise BadSetup(f"the entries in {out} were graded with different seeds ({', '.join(map(str, sorted(seeds)))}): grade every shard with the same --seed")
+    _write_gradebook(out, docs, names)
+    console.print(_table(docs))
+    console.print(f"merged {len(docs)} submission(s) into {out}: grades.csv, junit.xml, summary.md, summary.json")
     return 0
 
 
@@ -98,7 +147,29 @@ def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], 
         answers = _submissions.locate(root, names)
     except OSError as exc:
         return Plan(submission.name, _key("", points, seed, limits), None, f"cannot read the submission's files: {exc}")
-    return Plan(submission.name, _key(answers.digest, points, seed, limits), answers)
+    return Plan(submission.name, _key(answers.digest, points, seed, limits), answers, refused=_refused(answers))
+
+
+def _refused(answers: _submissions.Answers) -> dict[str, str]:
+    """The answers not to run, with why: they use autodiff or the kit's code, or are too large to read."""
+    refused = {}
+    for name, rel in answers.files.items():
+        path = answers.root / rel
+        try:
+            size = path.stat().st_size
+            source = path.read_bytes().decode("utf-8") if size <= SCAN_CAP else None
+        except UnicodeDecodeError:
+            continue  # the worker reports it as not UTF-8, with the byte
+        except OSError as exc:
+            refused[name] = f"cannot read {rel}: {exc.strerror or exc}"
+            continue
+        if source is None:
+            refused[name] = f"{rel} is {size / 1024 / 1024:.1f} MB: answer files are limited to {SCAN_CAP // 1024 // 1024} MB; it was not run. Submit only your answer"
+            continue
+        findings = _integrity.scan(source)
+        if findings:
+            refused[name] = _integrity.describe(findings, rel)
+    return refused
 
 
 def _key(content: str, points: dict[str, int], seed: int, limits: Limits) -> str:
@@ -107,6 +178,7 @@ def _key(content: str, points: dict[str, int], seed: int, limits: Limits) -> str
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+@functools.lru_cache(maxsize=1)
 def _catalog_digest() -> str:
     """The catalog's files: an edited `f`, domain or shape gives other verdicts."""
     digest = hashlib.sha256()
@@ -126,22 +198,36 @@ def _journaled(out: Path, plan: Plan) -> bool:
 
 def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits, jobs: int, console: Console) -> None:
     """Grade `todo`, `jobs` at a time, journaling each as it finishes."""
-    needed = sorted({n for p in todo if p.answers is not None for n in p.answers.files}, key=names.index)
+    needed = sorted({n for p in todo for n in p.runnable()}, key=names.index)
     draws = {n: _sampling.draws(puzzle_named(n), seed) for n in needed}
     expected = _expected(needed, draws)
-    shared = _sandbox.share_draws(scratch, draws) if needed else None
-    columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"))
-    with Progress(*columns, console=console, transient=False) as progress, concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        task = progress.add_task("", total=len(todo))
-        futures = {pool.submit(_run, plan, shared, limits): plan for plan in todo}
+    sandbox: _sandbox.Pool | str | None = None
+    if needed:
         try:
-            for future in concurrent.futures.as_completed(futures):
-                plan = futures[future]
-                _journal(out, plan, future.result(), draws, expected, points, seed)
-                progress.update(task, advance=1, description=plan.name)
-        except BaseException:
-            _sandbox.stop_all()
-            raise
+            sandbox = _sandbox.Pool(scratch, draws, limits)
+            for what, why in sandbox.missing.items():
+                if os.geteuid() == 0:
+                    lost = "no network" if what == "network" else "a uid of their own"
+                    console.print(f"[yellow]note:[/] workers run without {lost}: {why} (docs/grading.md)")
+        except _sandbox.WorkerFailure as exc:
+            sandbox = str(exc)  # every submission is ungradable, with the reason, and retried next run
+    columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"))
+    try:
+        with Progress(*columns, console=console, transient=False) as progress, concurrent.futures.ThreadPoolExecutor(jobs) as threads:
+            task = progress.add_task("", total=len(todo))
+            futures = {threads.submit(_run, plan, sandbox): plan for plan in todo}
+            try:
+                for future in concurrent.futures.as_completed(futures):
+                    plan = futures[future]
+                    _journal(out, plan, future.result(), draws, expected, points, seed)
+                    progress.update(task, advance=1, description=plan.name)
+            except BaseException:
+                if isinstance(sandbox, _sandbox.Pool):
+                    sandbox.stop()
+                raise
+    finally:
+        if isinstance(sandbox, _sandbox.Pool):
+            sandbox.close()
 
 
 def _expected(needed: list[str], draws: dict[str, tuple[_sampling.Draw, ...]]) -> dict[str, Any]:
@@ -151,12 +237,15 @@ def _expected(needed: list[str], draws: dict[str, tuple[_sampling.Draw, ...]]) -
     return expected_many([(puzzle_named(n), draws[n]) for n in needed]) if needed else {}
 
 
-def _run(plan: Plan, shared: _sandbox.SharedDraws | None, limits: Limits) -> list[Run] | str:
+def _run(plan: Plan, sandbox: _sandbox.Pool | str | None) -> list[Run] | str:
     """Run one submission's answers out of process (in a worker thread of the grader)."""
-    if plan.answers is None or not plan.answers.files or shared is None:
+    runnable = plan.runnable()
+    if plan.answers is None or not runnable or sandbox is None:
         return []
+    if isinstance(sandbox, str):
+        return sandbox
     try:
-        return _sandbox.run_submission(plan.answers.root, list(plan.answers.files.items()), shared, limits)
+        return sandbox.run(plan.answers.root, list(runnable.items()))
     except _sandbox.WorkerFailure as exc:
         return str(exc)
     except Exception as exc:  # noqa: BLE001 - the grader's own failure: ungradable, never a 0
@@ -170,7 +259,7 @@ def _journal(out: Path, plan: Plan, outcome: list[Run] | str, draws: dict[str, t
     if reason is None:
         assert plan.answers is not None and not isinstance(outcome, str)
         try:
-            verdicts = _verdicts(plan.answers, outcome, draws, expected, seed)
+            verdicts = _verdicts(plan, outcome, draws, expected, seed, list(points))
         except Exception as exc:  # noqa: BLE001 - a judge crash is the grader's failure, not a 0
             reason = f"the grader failed while judging: {type(exc).__name__}: {exc}"
     if verdicts is None:
@@ -184,16 +273,21 @@ def _journal(out: Path, plan: Plan, outcome: list[Run] | str, draws: dict[str, t
     _gradebook.write_atomic(out / f"{plan.name}.json", _gradebook.document_text(doc))
 
 
-def _verdicts(answers: _submissions.Answers, runs: list[Run], draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], seed: int) -> list[Verdict]:
-    """One verdict per puzzle, in catalog order: judged runs, and the files that were missing."""
+def _verdicts(plan: Plan, runs: list[Run], draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], seed: int, names: list[str]) -> list[Verdict]:
+    """One verdict per puzzle of `names` (catalog order): judged runs, refused files, missing files."""
     from checker._engine import _verdict
 
-    by_name = dict(zip(answers.files, runs))
+    answers = plan.answers
+    assert answers is not None
+    by_name = dict(zip(plan.runnable(), runs))
     verdicts = []
-    for p in _catalog.puzzles():
+    for p in map(puzzle_named, names):
         if p.name in by_name:
             verdict = _verdict(p, draws[p.name], by_name[p.name], seed, expected.get(p.name))
             verdicts.append(dataclasses.replace(verdict, path=answers.files[p.name]))
+        elif p.name in plan.refused:
+            why = plan.refused[p.name]
+            verdicts.append(Verdict(p.name, Status.ERROR, why, (Diagnosis(Kind.FORBIDDEN, why),), path=answers.files[p.name], seed=seed))
         else:
             status, message = answers.missing[p.name]
             verdicts.append(Verdict(p.name, Status(status), message, (Diagnosis(Kind.MISSING, message),), seed=seed))
@@ -220,3 +314,30 @@ def _table(docs: list[dict[str, Any]]) -> Table:
         score = "ungradable" if doc["score"] is None else f"{doc['score']}/{doc['max_score']}"
         table.add_row(doc["submission"], score, *(str(counts[s.value]) for s in Status), doc.get("reason", ""))
     return table
+
+
+def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, console: Console, progress: Console,
+              assignment: Assignment | None = None) -> dict[str, Any]:
+    """Grade the single submission in the folder `root` (a student's checked-out repository, a
+    Gradescope upload) into `out`, exactly as `grade_class` grades each student of a class;
+    returns its document (`out/<name>.json`). Nothing is taken from an earlier run's journal.
+
+    `console` gets the feedback report and the table, `progress` the progress bar. Only the
+    `assignment`'s puzzles are run and counted (default: the whole catalog).
+    """
+    if not root.is_dir():
+        raise BadSetup(f"submission folder {str(root)!r} does not exist or is not a folder: pass the folder holding the answer files")
+    _check_setup(root, out, 1, limits)
+    points = (assignment or _assignment.default()).points()
+    names = list(points)
+    with tempfile.TemporaryDirectory(prefix="jacpuzzles-grade-") as scratch:
+        plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits)
+        with _numerics.pinned():
+            _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress)
+    from rich.text import Text  # only here: the rest of the grader prints tables
+
+    doc: dict[str, Any] = json.loads((out / f"{name}.json").read_text())
+    _write_gradebook(out, [doc], names)
+    console.print(Text((out / f"{name}.txt").read_text().rstrip("\n")))
+    console.print(_table([doc]))
+    return doc

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 from rich.columns import Columns
@@ -20,6 +20,8 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from checker._badge import SYMBOL as BADGE
+from checker._badge import label as badge_label
 from checker._verdict import Status, Verdict
 
 STATUS_STYLE = {
@@ -139,8 +141,9 @@ def _array_text(values: np.ndarray, prefix: str) -> str:
 class VerdictView:
     """One puzzle's verdict: status, diagnoses, and for a failure the evidence."""
 
-    def __init__(self, verdict: Verdict) -> None:
+    def __init__(self, verdict: Verdict, one_line: int | None = None) -> None:
         self.verdict = verdict
+        self.one_line = one_line  # columns of a one-line answer (the original challenge's badge)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         v = self.verdict
@@ -149,6 +152,8 @@ class VerdictView:
         yield head
         if v.status is Status.PASS:
             yield Padding(Text(v.message), (0, 0, 0, 2))
+            if self.one_line is not None:
+                yield Padding(Text(f"{badge_label(self.one_line)}: the original challenge", style="yellow"), (0, 0, 0, 2))
             if len(v.oracles) > 1:
                 yield Padding(_oracle_line(v), (0, 0, 0, 2))
             return
@@ -208,8 +213,8 @@ def _oracle_line(v: Verdict) -> Text:
     return line
 
 
-def summary_table(verdicts: Sequence[Verdict], points: dict[str, int] | None = None) -> Table:
-    """A table of every verdict, with a totals caption."""
+def summary_table(verdicts: Sequence[Verdict], points: dict[str, int] | None = None, badges: Mapping[str, int] | None = None) -> Table:
+    """A table of every verdict, with a totals caption; a one-line answer's status carries `★`."""
     table = Table(title="jacpuzzles check", title_justify="left", show_edge=False)
     table.add_column("puzzle")
     table.add_column("status")
@@ -217,7 +222,10 @@ def summary_table(verdicts: Sequence[Verdict], points: dict[str, int] | None = N
         table.add_column("points", justify="right")
     table.add_column("message", overflow="fold")
     for v in verdicts:
-        row: list[str | Text] = [v.puzzle, Text(f"{STATUS_MARK[v.status]} {v.status.value}", style=STATUS_STYLE[v.status])]
+        status = Text(f"{STATUS_MARK[v.status]} {v.status.value}", style=STATUS_STYLE[v.status])
+        if badges and v.puzzle in badges:
+            status.append(f" {BADGE}", style="yellow")
+        row: list[str | Text] = [v.puzzle, status]
         if points is not None:
             got = points.get(v.puzzle, 0) if v.passed else 0
             row.append(f"{got}/{points.get(v.puzzle, 0)}")
@@ -232,20 +240,26 @@ def summary_table(verdicts: Sequence[Verdict], points: dict[str, int] | None = N
     return table
 
 
-def render(verdicts: Sequence[Verdict], console: Console, points: dict[str, int] | None = None) -> None:
-    """Print a check's outcome: details for each puzzle that did not pass, then the summary."""
+def render(verdicts: Sequence[Verdict], console: Console, points: dict[str, int] | None = None, badges: Mapping[str, int] | None = None) -> None:
+    """Print a check's outcome: details for each puzzle that did not pass, then the summary.
+
+    `badges` maps a puzzle to the columns of its one-line answer (the original challenge's badge).
+    """
     if len(verdicts) == 1:
-        console.print(VerdictView(verdicts[0]))
+        console.print(VerdictView(verdicts[0], (badges or {}).get(verdicts[0].puzzle)))
         return
     for v in verdicts:
         if v.status in (Status.FAIL, Status.ERROR):
             console.print(VerdictView(v))
             console.print()
-    console.print(summary_table(verdicts, points))
+    console.print(summary_table(verdicts, points, badges))
 
 
-def to_json(verdicts: Iterable[Verdict], points: dict[str, int] | None = None) -> dict[str, Any]:
-    """The `--json` document: `results` (one per puzzle) and `summary` (counts per status)."""
+def to_json(verdicts: Iterable[Verdict], points: dict[str, int] | None = None, badges: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """The `--json` document: `results` (one per puzzle) and `summary` (counts per status).
+
+    With `badges`, each result has `one_line`: the columns of a passing one-line answer, or null.
+    """
     results = []
     for v in verdicts:
         entry: dict[str, Any] = {
@@ -263,6 +277,8 @@ def to_json(verdicts: Iterable[Verdict], points: dict[str, int] | None = None) -
         if points is not None:
             entry["points"] = points.get(v.puzzle, 0) if v.passed else 0
             entry["max_points"] = points.get(v.puzzle, 0)
+        if badges is not None:
+            entry["one_line"] = badges.get(v.puzzle)
         if v.failure is not None:
             entry["draw"] = {"label": v.failure.draw_label, **{k: np.asarray(a).tolist() for k, a in v.failure.draw.items()}}
             entry["wrong_entries"] = v.failure.wrong_count

@@ -23,11 +23,11 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from checker import _numerics
+from checker import _forms, _numerics
 from checker._catalog import Puzzle
 from checker._settings import DEFAULT_TIMEOUT, FAST_COMPILE, OUTPUT_CAP
 from checker._sampling import Draw
-from checker._stubs import stub
+from checker._stubs import _is_untouched as _stubs_untouched, stub
 from checker._verdict import Kind, Status
 
 
@@ -235,9 +235,51 @@ def _run_loaded(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout: fl
     except BaseException as exc:  # noqa: BLE001 - a module __getattr__ is learner code too
         _learners(exc)
         return Run(problem=Problem(Kind.EXCEPTION, f"{path.name}: looking up `{puzzle.answer_name}` raised {_describe(exc)}"))
-    if not callable(jac):
-        return Run(problem=Problem(Kind.MISSING, f"{path.name} defines no function `{puzzle.answer_name}`: add `{puzzle.jac_signature()}`"))
-    return _call_each(puzzle, jac, draws, timeout, path, captured)
+    chosen = _answer_in(puzzle, module, jac, path)
+    if isinstance(chosen, Problem):
+        return Run(problem=chosen)
+    return _call_each(puzzle, chosen, draws, timeout, path, captured)
+
+
+def _answer_in(puzzle: Puzzle, module: ModuleType, jac: Any, path: Path) -> Any:
+    """The function to call: `jac`, or a per-entry `fb_<name>` wrapped as one (`_forms`); a
+    Problem when there is neither, or both.
+
+    When the file defines both, the stub's own `jac` (only `raise NotImplementedError`) is left
+    over from the stub and `fb_<name>` is taken; any other `jac` makes the choice ambiguous.
+    """
+    fb_name = _forms.fb_name(puzzle)
+    try:
+        fb = getattr(module, fb_name, None)
+    except BaseException as exc:  # noqa: BLE001 - a module __getattr__ is learner code too
+        _learners(exc)
+        return Problem(Kind.EXCEPTION, f"{path.name}: looking up `{fb_name}` raised {_describe(exc)}")
+    if not callable(fb):
+        if not callable(jac):
+            return Problem(Kind.MISSING, f"{path.name} defines no function `{puzzle.answer_name}`: add `{puzzle.jac_signature()}`")
+        return jac
+    if not _forms.applies(puzzle):
+        if callable(jac):
+            return jac
+        return Problem(Kind.MISSING, f"{path.name} defines `{fb_name}` but no `{puzzle.answer_name}`: {_forms.not_applicable(puzzle)}")
+    if callable(jac) and not _is_stub_jac(jac):
+        return Problem(Kind.STRUCTURE, (
+            f"{path.name} defines both `jac` and `{fb_name}`, two answers to one puzzle, and the checker will not guess "
+            f"which one you mean: delete (or rename) the one you are not using"
+        ))
+    wrong = _forms.signature_problem(puzzle, fb)
+    if wrong is not None:
+        return Problem(Kind.SIGNATURE, wrong)
+    return _forms.per_entry(puzzle, fb)
+
+
+def _is_stub_jac(jac: Any) -> bool:
+    """Whether `jac` is the stub's, left in the file: its whole source is the signature and the raise."""
+    try:
+        source = inspect.getsource(jac)
+    except (OSError, TypeError):
+        return False
+    return _stubs_untouched(source)
 
 
 def run_callable(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float = DEFAULT_TIMEOUT) -> Run:
@@ -245,6 +287,13 @@ def run_callable(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     if not callable(jac):
         return Run(problem=Problem(Kind.MISSING, f"expected a function `{puzzle.answer_name}`, got a {type(jac).__name__}"))
     path = Path(inspect.getsourcefile(jac) or "<notebook>") if inspect.isfunction(jac) else Path("<notebook>")
+    if getattr(jac, "__name__", None) == _forms.fb_name(puzzle):  # a per-entry answer, by its name
+        if not _forms.applies(puzzle):
+            return Run(problem=Problem(Kind.MISSING, _forms.not_applicable(puzzle)))
+        wrong = _forms.signature_problem(puzzle, jac)
+        if wrong is not None:
+            return Run(problem=Problem(Kind.SIGNATURE, wrong))
+        jac = _forms.per_entry(puzzle, jac)
     return _captured(lambda captured: _call_each(puzzle, jac, draws, timeout, path, captured))
 
 
@@ -288,7 +337,7 @@ def _call_each(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float
         return fast
 
     answers = []
-    name = puzzle.answer_name
+    name = getattr(jac, "_jacpuzzles_name", puzzle.answer_name)  # `fb_cumsum` for the per-entry form
     for draw in draws:
         args = _inputs(puzzle, draw.values)
         try:
@@ -298,6 +347,9 @@ def _call_each(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float
             return _too_slow(puzzle, timeout, draw)
         except NotImplementedError as exc:
             return Run(problem=Problem(Kind.UNTOUCHED, f"{name} raises NotImplementedError: fill it in", _location(exc, path), status=Status.TODO))
+        except _forms.FormError as exc:  # a per-entry answer, unusable as written: the message names the entry
+            cause = exc.__cause__ if exc.__cause__ is not None else exc
+            return Run(problem=Problem(exc.kind, f"{exc.message} on the {draw.label}", _location(cause, path), draw.label))
         except BaseException as exc:  # noqa: BLE001 - whatever jac raises is this answer's error
             _learners(exc)
             return Run(problem=Problem(Kind.EXCEPTION, f"{name} raised {_describe(exc)} on the {draw.label}{_advice(exc)}", _location(exc, path), draw.label))
@@ -492,3 +544,64 @@ def _low_precision_float(dtype: np.dtype[Any]) -> bool:
         return bool(jnp.issubdtype(dtype, jnp.floating))
     except TypeError:
         return False
+
+
+@dataclass(frozen=True)
+class Traced:
+    """An answer traced once for all its draws under `vmap`: a program, not yet compiled."""
+
+    jaxpr: Any  # the ClosedJaxpr of jac on one draw (the caller maps it over all of them)
+    out_tree: Any  # how its outputs nest, as jac returns them
+    inputs: tuple[np.ndarray, ...]  # the stacked non-static arguments
+
+
+def trace_batched(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout: float = DEFAULT_TIMEOUT) -> Traced | None:
+    """`jac` from `path` traced on all `draws` at once, for a caller that compiles many answers
+    as one program (class grading); None whenever anything is unusual.
+
+    Only the clean case is traced: a plain function `jac`, importing and tracing without a word
+    of output, an exception or the alarm, tracing the same program twice (no state kept between
+    calls), no callbacks. Anything else is left to `run`, which reports it in `check`'s words.
+    """
+    if precheck(puzzle, path) is not None or not draws:
+        return None
+    captured = _Capture()
+    try:
+        with _guarded(), contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+            traced = _trace_batched(puzzle, path, draws, timeout)
+    except _Timeout:
+        traced = None  # too slow: `run` times it again and says so
+    except BaseException as exc:  # noqa: BLE001 - learner code ran here: leave it to `run`
+        _learners(exc)
+        traced = None
+    _numerics.repin()
+    return traced if captured.tell() == 0 else None
+
+
+def _trace_batched(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout: float) -> Traced | None:
+    import jax
+
+    with _time_limit(timeout):
+        module = _load(path)
+    _numerics.repin()
+    jac = module.__dict__.get(puzzle.answer_name)
+    if not inspect.isfunction(jac):
+        return None
+    inspect.signature(jac).bind(*(a.name for a in puzzle.args))  # TypeError: left to `run`
+    inputs = tuple(np.stack([d.values[i] for d in draws]) for i, a in enumerate(puzzle.args) if a.static is None)
+    first = puzzle.dynamic(draws[0].values)
+    with _time_limit(timeout):  # on one draw, as `check` traces it; `vmap` of the program runs all
+        closed, shapes = jax.make_jaxpr(puzzle.on_dynamic(jac), return_shape=True)(*first)
+        again = jax.make_jaxpr(puzzle.on_dynamic(jac))(*first)  # a new function: traced afresh
+    text = str(closed.jaxpr)
+    if (
+        len(closed.jaxpr.eqns) > _BATCH_EQUATIONS
+        or "callback" in text
+        or not _same_trace((text, [np.asarray(c) for c in closed.consts]), (str(again.jaxpr), [np.asarray(c) for c in again.consts]))
+        or any(np.dtype(s.dtype).kind not in "biuf" for s in jax.tree_util.tree_leaves(shapes))
+    ):
+        return None
+    return Traced(closed, jax.tree_util.tree_structure(shapes), inputs)
+
+
+_BATCH_EQUATIONS = 4000  # a longer traced answer is compiled on its own by `run`

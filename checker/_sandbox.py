@@ -1,18 +1,23 @@
-"""Running one submission's answers out of process, for class grading.
+"""Running a submission's answers out of process, for class grading: the grader's side of `_worker`.
 
-The grader's side of `_worker`: each submission gets fresh worker processes of its own (never
-one where another submission's code ran), started in a new session with stdin closed and
-stdout discarded, with a wall-clock budget enforced from here, core dumps off, file size
-capped, and an address-space limit the worker sets on itself before any answer runs. Results
-come back as `.npz` and JSON files in a private folder this side created; a worker that dies,
-hangs or runs out of memory costs the puzzle it was on, and a fresh worker runs the rest.
-`run_submission` returns the same `Run`s as the in-process runner, so the judge never knows.
+A `Pool` starts one zygote process (`_worker`), which imports JAX and the kit and loads the
+class's draws once. For each attempt at a submission, the zygote forks a reaper and the reaper a
+worker: student code runs only there, never in the grader and never in a process where another
+submission's code ran. The worker gets a private copy of the submission's answer files as its
+working directory (and, when the grader runs as root, an unprivileged uid of its own and no
+network), a wall-clock budget enforced from here, and a memory limit it sets on itself before
+any answer runs. Results come back as `.npz` and JSON files in a folder only that worker can
+write; a worker that dies, hangs or runs out of memory costs the puzzle it was on, and a fresh
+worker runs the rest. `Pool.run` returns the same `Run`s as the in-process runner, so the
+judge never knows.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -21,7 +26,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import IO, Any, Sequence
 
 import numpy as np
 
@@ -29,25 +34,18 @@ from checker._catalog import puzzle_named
 from checker._runner import Problem, Run
 from checker._sampling import Draw
 from checker._verdict import Kind, Status
-from checker._worker import JOB, READY
+from checker._worker import CURRENT, READY
 
-STARTUP_BUDGET = 120.0  # seconds for a worker to import JAX before any answer runs (a busy machine)
+STARTUP_BUDGET = 120.0  # seconds for the zygote to import JAX, or a worker to start (a busy machine)
 POLL = 0.05  # seconds between looks at a running worker
-FILE_CAP = 256 * 1024 * 1024  # bytes any one file the worker (or an answer) writes may reach
 STDERR_TAIL = 4000  # bytes of a dead worker's stderr read back, for the reason it died
-# The worker starts without the working directory (the submission) on sys.path: a submission's
-# `numpy.py` or `checker/` must not stand in for the real ones.
-_BOOT = "import sys, runpy; sys.path.pop(0); runpy.run_module('checker._worker', run_name='__main__')"
+UID_BASE = 620000  # as root, job k of a run runs as uid UID_BASE + k (no such user exists)
+KIT = Path(__file__).resolve().parents[1]  # the folder holding the `checker` package
+# The zygote starts without the working directory on sys.path, and with the kit's own folder
+# first: a `numpy.py` or `checker/` in a submission must not stand in for the real ones.
+_BOOT = "import sys, runpy; sys.path[0] = sys.argv.pop(1); runpy.run_module('checker._worker', run_name='__main__')"
 # What a process that ran out of memory under RLIMIT_AS tends to print before dying.
 _MEMORY_HINTS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory", "RESOURCE_EXHAUSTED")
-
-
-_STOP = threading.Event()  # set when the grader is interrupted: every running worker is killed
-
-
-def stop_all() -> None:
-    """Kill every running worker at its next look (Ctrl-C in the grader)."""
-    _STOP.set()
 
 
 @dataclass(frozen=True)
@@ -63,25 +61,6 @@ class Limits:
 
 
 @dataclass(frozen=True)
-class SharedDraws:
-    """The class-wide draws, written once by the grader for every worker to read."""
-
-    arrays: Path  # .npz, keys "<puzzle>.<draw>.<argument>"
-    labels: Path  # JSON: puzzle -> draw labels
-    arity: dict[str, int]  # puzzle -> arguments per draw
-    counts: dict[str, int]  # puzzle -> draws
-
-
-def share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]]) -> SharedDraws:
-    """Write `draws` (puzzle -> draws) into `folder` for the workers."""
-    arrays = {f"{name}.{k}.{i}": v for name, ds in draws.items() for k, d in enumerate(ds) for i, v in enumerate(d.values)}
-    np.savez(folder / "draws.npz", allow_pickle=False, **arrays)
-    (folder / "labels.json").write_text(json.dumps({name: [d.label for d in ds] for name, ds in draws.items()}))
-    arity = {name: len(ds[0].values) if ds else 0 for name, ds in draws.items()}
-    return SharedDraws(folder / "draws.npz", folder / "labels.json", arity, {name: len(ds) for name, ds in draws.items()})
-
-
-@dataclass(frozen=True)
 class _Ended:
     """How a worker ended: its exit status, and whether this side killed it for time."""
 
@@ -89,31 +68,125 @@ class _Ended:
     timed_out: bool
     ready: bool
     stderr: str
+    current: str  # what it was on: "trace N" or "run N" for puzzle N, "batch", or "" before any
 
 
 class WorkerFailure(Exception):
-    """The grader's own worker could not run (no learner code had run yet): the submission is
+    """The grader's own worker could not run (no student code had run yet): the submission is
     ungradable, never scored 0."""
 
 
-def run_submission(root: Path, items: Sequence[tuple[str, str]], shared: SharedDraws, limits: Limits) -> list[Run]:
-    """Run each `(puzzle, path relative to root)` of one submission; one `Run` per item, in order.
+class Pool:
+    """The zygote and the jobs it runs; `with Pool(...) as pool: pool.run(...)` from any thread."""
 
-    Raises `WorkerFailure` when a worker dies before running any answer.
-    """
-    runs: dict[int, Run] = {}
-    with tempfile.TemporaryDirectory(prefix="jacpuzzles-run-") as tmp:
+    def __init__(self, scratch: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits) -> None:
+        self.limits = limits
+        self.scratch = scratch
+        self.counts = {name: len(ds) for name, ds in draws.items()}
+        self._lock = threading.Lock()
+        self._jobs = 0
+        self._events: dict[str, queue.Queue[dict[str, Any]]] = {}
+        self._stopped = threading.Event()
+        os.chmod(scratch, 0o711)  # workers (other uids, as root) reach their own folders only
+        config = _share_draws(scratch, draws, limits)
+        self._stderr = open(scratch / "zygote.stderr", "wb")
+        self._proc = subprocess.Popen(
+            [sys.executable, "-c", _BOOT, str(KIT), str(config)],
+            cwd=scratch, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+            start_new_session=True, env=_environment(),
+        )
+        self._ready: queue.Queue[dict[str, Any]] = queue.Queue()
+        threading.Thread(target=self._listen, daemon=True).start()
+        try:
+            ready = self._ready.get(timeout=STARTUP_BUDGET)
+        except queue.Empty:
+            self.close()
+            raise WorkerFailure(f"the grading processes did not start within {STARTUP_BUDGET:g} s: {_tail(scratch / 'zygote.stderr').strip()[-500:]}") from None
+        if self._proc.poll() is not None:
+            raise WorkerFailure(f"the grading processes failed to start: {_tail(scratch / 'zygote.stderr').strip()[-500:]}")
+        # What isolation the machine allows: "" where it does, else why not (docs/grading.md).
+        self.no_network = ready.get("network") == ""
+        self.unprivileged = ready.get("user") == ""
+        self.missing = {k: str(v) for k, v in ready.items() if k in ("network", "user") and v}
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def stop(self) -> None:
+        """Kill every running worker at its next look (Ctrl-C in the grader)."""
+        self._stopped.set()
+
+    def close(self) -> None:
+        """End the zygote; it kills whatever is still running."""
+        self._stopped.set()
+        try:
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()
+            self._proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        try:
+            os.killpg(self._proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self._proc.wait()
+        self._stderr.close()
+
+    def _listen(self) -> None:
+        """Route the zygote's and reapers' messages to the jobs waiting for them."""
+        assert self._proc.stdout is not None
+        for line in self._proc.stdout:
+            message = json.loads(line)
+            if message.get("event") == "ready":
+                self._ready.put(message)
+                continue
+            with self._lock:
+                box = self._events.get(str(message.get("id")))
+            if box is not None:
+                box.put(message)
+        self._ready.put({"event": "gone"})
+        with self._lock:
+            boxes = list(self._events.values())
+        for box in boxes:
+            box.put({"event": "gone"})
+
+    def run(self, root: Path, items: Sequence[tuple[str, str]]) -> list[Run]:
+        """Run each `(puzzle, path relative to root)` of one submission; one `Run` per item.
+
+        Raises `WorkerFailure` when the grader's own processes fail (before any answer ran).
+        """
+        with self._lock:
+            self._jobs += 1
+            number = self._jobs
+        uid = UID_BASE + number if self.unprivileged else None
+        home = Path(tempfile.mkdtemp(prefix=f"job{number}-", dir=self.scratch))
+        home.chmod(0o711)
+        try:
+            code = _private_copy(root, [path for _, path in items], home / "code", uid)
+            return self._attempts(number, code, items, home, uid)
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+
+    def _attempts(self, number: int, code: Path, items: Sequence[tuple[str, str]], home: Path, uid: int | None) -> list[Run]:
+        runs: dict[int, Run] = {}
+        batch = True
         attempt = 0
         while len(runs) < len(items):
             remaining = [i for i in range(len(items)) if i not in runs]
-            jobdir = Path(tmp) / f"attempt-{attempt}"
+            jobdir = home / f"attempt-{attempt}"
             jobdir.mkdir(mode=0o700)
-            _write_job(jobdir, [items[i] for i in remaining], remaining, shared, limits)
-            ended = _drive(jobdir, root, limits)
-            if _STOP.is_set():
+            if uid is not None:
+                os.chown(jobdir, uid, uid)
+            job = {"id": f"{number}.{attempt}", "jobdir": str(jobdir), "root": str(code), "uid": uid, "no_network": self.no_network, "batch": batch,
+                   "puzzles": [list(items[i]) for i in remaining], "indices": remaining}
+            ended = self._drive(job, jobdir)
+            if self._stopped.is_set():
                 raise WorkerFailure("grading was interrupted")
             for i in remaining:
-                found = _read_result(jobdir, i, items[i][0], shared.counts[items[i][0]])
+                found = _read_result(jobdir, i, items[i][0], self.counts[items[i][0]])
                 if found is not None:
                     runs[i] = found
             unfinished = [i for i in remaining if i not in runs]
@@ -121,97 +194,128 @@ def run_submission(root: Path, items: Sequence[tuple[str, str]], shared: SharedD
                 break
             if not ended.ready:
                 raise WorkerFailure(f"the grading worker failed before running any answer ({_how(ended)}): {ended.stderr.strip()[-500:]}")
-            culprit = unfinished[0]
-            runs[culprit] = Run(problem=_died(items[culprit][1], ended, limits))
             attempt += 1
-    return [runs[i] for i in range(len(items))]
+            on = ended.current.partition(" ")[2]
+            if not on.isdigit() or int(on) not in unfinished:
+                batch = False  # died compiling or running the traced answers together: one by one now
+                continue
+            culprit = int(on)
+            runs[culprit] = Run(problem=_died(items[culprit][1], ended, self.limits))
+        return [runs[i] for i in range(len(items))]
+
+    def _drive(self, job: dict[str, Any], jobdir: Path) -> _Ended:
+        """Start a job, watch it against the budgets, and wait until its reaper is gone."""
+        box: queue.Queue[dict[str, Any]] = queue.Queue()
+        with self._lock:
+            self._events[job["id"]] = box
+        try:
+            assert self._proc.stdin is not None
+            try:
+                self._proc.stdin.write((json.dumps(job) + "\n").encode())
+                self._proc.stdin.flush()
+            except OSError as exc:
+                raise WorkerFailure(f"the grading processes are gone ({exc})") from None
+            return self._watch(box, jobdir)
+        finally:
+            with self._lock:
+                del self._events[job["id"]]
+
+    def _watch(self, box: queue.Queue[dict[str, Any]], jobdir: Path) -> _Ended:
+        worker: int | None = None
+        status: int | None = None
+        timed_out = False
+        seen: tuple[str, int] | None = None
+        since = time.monotonic()
+        while True:
+            try:
+                message = box.get(timeout=POLL)
+            except queue.Empty:
+                message = {}
+            event = message.get("event")
+            if event == "started":
+                worker = int(message["worker"])
+            elif event == "ended":
+                status = int(message["status"])
+            elif event == "reaped":
+                status = status if status is not None else int(message["status"])
+                break
+            elif event == "gone":
+                raise WorkerFailure(f"the grading processes ended unexpectedly: {_tail(self.scratch / 'zygote.stderr').strip()[-500:]}")
+            progress = _progress(jobdir)
+            now = time.monotonic()
+            if progress != seen:
+                seen, since = progress, now
+            budget = self.limits.puzzle_budget() if (jobdir / READY).exists() else STARTUP_BUDGET
+            if worker is not None and status is None and (now - since > budget or self._stopped.is_set()):
+                timed_out = timed_out or not self._stopped.is_set()
+                _kill_group(worker)
+        return _Ended(status if status is not None else -9, timed_out, (jobdir / READY).exists(), _tail(jobdir / "stderr"), _current(jobdir))
 
 
-def _write_job(jobdir: Path, items: list[tuple[str, str]], indices: list[int], shared: SharedDraws, limits: Limits) -> None:
-    """The worker's instructions: which answers, on which draws, under which limits."""
-    job = {
-        "puzzles": [list(item) for item in items],
-        "indices": indices,
+def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits) -> Path:
+    """Write `draws` (puzzle -> draws) and the limits for the zygote; returns the config's path."""
+    arrays = {f"{name}.{i}": np.stack([d.values[i] for d in ds]) for name, ds in draws.items() if ds for i in range(len(ds[0].values))}
+    np.savez(folder / "draws.npz", allow_pickle=False, **arrays)
+    (folder / "labels.json").write_text(json.dumps({name: [d.label for d in ds] for name, ds in draws.items()}))
+    config = {
+        "draws": str(folder / "draws.npz"),
+        "labels": str(folder / "labels.json"),
+        "arity": {name: len(ds[0].values) if ds else 0 for name, ds in draws.items()},
         "timeout": limits.timeout,
         "memory_mb": limits.memory_mb,
-        "draws": str(shared.arrays),
-        "labels": str(shared.labels),
-        "arity": shared.arity,
     }
-    (jobdir / JOB).write_text(json.dumps(job))
+    path = folder / "config.json"
+    path.write_text(json.dumps(config))
+    return path
 
 
-def _drive(jobdir: Path, root: Path, limits: Limits) -> _Ended:
-    """Start a worker on `jobdir` in `root`, watch it against the budgets, and end its session."""
-    with open(jobdir / "stderr", "wb") as stderr:
-        proc = subprocess.Popen(
-            [sys.executable, "-c", _BOOT, str(jobdir)],
-            cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
-            start_new_session=True, env=_environment(),
-        )
-    _limit(proc.pid)
-    timed_out = False
-    try:
-        timed_out = _watch(proc, jobdir, limits)
-    finally:
-        _kill_session(proc)
-    return _Ended(proc.returncode, timed_out, (jobdir / READY).exists(), _tail(jobdir / "stderr"))
+def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None) -> Path:
+    """The submission's answer files, copied where only its worker may read them."""
+    code.mkdir(mode=0o700)
+    for rel in paths:
+        target = code / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(root / rel, target)
+    if uid is not None:
+        for folder, _, files in os.walk(code):
+            os.chown(folder, uid, uid)
+            for name in files:
+                os.chown(os.path.join(folder, name), uid, uid)
+    return code
 
 
 def _environment() -> dict[str, str]:
-    """The worker's environment: the grader's, without a persistent compilation cache to share."""
+    """The zygote's environment: the grader's, without a persistent compilation cache to share."""
     env = dict(os.environ)
     env["JACPUZZLES_CACHE"] = "off"  # a submission must not write cache entries another one reads
     env.pop("JAX_COMPILATION_CACHE_DIR", None)
+    env.pop("PYTHONPATH", None)  # the kit's folder is put on sys.path by _BOOT, nothing else
+    env.pop("PYTHONSTARTUP", None)
     return env
 
 
-def _limit(pid: int) -> None:
-    """No core dumps, no huge files (set from here: `preexec_fn` is unsafe with threads)."""
-    import resource
-
-    if not hasattr(resource, "prlimit"):  # not Linux: the worker runs without these two caps
-        return
+def _progress(jobdir: Path) -> tuple[str, int]:
+    """What the worker is on and how many results it wrote: a change resets the puzzle budget."""
     try:
-        resource.prlimit(pid, resource.RLIMIT_CORE, (0, 0))
-        resource.prlimit(pid, resource.RLIMIT_FSIZE, (FILE_CAP, FILE_CAP))
-    except (ProcessLookupError, PermissionError):
-        pass  # already gone: `_drive` reports how it ended
+        return _current(jobdir), sum(1 for p in jobdir.iterdir() if p.suffix == ".json")
+    except OSError:
+        return "", 0
 
 
-def _watch(proc: subprocess.Popen[bytes], jobdir: Path, limits: Limits) -> bool:
-    """Wait for the worker; True when it overran a budget (it is then killed)."""
-    seen = -1
-    since = time.monotonic()
-    while True:
+def _current(jobdir: Path) -> str:
+    try:
+        return (jobdir / CURRENT).read_text()[:32]
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL the worker's process group (its reaper then kills the rest of its tree)."""
+    for kill in (os.killpg, os.kill):
         try:
-            proc.wait(timeout=POLL)
-            return False
-        except subprocess.TimeoutExpired:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
             pass
-        progress = _progress(jobdir)
-        now = time.monotonic()
-        if progress != seen:
-            seen, since = progress, now
-        budget = limits.puzzle_budget() if progress >= 0 else STARTUP_BUDGET
-        if now - since > budget or _STOP.is_set():
-            return True
-
-
-def _progress(jobdir: Path) -> int:
-    """Puzzles finished by the worker, or -1 before it is ready."""
-    if not (jobdir / READY).exists():
-        return -1
-    return sum(1 for p in jobdir.iterdir() if p.suffix == ".json" and p.name != JOB)
-
-
-def _kill_session(proc: subprocess.Popen[bytes]) -> None:
-    """SIGKILL the worker's whole process group: whatever an answer started goes with it."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    proc.wait()
 
 
 def _tail(path: Path) -> str:
@@ -254,7 +358,7 @@ def _read_result(jobdir: Path, index: int, puzzle: str, draws: int) -> Run | Non
         return None
     try:
         record = json.loads(record_path.read_text())
-        run = Run(_read_blocks(jobdir / f"{index}.npz", record["dtypes"]), _read_problem(record["problem"]), str(record["output"]))
+        run = Run(_read_blocks(jobdir / f"{index}.npz", record), _read_problem(record["problem"]), str(record["output"]))
         blocks = len(puzzle_named(puzzle).jac_shapes())
         if run.problem is None and (len(run.answers) != draws or any(len(b) != blocks for b in run.answers)):
             raise ValueError(f"{len(run.answers)} draws of blocks where {draws} draws of {blocks} were run")
@@ -263,13 +367,19 @@ def _read_result(jobdir: Path, index: int, puzzle: str, draws: int) -> Run | Non
         return Run(problem=Problem(Kind.EXCEPTION, f"the result of this answer could not be read back ({type(exc).__name__}: {exc}); did it write into the grader's files?"))
 
 
-def _read_blocks(path: Path, dtypes: list[list[str]]) -> tuple[tuple[np.ndarray, ...], ...]:
+def _read_blocks(path: Path, record: dict[str, Any]) -> tuple[tuple[np.ndarray, ...], ...]:
     """The blocks per draw, from an `.npz` read without pickle, in the dtypes they came in."""
-    answers = []
+    dtypes: list[list[str]] = record["dtypes"]
     with np.load(path, allow_pickle=False) as data:
-        for k, names in enumerate(dtypes):
-            answers.append(tuple(_restored(data[f"{k}.{j}"], str(name)) for j, name in enumerate(names)))
-    return tuple(answers)
+        if not record.get("stacked"):
+            return tuple(tuple(_restored(data[f"{k}.{j}"], str(name)) for j, name in enumerate(names)) for k, names in enumerate(dtypes))
+        count = int(record["draws"])
+        if count == 0:
+            return ()
+        columns = [_restored(data[str(j)], str(name)) for j, name in enumerate(dtypes[0])]
+    if any(column.ndim == 0 or column.shape[0] != count for column in columns):
+        raise ValueError(f"blocks stacked for {[c.shape[:1] for c in columns]} draws where {count} were run")
+    return tuple(tuple(column[k] for column in columns) for k in range(count))
 
 
 def _restored(array: np.ndarray, name: str) -> np.ndarray:

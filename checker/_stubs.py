@@ -89,6 +89,8 @@ def doc_page(puzzle: Puzzle, number: int) -> str:
         f"Fill in:\n\n```python\n{puzzle.jac_signature()}\n    ...\n```\n\n"
         f"{what} shape{'s' if len(puzzle.jac_shapes()) > 1 else ''}: {shapes}. "
         f"Check with `jacpuzzles check {puzzle.name}`.\n\n"
+        f"![The expected {what.lower()} of {puzzle.name} on one random input: rows are output entries, "
+        f"columns input entries; red positive, blue negative, white zero](img/{picture_path(puzzle).name})\n\n"
         f"{_draws_section(puzzle)}"
         f"## Hints\n\n{hints}"
     )
@@ -110,6 +112,11 @@ def _draws_section(puzzle: Puzzle) -> str:
     for name, labels in _sampling.plan(puzzle):
         lines.append(f"- `{name}`: " + "; ".join(labels))
     return "\n".join(lines) + "\n\n"
+
+
+def picture_path(puzzle: Puzzle) -> Path:
+    """Where a puzzle's picture lives, under the repository root."""
+    return Path("docs") / "puzzles" / "img" / f"{puzzle.name}.svg"
 
 
 def doc_index(chs: tuple[Chapter, ...]) -> str:
@@ -138,7 +145,15 @@ def expected_files(root: Path) -> dict[Path, str]:
             files[root / "puzzles" / relative_path(p)] = stub(p)
             files[root / "docs" / "puzzles" / f"{p.name}.md"] = doc_page(p, number)
     files[root / "docs" / "puzzles" / "README.md"] = doc_index(chapters())
+    from checker._picture import expected_pictures  # JAX: the expected Jacobians, cached on disk
+
+    for name, text in expected_pictures(puzzles()).items():
+        files[root / picture_path(_named(name))] = text
     return files
+
+
+def _named(name: str) -> Puzzle:
+    return next(p for p in puzzles() if p.name == name)
 
 
 def solution_drift(root: Path) -> list[str]:
@@ -155,13 +170,16 @@ def solution_drift(root: Path) -> list[str]:
 
 
 def drift(root: Path) -> list[str]:
-    """Every generated file that is missing or differs from what the catalog gives."""
+    """Every generated file that is missing or differs from what the catalog gives, a stale copy
+    of the reference answers in the package folder, and catalog entries with no `why`."""
+    from checker import _solutions  # it reads this module's paths
+
     problems = [
         f"{path}: {'differs from the catalog' if path.is_file() else 'missing'}"
         for path, text in expected_files(root).items()
         if not path.is_file() or path.read_text() != text
     ]
-    return problems + solution_drift(root)
+    return problems + solution_drift(root) + _solutions.packaged_drift(root) + _solutions.missing_explanations()
 
 
 def _is_untouched(answer: str) -> bool:

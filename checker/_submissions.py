@@ -19,6 +19,7 @@ from typing import Sequence
 from checker._stubs import find_answers, relative_path
 from checker._catalog import puzzle_named
 
+RESERVED = ("grades", "junit", "summary")  # OUT's class-wide files: a student's entry would clash
 UNZIPPED_CAP = 64 * 1024 * 1024  # bytes a zip may expand to: a zip bomb is refused, not extracted
 
 
@@ -58,7 +59,9 @@ def discover(folder: Path) -> tuple[list[Submission], list[Unreadable]]:
             by_name.setdefault(entry.stem if entry.is_file() else entry.name, []).append(entry)
     found, clashes = [], []
     for name, paths in sorted(by_name.items()):
-        if len(paths) == 1:
+        if name in RESERVED:
+            clashes.append(Unreadable(f"{name}: a submission may not be named {name!r}, the name of the class-wide {name}.* files in OUT; rename it"))
+        elif len(paths) == 1:
             found.append(Submission(name, paths[0]))
         else:
             clashes.append(Unreadable(f"{name}: {len(paths)} entries share this name ({', '.join(p.name for p in paths)}); keep one"))

@@ -42,6 +42,7 @@ class Kind(str, Enum):
     MISSING = "missing"  # no file, or no `jac` in it
     UNTOUCHED = "untouched"  # the stub as generated, or NotImplementedError
     TIMEOUT = "timeout"  # jac did not return in time
+    FORBIDDEN = "forbidden"  # uses autodiff or the kit's own code, or too large to read: not run
     KIT_BUG = "kit-bug"  # the oracles disagree: our bug, not the learner's
 
 

@@ -1,17 +1,30 @@
-"""The child process of class grading: runs one submission's answers, writes what they returned.
+"""The processes of class grading that run student code: a zygote, a reaper and a worker per job.
 
-`python -m checker._worker JOBDIR`, started by `_sandbox` with the submission's folder as its
-working directory. It reads `JOBDIR/job.json` (the puzzles still to run, the seed, the limits,
-where the grader wrote the draws), then, puzzle by puzzle, runs the answer with
-`checker._runner.run` and writes its result as data only: `<index>.npz` (the blocks, saved
-without pickle) and then `<index>.json` (the problem, the captured output, the block layout).
-The JSON file appears last and atomically, so it marks a puzzle as finished: when this process
-dies on a puzzle, the grader knows which one and starts a fresh worker for the rest.
+`python -c BOOT KIT CONFIG` (started by `_sandbox`) is the **zygote**: it imports JAX, the kit
+and the learner-facing libraries, and loads the grader's draws, but never initializes JAX's
+backend (a process whose backend threads exist cannot be forked safely) and never runs student
+code. For each job the grader sends it (a JSON line on stdin), it forks:
 
-Nothing is written to stdout: the learner's prints are captured by the runner, and anything
-written to the file descriptors directly goes where the grader pointed them, never parsed.
-The grader, not this process, judges: a result that lies only fails to match the expected
-Jacobians the grader computed itself.
+- a **reaper**, trusted kit code, a child subreaper: every process the job starts stays in its
+  tree, whatever sessions it makes; it forks the worker, tells the grader the worker's pid,
+  waits for it, then kills everything left in its tree and reports how the worker ended.
+- the **worker**, where the student's code runs: a new session, stdin and stdout on /dev/null,
+  stderr into the job's folder, no other file descriptor, core dumps off, files capped; as root,
+  a network namespace of its own (no network) and an unprivileged uid of its own; the working
+  directory is a private copy of the submission's answer files. It starts JAX's backend, caps
+  its address space, and runs the answers, writing each result as data only: `<index>.npz`
+  (blocks, read back without pickle) then `<index>.json` (problem, captured output, dtypes).
+
+Running the answers: each is first traced once for all its draws under `vmap` (`_runner.
+trace_batched`, twice, to catch answers that keep state), and the traced answers are compiled
+together as one program; any answer that does not trace cleanly runs as `check` runs it
+(`_runner.run`). Forking from the zygote saves each job JAX's import; compiling one program
+instead of one per answer saves most of the rest (docs/performance.md).
+
+The reaper's messages (`started`, `ended`) and the zygote's (`ready`, `reaped`) go to the
+grader on the zygote's stdout, which no worker holds. The file `current` in the job folder says
+what the worker is doing (a puzzle's index, or `batch` while the traced answers are compiled
+and run): the grader blames a puzzle for a death only when the worker was on that puzzle.
 """
 
 from __future__ import annotations
@@ -19,7 +32,11 @@ from __future__ import annotations
 import json
 import os
 import resource
+import select
+import signal
 import sys
+import time
+import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,27 +46,379 @@ if TYPE_CHECKING:
     from checker._runner import Run
     from checker._sampling import Draw
 
-READY = "ready"  # written once JAX is up and the memory limit is set, before any learner code runs
-JOB = "job.json"
+READY = "ready"  # written once JAX is up and the memory limit is set, before any answer runs
+CURRENT = "current"  # what the worker is on: "trace N" or "run N" (puzzle N), or BATCH
+BATCH = "batch"
+FILE_CAP = 256 * 1024 * 1024  # bytes any one file the worker (or an answer) may write
+# Faster XLA compilation for the kit's small programs; tried first, dropped if this jaxlib lacks it.
+BATCH_OPTIONS: dict[str, Any] = {"xla_cpu_use_fusion_emitters": False}
+# Imported by the zygote: JAX and what it imports lazily to start its backend and compile, the
+# kit, and what answer files commonly import.
+PRELOAD = (
+    "jax.numpy", "jax.extend.core", "jax.experimental.shard_map", "jax._src.checkify", "jaxlib.mlir.dialects.mhlo",
+    "jaxlib.mlir.dialects.builtin", "jaxlib.mlir.extras.meta",
+    "jax.nn", "jax.lax", "jax.scipy.special", "jax.scipy.linalg", "jax.numpy.linalg", "numpy.linalg",
+    "jaxtyping", "einops", "checker._integrity", "checker._runner", "checker._forms",
+    "math", "itertools", "functools", "operator", "string", "typing", "collections", "dataclasses",
+)
+# XLA options that halve compile times of the kit's small programs without changing results.
+WORKER_XLA_FLAGS = "--xla_cpu_use_fusion_emitters=false --xla_backend_optimization_level=0"
+_CLONE_NEWNET = 0x40000000
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+UNPRIVILEGED_PROBE = 619999  # the uid the zygote's probe drops to (no such user exists)
+_ORPHAN_SCAN = 0.5  # seconds between the zygote's looks for orphans to kill
 
 
-def _load_draws(job: dict[str, Any]) -> dict[str, tuple[Draw, ...]]:
+# ---------------------------------------------------------------------------------------------
+# The zygote
+
+
+def zygote(config_path: str) -> int:
+    """Serve jobs from stdin until it closes; returns the exit status."""
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    config = json.loads(Path(config_path).read_text())
+    import importlib
+
+    for module in PRELOAD:  # once here, so no job pays for them (and a worker that runs as
+        try:  # another user needs no access to where they are installed)
+            importlib.import_module(module)
+        except ImportError:
+            pass
+
+    draws = _load_draws(config)
+    _faster_compilation()
+    _send({"event": "ready", **_probe()})
+    reapers: dict[int, str] = {}  # reaper pid -> job id
+    last_scan = time.monotonic()
+    stdin = sys.stdin.buffer
+    pending = b""
+    while True:
+        readable, _, _ = select.select([stdin], [], [], 0.05)
+        if readable:
+            chunk = os.read(stdin.fileno(), 65536)
+            if not chunk:
+                break
+            pending += chunk
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                job = json.loads(line)
+                pid = os.fork()
+                if pid == 0:
+                    _reaper(job, config, draws)  # never returns
+                reapers[pid] = job["id"]
+        _reap(reapers)
+        if time.monotonic() - last_scan > _ORPHAN_SCAN:
+            _kill_children(exclude=set(reapers))
+            last_scan = time.monotonic()
+    for pid in list(reapers):
+        _kill(pid)
+    _kill_tree()
+    return 0
+
+
+def _faster_compilation() -> None:
+    """Compile options for every XLA compilation in the workers (answers' module-level code
+    too), kept only if this jaxlib knows them: XLA ends a process on an unknown flag, so a
+    forked child tries them first."""
+    before = os.environ.get("XLA_FLAGS", "")
+    os.environ["XLA_FLAGS"] = f"{before} {WORKER_XLA_FLAGS}".strip()
+    pid = os.fork()
+    if pid == 0:
+        import jax.numpy as jnp
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+        jnp.zeros(1).block_until_ready()
+        os._exit(0)
+    if os.waitpid(pid, 0)[1] != 0:
+        os.environ["XLA_FLAGS"] = before
+
+
+def _probe() -> dict[str, str]:
+    """As root: whether a worker can have no network, and run as another user and still read
+    Python, JAX and the kit. Each answer is the empty string when it can, or the reason."""
+    if os.geteuid() != 0:
+        return {"network": "the grader does not run as root", "user": "the grader does not run as root"}
+    import jax
+
+    found = {}
+    for what in ("network", "user"):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                if what == "network":
+                    _no_network()
+                else:  # start JAX's backend and compile, as a worker will
+                    _become(UNPRIVILEGED_PROBE)
+                    jax.jit(lambda x: x * 2)(np.ones(3)).block_until_ready()
+                os._exit(0)
+            except BaseException as exc:  # noqa: BLE001 - the probe's answer
+                os.write(2, f"{what}: {exc}\n".encode())
+                os._exit(1)
+        _, status = os.waitpid(pid, 0)
+        found[what] = "" if status == 0 else ("no network namespace could be made (no CAP_SYS_ADMIN?)" if what == "network" else "another user cannot read Python, JAX or the kit where they are installed")
+    return found
+
+
+def _no_network() -> None:
+    """A network namespace of its own: only a loopback device, down."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(_CLONE_NEWNET) != 0:
+        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNET) failed")
+
+
+def _become(uid: int) -> None:
+    """Drop root for `uid` (and the group of the same number), with no supplementary groups."""
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
+
+
+def _reap(reapers: dict[int, str]) -> None:
+    """Collect ended children: a reaper's end is reported, an orphan's is just collected."""
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        job = reapers.pop(pid, None)
+        if job is not None:
+            _send({"event": "reaped", "id": job, "status": _returncode(status)})
+
+
+# ---------------------------------------------------------------------------------------------
+# The reaper
+
+
+def _reaper(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple[Draw, ...]]) -> None:
+    """Fork the worker, wait for it, kill whatever it left, report; never returns."""
+    try:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        worker = os.fork()
+        if worker == 0:
+            _worker(job, config, draws)  # never returns
+        _send({"event": "started", "id": job["id"], "worker": worker})
+        _, status = os.waitpid(worker, 0)
+        _kill_tree()
+        _send({"event": "ended", "id": job["id"], "status": _returncode(status)})
+    finally:
+        os._exit(0)
+
+
+def _kill_tree() -> None:
+    """SIGKILL every descendant: the children first; their orphans come back here, and so on."""
+    for _ in range(1000):
+        if not _kill_children(exclude=set()):
+            break
+        time.sleep(0.005)
+    while True:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                break
+        except ChildProcessError:
+            break
+
+
+def _kill_children(exclude: set[int]) -> bool:
+    """SIGKILL this process's children (but `exclude`) and collect them; False when there were none."""
+    me = str(os.getpid())
+    found = False
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in exclude:
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        if stat[stat.rindex(")") + 2 :].split()[1] == me:  # field 4, after the command's name
+            found = True
+            _kill(int(entry))
+            try:
+                os.waitpid(int(entry), os.WNOHANG)
+            except ChildProcessError:
+                pass
+    return found
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+# ---------------------------------------------------------------------------------------------
+# The worker
+
+
+def _worker(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple[Draw, ...]]) -> None:
+    """Run the job's answers; never returns (exit status 0 once every result is written)."""
+    jobdir = Path(job["jobdir"])
+    try:
+        os.setsid()
+        _isolate(jobdir, job.get("uid"), bool(job.get("no_network")))
+        os.chdir(job["root"])
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # after the uid change, which clears it
+        if os.getppid() == 1:
+            os._exit(1)
+        _run_job(job, config, draws, jobdir)
+    except BaseException:  # noqa: BLE001 - the kit's own failure, for the grader to report
+        traceback.print_exc()
+        sys.stderr.flush()
+        os._exit(70)
+    os._exit(0)  # no interpreter shutdown: threads an answer left behind can't hold it up
+
+
+def _isolate(jobdir: Path, uid: int | None, no_network: bool) -> None:
+    """Descriptors, limits, and (as root) no network and an unprivileged uid."""
+    null = os.open(os.devnull, os.O_RDWR)
+    err = os.open(jobdir / "stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.dup2(err, 2)
+    os.closerange(3, _max_fd())
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_CAP, FILE_CAP))
+    if no_network:
+        _no_network()
+    if uid is not None:
+        _become(uid)
+
+
+def _max_fd() -> int:
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return soft if 0 < soft < 1 << 20 else 4096
+
+
+def _run_job(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple[Draw, ...]], jobdir: Path) -> None:
+    import jax.numpy as jnp
+
+    from checker import _integrity, _numerics, _runner
+    from checker._catalog import puzzle_named
+
+    timeout = float(config["timeout"])
+    memory_mb = int(config["memory_mb"])
+    items = [(int(i), name, path) for i, (name, path) in zip(job["indices"], job["puzzles"])]
+    with _numerics.pinned():
+        jnp.zeros(1).block_until_ready()  # the backend and its threads exist before the limit
+        _limit_memory(memory_mb)
+        _integrity.install_guards()
+        sys.meta_path.append(_Missing())
+        (jobdir / READY).write_text("")
+        traced: dict[int, Any] = {}
+        if job.get("batch", True):
+            for index, name, path in items:
+                _mark(jobdir, f"trace {index}")
+                found = _runner.trace_batched(puzzle_named(name), Path(path), draws[name], timeout)
+                used = _integrity.used()
+                if used:
+                    _save(jobdir, index, _refused(used), memory_mb)
+                elif found is not None:
+                    traced[index] = found
+            if traced:
+                _mark(jobdir, BATCH)
+                finished = _run_traced(traced, {i: (puzzle_named(n), draws[n]) for i, n, _ in items})
+                for index, run in finished.items():
+                    _save(jobdir, index, run, memory_mb)
+        for index, name, path in items:
+            if (jobdir / f"{index}.json").exists():
+                continue
+            _mark(jobdir, f"run {index}")
+            run = _runner.run(puzzle_named(name), Path(path), draws[name], timeout)
+            used = _integrity.used()
+            _save(jobdir, index, _refused(used) if used else run, memory_mb)
+
+
+class _Missing:
+    """The last importer: remembers a module no importer found, so the next import of that name
+    fails at once. JAX's lowering looks for optional modules thousands of times; where the
+    worker's uid cannot list the folders Python is installed in, each look costs a dozen stats."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        sys.modules[name] = None  # type: ignore[assignment]  # "import of X halted": ImportError
+        return None
+
+
+def _run_traced(traced: dict[int, Any], puzzles: dict[int, tuple[Any, tuple[Draw, ...]]]) -> dict[int, Run]:
+    """Compile the traced answers as one program, run it, and read each answer's blocks per draw.
+
+    An answer whose blocks do not read cleanly is left out: it then runs as `check` runs it,
+    which reports the problem in the same words.
+    """
+    import jax
+    from jax.extend.core import jaxpr_as_fun
+
+    from checker._runner import Problem, Run, _blocks
+    from checker._settings import FAST_COMPILE
+
+    options: dict[str, Any] = {**FAST_COMPILE}
+
+    order = sorted(traced)
+    programs = [jax.vmap(jaxpr_as_fun(traced[i].jaxpr)) for i in order]
+
+    def everything(*groups: tuple[Any, ...]) -> list[Any]:
+        return [program(*group) for program, group in zip(programs, groups)]
+
+    inputs = [traced[i].inputs for i in order]
+    lowered = jax.jit(everything).lower(*inputs)
+    try:
+        compiled = lowered.compile({**options, **BATCH_OPTIONS})
+    except Exception:  # noqa: BLE001 - an XLA without that option: compile as the check does
+        compiled = lowered.compile(options)
+    outputs = compiled(*inputs)
+    runs: dict[int, Run] = {}
+    for index, flat in zip(order, outputs):
+        puzzle, draws = puzzles[index]
+        leaves = [np.asarray(leaf) for leaf in flat]
+        answers = []
+        for k in range(len(draws)):
+            blocks = _blocks(puzzle, traced[index].out_tree.unflatten([leaf[k] for leaf in leaves]))
+            if isinstance(blocks, Problem):
+                break
+            answers.append(blocks)
+        else:
+            runs[index] = Run(tuple(answers))
+    return runs
+
+
+def _refused(used: list[str]) -> Run:
+    """The verdict on an answer that called autodiff or imported the kit while it ran."""
+    from checker import _integrity
+    from checker._runner import Problem, Run
+    from checker._verdict import Kind
+
+    return Run(problem=Problem(Kind.FORBIDDEN, _integrity.message(used)))
+
+
+def _mark(jobdir: Path, what: str) -> None:
+    """Say what the worker is on now (atomically), for the grader's watch and blame."""
+    partial = jobdir / f"{CURRENT}.partial"
+    partial.write_text(what)
+    os.replace(partial, jobdir / CURRENT)
+
+
+def _load_draws(config: dict[str, Any]) -> dict[str, tuple[Draw, ...]]:
     """The grader's draws, per puzzle, from its `.npz` and labels file (no pickle)."""
     from checker._sampling import Draw
 
-    labels: dict[str, list[str]] = json.loads(Path(job["labels"]).read_text())
-    arrays = np.load(job["draws"], allow_pickle=False)
+    labels: dict[str, list[str]] = json.loads(Path(config["labels"]).read_text())
     found: dict[str, tuple[Draw, ...]] = {}
-    for name, _ in job["puzzles"]:
-        count = int(job["arity"][name])
-        found[name] = tuple(
-            Draw(label, tuple(arrays[f"{name}.{k}.{i}"] for i in range(count))) for k, label in enumerate(labels[name])
-        )
+    with np.load(config["draws"], allow_pickle=False) as arrays:
+        for name, count in config["arity"].items():
+            stacked = [arrays[f"{name}.{i}"] for i in range(int(count))] if labels[name] else []
+            found[name] = tuple(Draw(label, tuple(a[k] for a in stacked)) for k, label in enumerate(labels[name]))
     return found
 
 
 def _limit_memory(megabytes: int) -> None:
-    """Cap the address space at what JAX already holds plus `megabytes` for learner code.
+    """Cap the address space at what JAX already holds plus `megabytes` for student code.
 
     JAX maps well over a gigabyte of address space before any answer runs, so the limit is set
     here, once JAX is up, rather than before the process starts.
@@ -70,27 +439,39 @@ def _address_space() -> int:
 
 
 def _save(out: Path, index: int, run: Run, memory_mb: int) -> None:
-    """Write one puzzle's run: blocks to `<index>.npz`, then the rest to `<index>.json`."""
+    """Write one puzzle's run: blocks to `<index>.npz`, then the rest to `<index>.json`.
+
+    When every draw's blocks have the same shapes and dtypes (always, for a batched answer),
+    block j of all draws travels as one array `j`; otherwise each as `<draw>.<j>`.
+    """
+    draws = [[np.asarray(block) for block in blocks] for blocks in run.answers]
+    layout = [(a.shape, a.dtype) for a in draws[0]] if draws else []
+    stacked = all([(a.shape, a.dtype) for a in blocks] == layout for blocks in draws)
     arrays: dict[str, np.ndarray] = {}
     dtypes: list[list[str]] = []
-    for k, blocks in enumerate(run.answers):
-        names = []
-        for j, block in enumerate(blocks):
-            array = np.asarray(block)
-            names.append(array.dtype.name)
-            if array.dtype.kind not in "biuf":  # bfloat16, float8: exact in float32, restored by name
-                array = array.astype(np.float32)
-            arrays[f"{k}.{j}"] = array
-        dtypes.append(names)
+    if stacked:
+        for j, (_, dtype) in enumerate(layout):
+            arrays[str(j)] = _portable(np.stack([blocks[j] for blocks in draws]))
+        dtypes = [[dtype.name for _, dtype in layout]]
+    else:
+        for k, blocks in enumerate(draws):
+            for j, block in enumerate(blocks):
+                arrays[f"{k}.{j}"] = _portable(block)
+            dtypes.append([block.dtype.name for block in blocks])
     np.savez(out / f"{index}.npz", allow_pickle=False, **arrays)
     problem = None
     if run.problem is not None:
         p = run.problem
         problem = {"kind": p.kind.value, "message": _memory_message(p.message, memory_mb), "location": p.location, "draw": p.draw, "status": p.status.value}
-    record = {"problem": problem, "output": run.output, "dtypes": dtypes}
+    record = {"problem": problem, "output": run.output, "stacked": stacked, "draws": len(draws), "dtypes": dtypes}
     partial = out / f"{index}.json.partial"
     partial.write_text(json.dumps(record))
     os.replace(partial, out / f"{index}.json")
+
+
+def _portable(array: np.ndarray) -> np.ndarray:
+    """Numbers numpy saves without pickle: bfloat16 and float8 travel as float32 (exact)."""
+    return array if array.dtype.kind in "biuf" else array.astype(np.float32)
 
 
 def _memory_message(message: str, memory_mb: int) -> str:
@@ -100,41 +481,31 @@ def _memory_message(message: str, memory_mb: int) -> str:
     return message
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to SIGKILL this process when the grader dies (`kill -9` of the grader)."""
+# ---------------------------------------------------------------------------------------------
+# Shared
+
+
+def _send(message: dict[str, Any]) -> None:
+    """One line to the grader, in one write (atomic on a pipe below 4 KB)."""
+    os.write(1, (json.dumps(message) + "\n").encode())
+
+
+def _returncode(status: int) -> int:
+    """A wait status as subprocess reports it: the exit code, or minus the signal."""
+    return os.waitstatus_to_exitcode(status)
+
+
+def _prctl(option: int, value: int) -> None:
+    """Linux's prctl, best effort (other systems: nothing)."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes
 
-    pr_set_pdeathsig = 1
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, 9)
+        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
     except (OSError, AttributeError):
-        return
-    if os.getppid() == 1:  # the grader is already gone
-        os._exit(1)
-
-
-def main(argv: list[str]) -> int:
-    """Run every puzzle of the job in `argv[0]`; returns the exit status (0 once all are written)."""
-    _die_with_parent()
-    jobdir = Path(argv[0])
-    job = json.loads((jobdir / JOB).read_text())
-    import jax.numpy as jnp
-
-    from checker import _numerics, _runner
-    from checker._catalog import puzzle_named
-
-    with _numerics.pinned():
-        jnp.zeros(1).block_until_ready()  # the backend and its threads exist before the limit
-        draws = _load_draws(job)
-        _limit_memory(int(job["memory_mb"]))
-        (jobdir / READY).write_text("")
-        for index, (name, path) in zip(job["indices"], job["puzzles"]):
-            run = _runner.run(puzzle_named(name), Path(path), draws[name], float(job["timeout"]))
-            _save(jobdir, int(index), run, int(job["memory_mb"]))
-    return 0
+        pass
 
 
 if __name__ == "__main__":
-    os._exit(main(sys.argv[1:]))  # skip interpreter shutdown: threads a learner left behind can't hold it up
+    os._exit(zygote(sys.argv[1]))

@@ -305,3 +305,13 @@ def test_bad_arguments_exit_2_with_a_message(case: str, tmp_path: Path) -> None:
     result = grade(*target)
     assert result.returncode == 2
     assert {"missing": "does not exist", "inside": "inside the submissions folder", "unwritable": "cannot write grades"}[case] in result.stderr
+
+
+def test_a_submission_named_like_a_class_wide_file_is_refused_not_overwritten(tmp_path: Path) -> None:
+    from checker._submissions import discover
+
+    (tmp_path / "summary").mkdir()
+    (tmp_path / "alice").mkdir()
+    found, clashes = discover(tmp_path)
+    assert [s.name for s in found] == ["alice"]
+    assert len(clashes) == 1 and "may not be named 'summary'" in clashes[0].reason and "rename it" in clashes[0].reason

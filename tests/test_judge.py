@@ -89,20 +89,22 @@ def test_nan_at_a_zero_entry_is_a_zero_division() -> None:
     verdict = check_answer("prod", lambda x: (jnp.prod(x) / x)[None, :])
     assert verdict.status is Status.FAIL
     assert verdict.kinds()[0] is Kind.ZERO_DIVISION
-    assert verdict.failure is not None and verdict.failure.draw_label == "zero entry"
+    # The simplest draw that shows it: two zeros among plain entries (both entries NaN).
+    assert verdict.failure is not None and verdict.failure.draw_label == "two zero entries"
     assert "at an input with a zero entry (x[" in verdict.message
 
 
 def test_wrong_cells_are_listed_with_output_and_input_indices() -> None:
     def relu_jac(x):  # type: ignore[no-untyped-def]
-        return (I10 == O10) * (x > 0.5)
+        return (I10 == O10) * (x > 0) * (I10 != 3)  # d f[3] / d x[3] is always 0
 
     verdict = check_answer("relu", relu_jac)
     cells = [d for d in verdict.diagnoses if d.kind is Kind.CELLS]
     assert cells and cells[0].message.startswith("the Jacobian is wrong on ")
     assert "d f[" in cells[0].message and "/ d x[" in cells[0].message
     failure = verdict.failure
-    assert failure is not None and failure.wrong_count == int(failure.wrong.sum())  # type: ignore[union-attr]
+    assert failure is not None and failure.wrong_count == int(failure.wrong.sum()) == 1  # type: ignore[union-attr]
+    assert "d f[3] / d x[3]: yours 0, expected 1" in cells[0].message
 
 
 def test_several_arguments_name_the_block_that_is_wrong() -> None:
@@ -114,7 +116,32 @@ def test_several_arguments_name_the_block_that_is_wrong() -> None:
 def test_the_exposing_draw_is_reported() -> None:
     verdict = check_answer("neg", lambda x: -1.0 * (I10 == O10) * (jnp.abs(x) < 50))
     assert verdict.status is Status.FAIL
-    assert verdict.failure is not None and verdict.failure.draw_label == "large magnitudes"
+    # Wrong wherever |x| >= 50; of those draws the simplest is shown: two zeros among large entries.
+    assert verdict.failure is not None and verdict.failure.draw_label == "two zeros among large magnitudes"
+
+
+def test_of_many_exposing_draws_the_simplest_is_shown() -> None:
+    # Wrong on every draw: the report shows a built draw with zeros, never a random one.
+    verdict = check_answer("neg", lambda x: np.eye(10))
+    assert verdict.failure is not None and verdict.failure.draw_label == "two zero entries"
+    assert "(on the two zero entries)" in verdict.message
+
+
+def test_simplicity_orders_built_draws_zeros_integers_and_small_numbers_first() -> None:
+    from checker._judge import simplicity
+    from checker._sampling import Draw
+
+    def key(label: str, *values: float) -> tuple[float, ...]:
+        return simplicity(Draw(label, (np.array(values),)), 0)
+
+    random = key("random draw 1", 0.3, -0.2, 0.7)
+    zero = key("zero entry", 0.0, -0.2, 0.7)
+    assert zero < random  # a built draw first, even against a random one with fewer distinct values
+    assert key("zero entry", 0.0, 0.0, 0.7) < zero  # fewer nonzero entries
+    assert key("integer draw 1", 0.0, 1.0, 2.0) < key("integer draw 2", 0.0, 1.5, 2.0)  # integers first
+    assert key("equal entries", 2.0, 2.0, 2.0) < key("integer draw 3", 2.0, 3.0, 1.0)  # fewer distinct values
+    assert key("small", 3.0, 3.0, 3.0) < key("huge", 3000.0, 3000.0, 3000.0)  # small integers before large
+    assert key("near one", 0.5, 0.5, 0.5) < key("tiny", 1e-7, 1e-7, 1e-7)  # magnitudes near 1 first
 
 
 def test_nan_and_inf_never_pass() -> None:

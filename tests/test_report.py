@@ -30,7 +30,7 @@ def test_a_failure_shows_both_heatmaps_the_draw_and_marks_wrong_entries() -> Non
     out = _text(VerdictView(verdict))
     assert "✘ cumsum: FAIL" in out
     assert "the Jacobian is transposed" in out
-    assert "Exposed by the random draw 1 (seed 0):" in out
+    assert "Exposed by the two zero entries (seed 0):" in out  # the simplest draw that shows it
     assert "x = [" in out
     assert "expected the Jacobian (10, 10)" in out and "yours (90 wrong)" in out
     assert out.count("*") >= 90
@@ -83,4 +83,4 @@ def test_json_document_has_the_stable_fields() -> None:
     entry = doc["results"][0]
     assert entry["puzzle"] == "neg" and entry["status"] == Status.FAIL.value and entry["message"]
     assert entry["diagnoses"][0]["kind"] == "sign"
-    assert entry["draw"]["label"] == "random draw 1" and len(entry["draw"]["x"]) == 10
+    assert entry["draw"]["label"] == "two zero entries" and len(entry["draw"]["x"]) == 10

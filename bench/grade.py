@@ -1,0 +1,103 @@
+"""Class grading throughput: `jacpuzzles grade` against the naive loop, measured in one run.
+
+    python bench/grade.py [--students N] [--jobs 2]
+
+The naive loop is a fresh `jacpuzzles check --dir SUB --json` process per submission, `--jobs`
+at a time. The grader is `jacpuzzles grade CLASS --out OUT --jobs J`, isolation on. Both
+answer the whole catalog (46 puzzles) per submission, and both start with the expected
+Jacobians already cached (a warm-up `check` fills the cache first, and its compilations too,
+which only helps the naive loop).
+
+Two classes of N students each:
+- "copies": every student hands in the reference answers (the issue's yardstick). The naive
+  loop's compilation cache then holds every answer after the warm-up; the grader never shares
+  compilations between students, so it compiles each one afresh.
+- "varied": student k hands in, for each puzzle, the k-th mutant of its reference answer
+  (tests/mutation/), so no two students' programs are alike, as in a real class.
+
+Prints seconds per submission for each, and the grader's speed-up over the naive loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+
+def _copies(folder: Path, students: int) -> None:
+    for k in range(students):
+        shutil.copytree(REPO / "solutions", folder / f"student{k:03d}", ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def _varied(folder: Path, students: int) -> None:
+    from checker import puzzles
+    from checker._stubs import relative_path
+    from tests.mutation.mutants import mutants
+
+    per_puzzle = {p.name: (relative_path(p), mutants(p)) for p in puzzles()}
+    for k in range(students):
+        for name, (rel, found) in per_puzzle.items():
+            target = folder / f"student{k:03d}" / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if found:
+                target.write_text(found[k % len(found)].source)
+            else:
+                shutil.copyfile(REPO / "solutions" / rel, target)
+
+
+def _naive(folder: Path, jobs: int, env: dict[str, str]) -> float:
+    subs = sorted(p for p in folder.iterdir() if p.is_dir())
+
+    def one(sub: Path) -> None:
+        argv = [sys.executable, "-m", "checker", "check", "--dir", str(sub), "--json"]
+        subprocess.run(argv, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+    start = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(one, subs))
+    return time.perf_counter() - start
+
+
+def _grader(folder: Path, out: Path, jobs: int, env: dict[str, str]) -> float:
+    argv = [sys.executable, "-m", "checker", "grade", str(folder), "--out", str(out), "--jobs", str(jobs)]
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"grade failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--students", type=int, default=10)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="jacpuzzles-bench-") as tmp:
+        root = Path(tmp)
+        env = {**os.environ, "JACPUZZLES_CACHE": str(root / "cache")}
+        subprocess.run([sys.executable, "-m", "checker", "check", "--dir", "solutions", "--json"], cwd=REPO, env=env, stdout=subprocess.DEVNULL, check=False)
+        print(f"{args.students} students, whole catalog each, {args.jobs} at a time, {os.cpu_count()} cores")
+        print(f"{'class':<8} {'naive s/sub':>12} {'grade s/sub':>12} {'speed-up':>9}")
+        for name, build in (("copies", _copies), ("varied", _varied)):
+            folder = root / name
+            folder.mkdir()
+            build(folder, args.students)
+            grade = _grader(folder, root / f"out-{name}", args.jobs, env)
+            naive = _naive(folder, args.jobs, env)
+            n = args.students
+            print(f"{name:<8} {naive / n:>12.2f} {grade / n:>12.2f} {naive / grade:>8.1f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+"""Notebooks: a chapter as a Jupyter notebook, and `check`, the inline check its cells call.
+
+The notebook is nbformat v4 JSON, written with `nbformat` when it is installed (it validates)
+and as plain JSON otherwise. Each puzzle gets a statement cell, `f`, the answer stub and a check
+cell `checker.check("cumsum", jac)`, whose value draws the verdict in the notebook.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from rich.console import Console, ConsoleOptions, RenderResult
+
+from checker._catalog import Chapter, Puzzle, chapters
+from checker._settings import DEFAULT_SEED
+from checker._verdict import Verdict
+
+_SETUP = """\
+# On Colab (or any fresh kernel), install the kit first:
+# %pip install jacpuzzles
+import jax
+import jax.numpy as np
+from jaxtyping import Array, Int, Shaped
+
+import checker"""
+
+_NOTE = """\
+Fill in each `{answer}` cell and run the check cell below it: it shows **PASS**, or what is wrong
+and the input that shows it, with the expected Jacobian and yours side by side. `np` is
+`jax.numpy`. The checker differentiates its own copy of each `f`: editing `f` changes nothing.
+Answers written in the original notebook's per-entry form also work: define `fb_<name>(x[, y])`
+returning `(f, dx[, dy])` and check it with `checker.check("<name>", fb_<name>)`."""
+
+
+class Checked:
+    """What `check` returns: the verdict, drawn in a notebook (HTML) and in a terminal (rich)."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+
+    @property
+    def passed(self) -> bool:
+        """Whether the answer is right on every draw."""
+        return self.verdict.passed
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from checker._report import VerdictView
+
+        yield VerdictView(self.verdict)
+
+    def __repr__(self) -> str:
+        return f"{self.verdict.puzzle}: {self.verdict.status.value.upper()} - {self.verdict.message}"
+
+    def _repr_html_(self) -> str:
+        from checker._report import VerdictView
+
+        console = Console(record=True, file=io.StringIO(), width=110, color_system="truecolor", force_jupyter=False)
+        console.print(VerdictView(self.verdict))
+        return console.export_html(
+            inline_styles=True,
+            code_format='<pre style="font-family:Menlo,Consolas,monospace;font-size:12px;line-height:1.25">{code}</pre>',
+        )
+
+
+def check(name: str, jac: Callable[..., Any], *, seed: int = DEFAULT_SEED) -> Checked:
+    """Check an answer function for puzzle `name` in a notebook or script, without raising on a
+    wrong answer.
+
+    Args:
+        name: the puzzle, e.g. `"cumsum"`.
+        jac: your `jac` (or `vjp` for a backward-pass puzzle), or a per-entry `fb_<name>`.
+        seed: seed of the input draws.
+
+    Returns:
+        a `Checked`: `.passed`, `.verdict` (a `Verdict`); a notebook draws the report.
+    """
+    from checker._engine import check_answer
+
+    return Checked(check_answer(name, jac, seed))
+
+
+def _markdown(text: str) -> dict[str, Any]:
+    return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+
+def _code(text: str) -> dict[str, Any]:
+    return {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": text}
+
+
+def stub_cell(puzzle: Puzzle) -> str:
+    """The answer cell as generated: the signature and `raise NotImplementedError`."""
+    what = "backward pass" if puzzle.is_vjp else "Jacobian"
+    return f"{puzzle.jac_signature()}\n    raise NotImplementedError  # replace with your {what}"
+
+
+def check_cell(puzzle: Puzzle) -> str:
+    """The cell that checks the answer above it."""
+    return f'checker.check("{puzzle.name}", {puzzle.answer_name})'
+
+
+def chapter_notebook(chapter: Chapter) -> dict[str, Any]:
+    """The chapter as an nbformat v4 notebook (a JSON-ready dict)."""
+    answers = sorted({p.answer_name for p in chapter.puzzles})
+    cells = [
+        _markdown(f"# {chapter.title}\n\n{chapter.summary}\n\n" + _NOTE.format(answer="` or `".join(answers))),
+        _code(_SETUP),
+    ]
+    for number, p in enumerate(chapter.puzzles, 1):
+        shapes = ", ".join(str(s) for s in p.jac_shapes())
+        what = "Cotangent" if p.is_vjp else "Jacobian"
+        cells.append(_markdown(
+            f"## {number}. {p.title} (`{p.name}`)\n\n{p.statement}\n\n"
+            f"{what} shape{'s' if len(p.jac_shapes()) > 1 else ''}: {shapes} · {p.points} points"
+        ))
+        cells.append(_code(p.code.rstrip()))
+        cells.append(_code(stub_cell(p)))
+        cells.append(_code(check_cell(p)))
+    return {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def chapter_named(name: str) -> Chapter | None:
+    """The chapter called `name`, or None."""
+    return next((c for c in chapters() if c.name == name), None)
+
+
+def write(notebook: dict[str, Any], path: Path) -> None:
+    """Write `notebook` to `path`: through nbformat (validated, cell ids added) when installed."""
+    try:
+        import nbformat
+    except ImportError:
+        for k, cell in enumerate(notebook["cells"]):
+            cell.setdefault("id", f"cell-{k}")
+        path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        return
+    node = nbformat.from_dict(notebook)  # type: ignore[no-untyped-call]
+    for k, cell in enumerate(node.cells):
+        cell.setdefault("id", f"cell-{k}")
+    nbformat.validate(node)
+    nbformat.write(node, str(path))  # type: ignore[no-untyped-call]

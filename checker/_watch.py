@@ -1,0 +1,607 @@
+"""`jacpuzzles watch`: a screen that follows the learner, like rustlings' watch mode.
+
+The screen shows the current puzzle (the first unsolved one, in catalog order), its latest
+verdict trimmed to fit the terminal, a progress bar, and the keys: `h` next hint, `n` next
+puzzle, `l` list, `q` quit. Saving an answer file checks it; when the current puzzle passes,
+the next unsolved one becomes current. Without a terminal on stdin (CI, a pipe) there are no
+keys and each verdict is printed as lines, as `check` prints it.
+
+Threads only wait: one for file events (watchfiles), one for key presses, one importing JAX and
+computing the current puzzle's expected Jacobians while the learner reads. Every check runs on
+the main thread, where the runner's time limit (SIGALRM) and Ctrl-C work, after the warm-up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import select
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator, Sequence
+
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.columns import Columns
+from rich.live import Live
+from rich.progress_bar import ProgressBar
+from rich.segment import Segment
+from rich.table import Table
+from rich.text import Text
+
+from checker import _catalog, _state
+from checker._catalog import puzzle_named
+from checker._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
+from checker._stubs import find_answers, relative_path
+
+if TYPE_CHECKING:
+    from checker._verdict import Verdict
+
+POLL_ENV = "JACPUZZLES_POLL"
+POLL_DELAY_MS = 100  # when polling: how often the folder is scanned
+STEP_MS = 25  # a save is reported once the folder has been quiet this long (watchfiles: 50)
+# File systems whose changes made on another machine send no inotify events (/proc/mounts names).
+NETWORK_FS = frozenset({"nfs", "nfs4", "cifs", "smb", "smb3", "smbfs", "ncpfs", "afs", "9p", "drvfs", "vboxsf", "virtiofs", "fuse.sshfs", "sshfs", "prl_fs", "vmhgfs", "fuse.vmhgfs-fuse"})
+KEYS = (("h", "hint"), ("n", "next puzzle"), ("l", "list"), ("q", "quit"))
+STATUS_STYLE = {"pass": "bold green", "fail": "bold red", "error": "bold magenta", "todo": "yellow", "unchecked": "cyan"}
+STATUS_MARK = {"pass": "✔", "fail": "✘", "error": "!", "todo": "…", "unchecked": "?"}
+Event = tuple[str, object]
+
+
+# ---------------------------------------------------------------------------------------------
+# The file watcher: polling or file events
+
+
+def polling_wanted(root: Path, mounts: str | None = None) -> str | None:
+    """Why `root` should be polled rather than watched for file events, or None.
+
+    `JACPUZZLES_POLL=1` asks for polling (`0` forbids it); otherwise a folder on a network or
+    shared file system (NFS, SMB, sshfs, 9p, a VirtualBox share) is polled, since changes made
+    on the other side of the mount send no events. `mounts` is `/proc/mounts`' text (for tests).
+    """
+    setting = os.environ.get(POLL_ENV, "").strip().lower()
+    if setting in ("1", "yes", "true", "on"):
+        return f"{POLL_ENV}={os.environ[POLL_ENV]}"
+    if setting in ("0", "no", "false", "off"):
+        return None
+    if mounts is None:
+        try:
+            mounts = Path("/proc/mounts").read_text()
+        except OSError:
+            return None
+    where, best = str(root.resolve()), ("", "")
+    for line in mounts.splitlines():
+        parts = line.split()
+        if len(parts) < 3:
+            continue
+        point = parts[1].replace("\\040", " ")
+        inside = where == point or where.startswith(point.rstrip("/") + "/")
+        if inside and len(point) > len(best[0]):
+            best = (point, parts[2])
+    return f"{best[0]} is a {best[1]} mount" if best[1] in NETWORK_FS else None
+
+
+def _watch_files(root: Path, events: queue.Queue[Event], stop: threading.Event, polling: bool) -> None:
+    """Put `("files", {path, ...})` on `events` for each batch of saved answer files."""
+    if not polling:
+        from watchfiles import watch
+
+        names = {p.name for p in _catalog.puzzles()}
+        try:
+            for changes in watch(
+                root, watch_filter=lambda change, path: path.endswith(".py") and Path(path).stem in names,
+                stop_event=stop, rust_timeout=500, step=STEP_MS, raise_interrupt=False,
+            ):
+                events.put(("files", {Path(p) for _, p in changes}))
+            return
+        except Exception as exc:  # noqa: BLE001 - no inotify, a watch limit reached: poll instead
+            events.put(("polling", f"file events unavailable ({exc}); polling every {POLL_DELAY_MS} ms"))
+    _poll_files(root, events, stop)
+
+
+# A file's stat, and its digest when it changed lately: two saves within the same second look
+# alike to a file system that keeps modification times in whole seconds (many network mounts,
+# and watchfiles' own polling, which is why it is not used).
+_Seen = tuple[int, int, "str | None"]
+
+
+def _scan(root: Path) -> dict[Path, _Seen]:
+    seen: dict[Path, _Seen] = {}
+    for path in (p for paths in find_answers(root).values() for p in paths):
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        recent = time.time() - st.st_mtime < 2.5
+        seen[path] = (st.st_mtime_ns, st.st_size, _state.digest(path) if recent else None)
+    return seen
+
+
+def _differs(a: _Seen | None, b: _Seen | None) -> bool:
+    if a is None or b is None:
+        return a is not b
+    return a[:2] != b[:2] or (a[2] is not None and b[2] is not None and a[2] != b[2])
+
+
+def _poll_files(root: Path, events: queue.Queue[Event], stop: threading.Event) -> None:
+    """Like `_watch_files`, by looking at the answer files every `POLL_DELAY_MS`."""
+    before = _scan(root)
+    while not stop.wait(POLL_DELAY_MS / 1000):
+        now = _scan(root) if root.is_dir() else {}
+        changed = {path for path in before.keys() | now.keys() if _differs(before.get(path), now.get(path))}
+        before = now
+        if changed:
+            events.put(("files", changed))
+
+
+def _read_keys(fd: int, events: queue.Queue[Event], stop: threading.Event) -> None:
+    """Put `("key", character)` on `events` for each key pressed."""
+    while not stop.is_set():
+        try:
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            data = os.read(fd, 64) if ready else None
+        except OSError:
+            return
+        if data == b"":
+            return  # end of input: no more keys, the watcher goes on
+        for ch in (data or b"").decode(errors="ignore"):
+            events.put(("key", ch))
+
+
+def _warm(name: str | None, seed: int, events: queue.Queue[Event]) -> None:
+    """Import JAX and the checker, and compute `name`'s expected Jacobians (cached on disk)."""
+    problem = None
+    try:
+        from checker import _engine, _numerics, _report, _sampling  # noqa: F401 - imported to warm up
+        from checker._oracles import keep_compilations
+
+        keep_compilations()
+        if name is not None:
+            puzzle = puzzle_named(name)
+            with _numerics.pinned():
+                _engine._expected([(puzzle, _sampling.draws(puzzle, seed))])
+    except Exception as exc:  # noqa: BLE001 - the check itself will report whatever is wrong
+        problem = f"warm-up failed: {type(exc).__name__}: {exc}"
+    events.put(("warm", problem))
+
+
+# ---------------------------------------------------------------------------------------------
+# The session: what the screen shows (no drawing here)
+
+
+@dataclass
+class Session:
+    """The watch's state: puzzles followed, their statuses, the current one and its verdict."""
+
+    root: Path
+    seed: int = DEFAULT_SEED
+    timeout: float = DEFAULT_TIMEOUT
+    order: list[str] = field(default_factory=list)  # puzzles followed, catalog order
+    status: dict[str, str] = field(default_factory=dict)
+    current: str | None = None
+    verdict: Verdict | None = None  # the latest verdict of `current`, if checked this session
+    moved: str = ""  # "cumsum passed → next: neg"
+    passed_line: str = ""  # the verdict that made the watch move on: "✔ cumsum: PASS · correct on…"
+    hints: tuple[str, ...] = ()  # hints of `current` revealed on screen
+    hints_total: int = 0
+    note: str = ""  # what the watch is doing: warming up, checking, watching
+    listing: bool = False
+
+    def refresh(self) -> None:
+        """Re-read which puzzles have files and their statuses (from the state file)."""
+        from checker._cli import _status_of
+
+        found = find_answers(self.root)
+        everything = [p.name for p in _catalog.puzzles()]
+        self.order = [n for n in everything if n in found] or everything
+        state = _state.verdicts(self.root)
+        self.status = {n: _status_of(self.root, n, found, state) for n in self.order}
+
+    def next_unsolved(self, after: str | None) -> str | None:
+        """The first puzzle not passing after `after` (wrapping round, `after` last), or None."""
+        start = self.order.index(after) + 1 if after in self.order else 0
+        ring = self.order[start:] + self.order[:start]
+        return next((n for n in ring if self.status.get(n) != "pass"), None)
+
+    def make_current(self, name: str | None) -> None:
+        """Show `name`, without a verdict or hints yet."""
+        if name != self.current:
+            self.current, self.verdict, self.hints, self.hints_total = name, None, (), 0
+
+    def reveal_hint(self) -> None:
+        """Reveal the current puzzle's next hint, and remember it as `jacpuzzles hint` does."""
+        if self.current is None:
+            return
+        puzzle = puzzle_named(self.current)
+        shown = _state.hints_shown(self.root, puzzle.name)
+        reveal = min(shown + 1, len(puzzle.hints))
+        self.hints, self.hints_total = puzzle.hints[:reveal], len(puzzle.hints)
+        _state.record_hint(self.root, puzzle.name, reveal)
+
+    @property
+    def passed(self) -> int:
+        """How many of the puzzles followed pass."""
+        return sum(s == "pass" for s in self.status.values())
+
+
+# ---------------------------------------------------------------------------------------------
+# Drawing
+
+
+class Trimmed:
+    """A renderable cut to at most `lines` lines, the last saying how much was left out."""
+
+    def __init__(self, inner: RenderableType, lines: int, more: str) -> None:
+        self.inner, self.lines, self.more = inner, lines, more
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        rendered = console.render_lines(self.inner, options.update(height=None), pad=False)
+        while rendered and not "".join(s.text for s in rendered[-1]).strip():
+            rendered.pop()
+        if len(rendered) > self.lines:
+            hidden = len(rendered) - max(self.lines - 1, 0)
+            rendered = rendered[: max(self.lines - 1, 0)]
+            note = Text(f"… {hidden} more line(s): {self.more}", style="dim", no_wrap=True, overflow="ellipsis")
+            rendered += console.render_lines(note, options.update(height=None), pad=False)[:1]
+        for line in rendered[: max(self.lines, 0)]:
+            yield from line
+            yield Segment.line()
+
+
+def _status_text(status: str) -> Text:
+    return Text(f"{STATUS_MARK.get(status, '?')} {status}", style=STATUS_STYLE.get(status, ""))
+
+
+def _placeholder(session: Session) -> Text:
+    """What stands for the verdict of a puzzle not checked in this session."""
+    assert session.current is not None
+    name = session.current
+    status = session.status.get(name, "todo")
+    path = session.root / relative_path(puzzle_named(name))
+    text = Text(f"{STATUS_MARK.get(status, '?')} {name}: {status.upper()}\n", style=STATUS_STYLE.get(status, ""))
+    if status == "todo":
+        text.append(f"  fill in `{puzzle_named(name).answer_name}` in {path} below the marker line, and save.\n  ", style="")
+        text.append(f"`jacpuzzles show {name}` shows the puzzle; h reveals a hint.", style="dim")
+    else:
+        text.append(f"  from the last check; save {path} to check it again.", style="")
+    return text
+
+
+def _listing(session: Session, width: int) -> RenderableType:
+    """The chapter tables with each followed puzzle's status."""
+    tables = []
+    for chapter in _catalog.chapters():
+        table = Table(title=f"{chapter.title} ({chapter.name})", title_justify="left", show_edge=False, pad_edge=False, min_width=40)
+        for column in ("#", "puzzle", "status"):
+            table.add_column(column, justify="right" if column == "#" else "left")
+        for number, p in enumerate(chapter.puzzles, 1):
+            if p.name in session.status:
+                mark = " ◀" if p.name == session.current else ""
+                table.add_row(str(number), p.name + mark, _status_text(session.status[p.name]))
+        if table.row_count:
+            tables.append(table)
+    return Columns(tables, padding=(0, 4)) if width >= 100 else Group(*tables)
+
+
+class WatchScreen:
+    """The whole screen, fitted to the terminal: header, progress, the current puzzle, keys."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def _head(self) -> list[RenderableType]:
+        s = self.session
+        total = len(s.order)
+        bar = Table.grid(padding=(0, 1))
+        bar.add_row(ProgressBar(total=max(total, 1), completed=s.passed, width=30), Text(f"{s.passed}/{total} puzzles pass", style="bold"))
+        head: list[RenderableType] = [Text.assemble(("jacpuzzles watch", "bold"), (f" · {s.root}", "dim")), bar]
+        if s.listing:
+            return head
+        if s.current is None:
+            head.append(Text(f"🎉 every puzzle here passes ({total}/{total}).", style="bold green"))
+            return head
+        p = puzzle_named(s.current)
+        number = [q.name for q in _catalog.puzzles() if q.chapter == p.chapter].index(p.name) + 1
+        head.append(Text.assemble(("current: ", "bold"), (p.name, "bold cyan"), f" · {p.title} · {p.chapter} #{number} · {p.points} point{'s' if p.points != 1 else ''}"))
+        return head
+
+    def _foot(self) -> list[RenderableType]:
+        s = self.session
+        foot: list[RenderableType] = []
+        if s.listing:
+            foot.append(Text("press any key to go back", style="dim"))
+            return foot
+        if s.passed_line:
+            foot.append(Text(s.passed_line, style="green"))
+        if s.moved:
+            foot.append(Text(s.moved, style="bold green"))
+        for k, hint in enumerate(s.hints):
+            foot.append(Text.assemble((f"Hint {k + 1}/{s.hints_total}: ", "bold yellow"), hint))
+        if s.hints and len(s.hints) == s.hints_total and s.current is not None:
+            where = relative_path(puzzle_named(s.current)).as_posix()
+            foot.append(Text(f"No more hints: see docs/puzzles/{s.current}.md, or solutions/{where}.", style="dim"))
+        keys = Text()
+        for key, what in KEYS:
+            keys.append(f" {key} ", style="reverse bold")
+            keys.append(f" {what}   ")
+        if s.note:
+            keys.append(s.note, style="dim")
+        foot.append(keys)
+        return foot
+
+    def _body(self, width: int) -> tuple[RenderableType | None, str]:
+        s = self.session
+        if s.listing:
+            return _listing(s, width), "`jacpuzzles list` shows them all"
+        if s.current is None:
+            return None, ""
+        if s.verdict is not None and s.verdict.puzzle == s.current:
+            from checker._report import VerdictView  # imports numpy: only once there is a verdict
+
+            return VerdictView(s.verdict), f"`jacpuzzles check {s.current}` shows the whole report"
+        return _placeholder(s), ""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        height = options.height or console.height
+        free = options.update(height=None)
+        head = console.render_lines(Group(*self._head()), free, pad=False)
+        foot = console.render_lines(Group(*self._foot()), free, pad=False)
+        body, more = self._body(options.max_width)
+        room = height - len(head) - len(foot) - 2  # a blank line above and below the body
+        for line in head:
+            yield from line
+            yield Segment.line()
+        yield Segment.line()
+        if body is not None:
+            yield Trimmed(body, max(room, 1), more)
+        yield Segment.line()
+        for line in foot:
+            yield from line
+            yield Segment.line()
+
+
+# ---------------------------------------------------------------------------------------------
+# The event loop
+
+
+@dataclass
+class _Watch:
+    """Runs checks for the session; the loop feeding it events is `run`."""
+
+    session: Session
+    events: queue.Queue[Event] = field(default_factory=queue.Queue)
+    warming: threading.Thread | None = None
+    ready: bool = False
+    eager: bool = True  # check a puzzle on becoming current (the screen; not the line output)
+    checked: set[str] = field(default_factory=set)  # puzzles checked or warmed up for
+
+    def warm(self, name: str | None) -> None:
+        """Warm up (again) in the background, for puzzle `name`."""
+        self.join()
+        if name is not None:
+            self.checked.add(name)  # once `warming` is joined
+        self.warming = threading.Thread(target=_warm, args=(name, self.session.seed, self.events), daemon=True, name="jacpuzzles-warm")
+        self.warming.start()
+
+    def join(self) -> None:
+        """Wait for the warm-up, if one is under way: checks and warm-ups both pin JAX's settings."""
+        if self.warming is not None:
+            self.warming.join()
+            self.warming = None
+
+    def check(self, names: Sequence[str]) -> list[Verdict]:
+        """Check these puzzles' files now, record the statuses, and refresh the session."""
+        from checker._cli import _locate
+        from checker._engine import check_files
+        from checker._verdict import Verdict
+
+        self.join()
+        s = self.session
+        found = find_answers(s.root)
+        located = {name: _locate(s.root, name, found, s.seed) for name in names}
+        files = [(name, where) for name, where in located.items() if isinstance(where, Path)]
+        checked = dict(zip((n for n, _ in files), check_files(files, seed=s.seed, timeout=s.timeout)))
+        _state.record(s.root, {name: (checked[name].status.value, _state.digest(path)) for name, path in files})
+        verdicts = []
+        for name in names:
+            where = located[name]
+            verdicts.append(where if isinstance(where, Verdict) else checked[name])
+        if all(name in s.status for name in names):
+            s.status.update({v.puzzle: v.status.value for v in verdicts})  # what a refresh would read
+        else:
+            s.refresh()  # a new file: one more puzzle to follow
+        self.checked.update(names)
+        return verdicts
+
+    def slow(self, names: Sequence[str]) -> bool:
+        """Whether checking these may take long enough to say so first (JAX still warming up,
+        a puzzle whose expected Jacobians were never computed in this process)."""
+        return not self.ready or self.warming is not None or not set(names) <= self.checked
+
+    def saved(self, paths: set[Path]) -> tuple[list[Verdict], str]:
+        """Check the puzzles whose files were saved; returns the verdicts and the move, if any."""
+        s = self.session
+        names = [p.name for p in _catalog.puzzles() if p.name in {path.stem for path in paths}]
+        if not names:
+            return [], ""
+        verdicts = self.check(names)
+        shown = s.current if s.current in names else names[-1]
+        s.make_current(shown)
+        s.verdict = next(v for v in verdicts if v.puzzle == shown)
+        s.moved = s.passed_line = ""
+        if s.verdict.passed:
+            after = s.next_unsolved(shown)
+            s.passed_line = f"✔ {shown}: PASS · {s.verdict.message}"
+            s.moved = f"{shown} passed → next: {after}" if after else f"{shown} passed: every puzzle here passes"
+            self.move_to(after)
+        return verdicts, s.moved
+
+    def move_to(self, name: str | None) -> None:
+        """Make `name` current: check it if its file was edited, else get its oracles ready."""
+        s = self.session
+        s.make_current(name)
+        if name is None:
+            return
+        if s.status.get(name, "todo") == "todo" or not self.eager:
+            self.warm(name)
+        else:
+            s.verdict = self.check([name])[0]
+
+
+def run(root: Path, seed: int, timeout: float, console: Console) -> int:
+    """Watch `root` until `q` or Ctrl-C; returns the exit code (0)."""
+    session = Session(root, seed, timeout)
+    session.refresh()
+    session.make_current(session.next_unsolved(None))
+    why = polling_wanted(root)
+    interactive = sys.stdin.isatty() and console.is_terminal
+    runner = _Watch(session)
+    stop = threading.Event()
+    threading.Thread(target=_watch_files, args=(root, runner.events, stop, why is not None), daemon=True, name="jacpuzzles-files").start()
+    try:
+        if interactive:
+            return _screen(runner, console, stop, why)
+        return _lines(runner, console, why)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        stop.set()
+
+
+def _lines(runner: _Watch, console: Console, why: str | None) -> int:
+    """Without a terminal: print each verdict as `check` does, one save after another."""
+    from checker._report import render
+
+    runner.eager = False
+    console.print(Text(f"watching {runner.session.root} for changes; Ctrl-C to stop", style="dim"))
+    if why:
+        console.print(Text(f"polling every {POLL_DELAY_MS} ms ({why})", style="dim"))
+    runner.warm(runner.session.current)
+    points = {p.name: p.points for p in _catalog.puzzles()}
+    while True:
+        kind, value = runner.events.get()
+        if kind == "files":
+            assert isinstance(value, set)
+            names = [p.name for p in _catalog.puzzles() if p.name in {path.stem for path in value}]
+            if not names:
+                continue
+            console.rule(", ".join(names))
+            verdicts, moved = runner.saved(value)
+            render(verdicts, console, points)
+            if moved:
+                console.print(Text(moved, style="bold green"))
+        elif kind in ("polling", "watch-failed"):
+            console.print(Text(str(value), style="yellow"))
+            if kind == "watch-failed":
+                return 0
+
+
+@contextlib.contextmanager
+def _cbreak(fd: int) -> Iterator[None]:
+    """Keys arrive one at a time, unechoed; the terminal is put back however the watch ends."""
+    import termios
+    import tty
+
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+@contextlib.contextmanager
+def _stderr_held() -> Iterator[None]:
+    """Hold what is written to file descriptor 2 (JAX's or XLA's logs) until the screen is gone,
+    so that it cannot scribble over the screen; then print it."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    with tempfile.TemporaryFile() as held:
+        os.dup2(held.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            held.seek(0)
+            text = held.read().decode(errors="replace")
+            if text.strip():
+                sys.stderr.write(text)
+
+
+def _screen(runner: _Watch, console: Console, stop: threading.Event, why: str | None) -> int:
+    """With a terminal: the screen, redrawn after every key and every save, until q or Ctrl-C."""
+    s = runner.session
+    fd = sys.stdin.fileno()
+    s.note = "warming up JAX…"
+    try:
+        with _cbreak(fd), _stderr_held(), Live(WatchScreen(s), console=console, screen=True, auto_refresh=False, redirect_stdout=False, redirect_stderr=False) as live:
+            threading.Thread(target=_read_keys, args=(fd, runner.events, stop), daemon=True, name="jacpuzzles-keys").start()
+            live.refresh()
+            runner.warm(s.current)  # while the learner reads the screen
+            _loop(runner, live, console, f"watching{' (polling: ' + why + ')' if why else ''}")
+    except KeyboardInterrupt:
+        pass  # Ctrl-C ends the watch as q does
+    console.print(Text(f"{s.passed}/{len(s.order)} puzzles pass" + (f"; next: {s.current}" if s.current else ""), style="bold"))
+    return 0
+
+
+def _loop(runner: _Watch, live: Live, console: Console, idle: str) -> None:
+    """Handle events (saves, keys, the warm-up finishing) until q is pressed."""
+    s = runner.session
+    size = console.size
+    while True:
+        try:
+            kind, value = runner.events.get(timeout=0.5)
+        except queue.Empty:
+            if console.size != size:  # the terminal was resized
+                size = console.size
+                live.refresh()
+            continue
+        if kind == "warm":
+            runner.join()  # done: a check need not wait for it
+            s.note = str(value) if value else idle
+            if not runner.ready and s.current is not None and s.status.get(s.current) not in ("todo", None):
+                s.note = f"checking {s.current}…"  # an answer edited before the watch started
+                live.refresh()
+                s.verdict = runner.check([s.current])[0]
+                s.note = idle
+            runner.ready = True
+        elif kind == "files":
+            assert isinstance(value, set)
+            s.listing = False
+            if runner.slow([path.stem for path in value]):  # else a redraw would only delay the verdict
+                s.note = "checking…"
+                live.refresh()
+            runner.saved(value)
+            s.note = idle
+        elif kind in ("polling", "watch-failed"):
+            idle = s.note = str(value)
+        elif kind == "key" and s.listing:
+            s.listing = False
+        elif kind == "key" and value == "q":
+            return
+        elif kind == "key" and value == "h":
+            s.reveal_hint()
+        elif kind == "key" and value == "n":
+            after = s.next_unsolved(s.current)
+            s.passed_line = ""
+            s.moved = f"skipped {s.current} → {after}" if after and after != s.current else "no other unsolved puzzle"
+            if after and s.status.get(after) != "todo":
+                s.note = f"checking {after}…"
+            live.refresh()
+            runner.move_to(after)
+            s.note = idle
+        elif kind == "key" and value == "l":
+            s.listing = True
+        else:
+            continue
+        live.refresh()

@@ -1,0 +1,1 @@
+raise SystemExit("a sitecustomize.py in a submission must never run")

@@ -1,0 +1,1 @@
+raise SystemExit("a usercustomize.py in a submission must never run")

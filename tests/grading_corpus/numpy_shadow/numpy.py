@@ -1,0 +1,1 @@
+raise ImportError("the submission's numpy.py was imported instead of numpy")

@@ -1,0 +1,261 @@
+"""CI autograding front-ends, through the command line and pytest in subprocesses: GitHub
+Classroom's base64 `result`, Gradescope's results.json, the pytest plugin (its JUnit parsed back,
+inert without its flag, blind to a conftest.py among the answers), `--fail-under`, and the
+messages for a bad setup.
+
+The answers are four puzzles only (cumsum and neg right, relu wrong, id raising) to stay fast;
+every other puzzle of the catalog is `todo`.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from checker import _autograde, puzzles
+from checker._gradebook import ungradable
+from checker._sandbox import Limits
+from tests.conftest import REPO, SOLUTIONS
+
+POINTS = {p.name: p.points for p in puzzles()}
+RIGHT = ("cumsum", "neg")
+EARNED = sum(POINTS[n] for n in RIGHT)
+MARKER = "# ---- your answer: everything below this line is yours to edit ----"
+LIMITS = ("--timeout", "5")
+
+
+def _answers(folder: Path) -> Path:
+    """cumsum and neg from the solutions; relu with the mask forgotten (wrong for negative x); id
+    raising."""
+    (folder / "autodiff").mkdir(parents=True)
+    for name in RIGHT:
+        shutil.copy(SOLUTIONS / "autodiff" / f"{name}.py", folder / "autodiff" / f"{name}.py")
+    head = (SOLUTIONS / "autodiff" / "relu.py").read_text().split(MARKER)[0]
+    body = "\nIs = np.arange(10)\nOs = np.arange(10)[:, None]\n\n\ndef jac(x):\n    return 1.0 * (Is == Os)\n"
+    (folder / "autodiff" / "relu.py").write_text(head + MARKER + body)
+    (folder / "autodiff" / "id.py").write_text("def jac(x):\n    raise ValueError('oops')\n")
+    return folder
+
+
+def _run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, cwd=cwd, stdin=subprocess.DEVNULL, timeout=300,
+        env={**os.environ, "COLUMNS": "200", **env},
+    )
+
+
+def jacpuzzles(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return _run(["-m", "checker", "grade", *args], cwd, **env)
+
+
+# ---- GitHub Classroom ----
+
+
+@pytest.fixture(scope="module")
+def classroom(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A checked-out repository graded with --github-classroom, as the workflow step runs it."""
+    root = tmp_path_factory.mktemp("classroom")
+    repo = _answers(root / "student-repo")
+    output = root / "github_output"
+    output.write_text("earlier=kept\n")  # a step's output file may already hold lines: append
+    result = jacpuzzles("--github-classroom", *LIMITS, cwd=repo, GITHUB_OUTPUT=str(output))
+    return {"result": result, "output": output}
+
+
+def _decoded(output: Path) -> dict[str, Any]:
+    lines = output.read_text().splitlines()
+    assert lines[0] == "earlier=kept" and len(lines) == 2
+    key, _, value = lines[1].partition("=")
+    assert key == "result"
+    doc: dict[str, Any] = json.loads(base64.b64decode(value, validate=True))
+    return doc
+
+
+def test_classroom_result_is_the_reporters_format_field_by_field(classroom: dict[str, Any]) -> None:
+    result = classroom["result"]
+    assert result.returncode == 0, result.stderr
+    doc = _decoded(classroom["output"])
+    assert set(doc) == {"version", "status", "max_score", "tests"}
+    assert doc["version"] == 1 and doc["status"] == "fail" and doc["max_score"] == sum(POINTS.values())
+    assert [t["name"] for t in doc["tests"]] == list(POINTS)  # one test per puzzle, catalog order
+    for test in doc["tests"]:
+        assert set(test) == {"name", "status", "score", "message", "test_code", "filename", "line_no"}
+        assert test["line_no"] == 0  # else the reporter prints " - line N" after the name
+        assert test["test_code"] == f"jacpuzzles check {test['name']}"
+    tests = {t["name"]: t for t in doc["tests"]}
+    for name in RIGHT:
+        assert tests[name]["status"] == "pass" and tests[name]["score"] == POINTS[name]
+        assert tests[name]["filename"] == f"autodiff/{name}.py"
+    relu = tests["relu"]
+    assert relu["status"] == "fail" and relu["score"] == 0
+    assert relu["message"].startswith("relu: FAIL, 0/1 points\n- ")
+    assert "jacpuzzles check relu" in relu["message"] and "(seed" not in relu["message"]
+    assert tests["prod"]["status"] == "fail" and "no answer file prod.py" in tests["prod"]["message"]
+    assert tests["id"]["status"] == "error" and tests["id"]["message"].startswith("id: ERROR, 0/1 points\n- jac raised ValueError: oops")
+    assert sum(t["score"] for t in doc["tests"]) == EARNED  # what the reporter posts to Classroom
+
+
+def test_classroom_prints_the_report_and_says_where_the_result_went(classroom: dict[str, Any]) -> None:
+    out = classroom["result"].stdout
+    assert f"student-repo: {EARNED}/{sum(POINTS.values())} points" in out
+    assert "✘ relu: FAIL" in out
+    assert f"wrote the Classroom result ({EARNED}/{sum(POINTS.values())} points) to $GITHUB_OUTPUT" in out
+
+
+def test_an_ungradable_repository_posts_no_points_to_classroom() -> None:
+    doc = _autograde.classroom_result(ungradable("repo", "", "the worker could not start", POINTS))
+    assert doc["status"] == "error" and doc["max_score"] == 0  # the reporter posts nothing, fails the job
+    (test,) = doc["tests"]
+    assert test["status"] == "error" and test["score"] == 0 and test["line_no"] == 0
+    assert test["message"].startswith("NOT GRADED: the grader could not grade this repository: the worker could not start.")
+
+
+def test_a_result_too_large_for_an_environment_variable_keeps_first_lines() -> None:
+    doc = {"version": 1, "status": "fail", "max_score": 1,
+           "tests": [{"name": f"t{k}", "status": "fail", "score": 0, "message": "first line\n" + "x" * 3000} for k in range(60)]}
+    encoded = _autograde.encode_classroom(doc)
+    assert len(encoded) <= _autograde.CLASSROOM_RESULT_CAP
+    assert {t["message"] for t in json.loads(base64.b64decode(encoded))["tests"]} == {"first line"}
+
+
+# ---- Gradescope ----
+
+
+@pytest.fixture(scope="module")
+def gradescope(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("gradescope")
+    _answers(root / "autograder" / "submission")
+    result = jacpuzzles("--gradescope", "--gradescope-root", str(root / "autograder"), *LIMITS, cwd=root)
+    return {"result": result, "root": root / "autograder"}
+
+
+def test_gradescope_results_json_in_gradescopes_format(gradescope: dict[str, Any]) -> None:
+    assert gradescope["result"].returncode == 0, gradescope["result"].stderr
+    doc = json.loads((gradescope["root"] / "results" / "results.json").read_text())
+    assert doc["score"] == EARNED
+    assert doc["output"] == f"{EARNED}/{sum(POINTS.values())} points. Puzzles: 2 pass, 1 fail, 1 error, {len(POINTS) - 4} todo."
+    assert (doc["output_format"], doc["test_output_format"], doc["test_name_format"]) == ("text", "text", "text")
+    assert doc["visibility"] == "visible" and doc["stdout_visibility"] == "hidden"
+    assert isinstance(doc["execution_time"], int) and doc["execution_time"] >= 1
+    assert [t["name"] for t in doc["tests"]] == list(POINTS)
+    tests = {t["name"]: t for t in doc["tests"]}
+    assert sum(t["score"] for t in doc["tests"]) == doc["score"]
+    assert sum(t["max_score"] for t in doc["tests"]) == sum(POINTS.values())
+    assert tests["neg"]["status"] == "passed" and tests["neg"]["score"] == tests["neg"]["max_score"] == POINTS["neg"]
+    relu = tests["relu"]
+    assert relu["status"] == "failed" and relu["score"] == 0 and relu["max_score"] == POINTS["relu"]
+    assert relu["output"].startswith("relu: FAIL, 0/1 points\n- ") and relu["output_format"] == "text"
+    assert relu["extra_data"]["jacpuzzles_status"] == "fail" and relu["extra_data"]["diagnoses"]
+    assert tests["prod"]["status"] == "failed" and tests["prod"]["extra_data"]["jacpuzzles_status"] == "todo"
+    assert tests["id"]["status"] == "failed" and tests["id"]["extra_data"]["jacpuzzles_status"] == "error"
+
+
+def test_an_ungradable_gradescope_submission_gets_no_results_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "results.json").write_text('{"score": 7}')  # stale: must not be read as this run's
+    monkeypatch.setattr(_autograde, "grade_one", lambda *a, **k: ungradable("submission", "", "the worker could not start", POINTS))
+    out = Console(file=__import__("io").StringIO(), width=300)
+    code = _autograde.gradescope(tmp_path, Limits(5, 1024), 0, None, out, out)
+    assert code == _autograde.UNGRADABLE == 3
+    assert not (tmp_path / "results" / "results.json").exists()
+    assert "NOT GRADED: the worker could not start. No results.json was written" in out.file.getvalue()  # type: ignore[attr-defined]
+    assert _autograde.gradescope_results(ungradable("s", "", "why", POINTS), 1.0) is None
+
+
+# ---- --fail-under ----
+
+
+def test_fail_under_gives_exit_code_1_only_below_the_threshold(tmp_path: Path) -> None:
+    subs = tmp_path / "submissions"
+    _answers(subs / "alice")
+    below = jacpuzzles(str(subs), "--out", str(tmp_path / "out"), *LIMITS, "--fail-under", str(EARNED + 1), cwd=tmp_path)
+    assert below.returncode == 1, below.stderr
+    assert f"1 of 1 submission(s) below --fail-under {EARNED + 1} or ungradable: alice" in below.stdout
+    at = jacpuzzles(str(subs), "--out", str(tmp_path / "out"), *LIMITS, "--fail-under", str(EARNED), cwd=tmp_path)
+    assert at.returncode == 0 and "graded 0 submission(s), 1 unchanged" in at.stdout  # the journal: no re-grading
+
+
+# ---- the pytest plugin ----
+
+
+@pytest.fixture(scope="module")
+def plugin_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """`pytest --jacpuzzles` on answers holding a conftest.py that would leave a marker."""
+    root = tmp_path_factory.mktemp("plugin")
+    answers = _answers(root / "answers")
+    marker = root / "conftest-ran"
+    (answers / "conftest.py").write_text(f"open({str(marker)!r}, 'w').close()\nraise SystemExit('conftest imported')\n")
+    (answers / "autodiff" / "test_student.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    junit = root / "report.xml"
+    result = _run(["-m", "pytest", "--jacpuzzles", "--jacpuzzles-dir", str(answers), "-p", "no:cacheprovider",
+                   f"--junitxml={junit}", "-q", "-rA"], root, JACPUZZLES_CACHE=os.environ["JACPUZZLES_CACHE"])
+    return {"result": result, "junit": junit, "marker": marker}
+
+
+def test_plugin_one_junit_case_per_puzzle_with_the_verdict(plugin_run: dict[str, Any]) -> None:
+    result = plugin_run["result"]
+    assert result.returncode == 1, result.stdout + result.stderr  # pytest: some tests failed
+    suite = ET.parse(plugin_run["junit"]).getroot().find("testsuite")
+    assert suite is not None
+    cases = {c.get("name"): c for c in suite.iter("testcase")}
+    assert list(cases) == list(POINTS) and {c.get("classname") for c in cases.values()} == {"jacpuzzles"}
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors"), suite.get("skipped")) == (str(len(POINTS)), "1", "1", str(len(POINTS) - 4))
+    for name in RIGHT:
+        assert list(cases[name]) == []  # passed
+    failure = cases["relu"].find("failure")
+    assert failure is not None and failure.text is not None
+    assert failure.text.startswith("relu: FAIL, 0/1 points\n- ") and "Traceback" not in failure.text
+    error = cases["id"].find("error")  # an answer that raises: an error, as a test's setup error is
+    assert error is not None and (error.text or "").startswith("id: ERROR, 0/1 points\n- jac raised ValueError: oops")
+    skipped = cases["prod"].find("skipped")
+    assert skipped is not None and "todo: no answer file prod.py" in (skipped.get("message") or "")
+    assert "FAILED jacpuzzles::relu" in result.stdout and "ERROR jacpuzzles::id" in result.stdout
+
+
+def test_plugin_imports_no_conftest_and_no_test_file_among_the_answers(plugin_run: dict[str, Any]) -> None:
+    assert not plugin_run["marker"].exists()
+
+
+def test_plugin_is_inert_without_its_flag(tmp_path: Path) -> None:
+    (tmp_path / "test_mine.py").write_text(
+        "import sys\n\n"
+        "def test_nothing_of_ours_ran(pytestconfig):\n"
+        "    assert pytestconfig.pluginmanager.get_plugin('jacpuzzles-session') is None\n"
+        "    assert 'jax' not in sys.modules and 'checker._grade' not in sys.modules\n"
+    )
+    result = _run(["-m", "pytest", "-p", "no:cacheprovider", "-v"], tmp_path)
+    assert "test_mine.py::test_nothing_of_ours_ran PASSED" in result.stdout, result.stdout
+    assert result.returncode == 0 and "1 passed" in result.stdout
+    # Registered: pytest loads it wherever jacpuzzles is installed, for this very suite too.
+    assert "checker._pytest_plugin" in [e.value for e in entry_points(group="pytest11")]
+
+
+# ---- bad setups ----
+
+
+def test_bad_setups_say_what_to_do(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_OUTPUT"}
+    no_output = subprocess.run([sys.executable, "-m", "checker", "grade", "--github-classroom"], capture_output=True, text=True,
+                               cwd=tmp_path, env={**env, "COLUMNS": "300"}, timeout=120)
+    assert no_output.returncode == 2 and "Traceback" not in no_output.stderr
+    assert "GITHUB_OUTPUT is not set: --github-classroom writes its result to the file named by $GITHUB_OUTPUT" in no_output.stderr
+    no_root = jacpuzzles("--gradescope", "--gradescope-root", str(tmp_path / "nowhere"), cwd=tmp_path)
+    assert no_root.returncode == 2 and "no submission folder" in no_root.stderr and "--gradescope-root DIR" in no_root.stderr
+    both = jacpuzzles(str(tmp_path), "--github-classroom", cwd=tmp_path, GITHUB_OUTPUT=str(tmp_path / "o"))
+    assert both.returncode == 2 and "drop SUBMISSIONS" in both.stderr
+    no_out = jacpuzzles(str(tmp_path), cwd=tmp_path)
+    assert no_out.returncode == 2 and "grade needs --out OUT" in no_out.stderr
+    no_dir = _run(["-m", "pytest", "--jacpuzzles", "--jacpuzzles-dir", "missing", "-p", "no:cacheprovider"], tmp_path)
+    assert no_dir.returncode == 4 and "--jacpuzzles-dir 'missing' is not a folder" in no_dir.stderr

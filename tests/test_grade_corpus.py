@@ -1,0 +1,219 @@
+"""The grading corpus: every broken or hostile submission in tests/grading_corpus/, graded in one
+`jacpuzzles grade` run, each against what a fair instructor expects (manifest.toml).
+
+Beyond each puzzle's status and message: the submissions' other puzzles are still graded, the
+class-wide files parse, nothing outlives the grader, and nothing reaches the grader's OUT.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+import xml.etree.ElementTree as ET
+import zipfile
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from checker import puzzles
+from tests.conftest import PUZZLES, REPO, SOLUTIONS
+
+pytestmark = pytest.mark.slow  # one grading run of about 60 s
+
+CORPUS = REPO / "tests" / "grading_corpus"
+MANIFEST: dict[str, dict[str, Any]] = tomllib.loads((CORPUS / "manifest.toml").read_text())
+_LISTED = tomllib.loads((CORPUS / "assignment.toml").read_text())["puzzles"]
+ASSIGNED = [p.name for p in puzzles() if p.name in _LISTED]  # catalog order, whatever the file's
+CHAPTER = {"cumsum": "autodiff", "neg": "autodiff", "relu": "autodiff"}
+
+
+def _reference(name: str) -> bytes:
+    return (SOLUTIONS / CHAPTER[name] / f"{name}.py").read_bytes()
+
+
+def _non_utf8(sub: Path, tmp: Path) -> None:
+    text = _reference("cumsum").decode().replace("a running total", "a running total, café")
+    (sub / "autodiff").mkdir(parents=True)
+    (sub / "autodiff" / "cumsum.py").write_bytes(text.encode("latin-1"))
+
+
+def _symlink(sub: Path, tmp: Path) -> None:
+    (sub / "autodiff").mkdir(parents=True)
+    (sub / "autodiff" / "cumsum.py").symlink_to("/etc/passwd")
+
+
+def _zip_dotdot(sub: Path, tmp: Path) -> None:
+    with zipfile.ZipFile(sub.with_suffix(".zip"), "w") as archive:
+        archive.writestr("autodiff/cumsum.py", _reference("cumsum"))
+        archive.writestr("../evil.py", "print('escaped')\n")
+
+
+def _zip_bomb(sub: Path, tmp: Path) -> None:
+    with zipfile.ZipFile(sub.with_suffix(".zip"), "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("autodiff/cumsum.py", _reference("cumsum"))
+        archive.writestr("padding.bin", b"\0" * (200 * 1024 * 1024))
+
+
+def _zipped(sub: Path, tmp: Path) -> None:
+    with zipfile.ZipFile(sub.with_suffix(".zip"), "w") as archive:
+        for name in ASSIGNED:
+            archive.writestr(f"{CHAPTER[name]}/{name}.py", _reference(name))
+
+
+def _empty(sub: Path, tmp: Path) -> None:
+    sub.mkdir()
+
+
+def _untouched(sub: Path, tmp: Path) -> None:
+    (sub / "autodiff").mkdir(parents=True)
+    shutil.copy(PUZZLES / "autodiff" / "cumsum.py", sub / "autodiff" / "cumsum.py")
+
+
+def _huge(sub: Path, tmp: Path) -> None:
+    (sub / "autodiff").mkdir(parents=True)
+    padding = ("# " + "x" * 98 + "\n") * (3 * 1024 * 1024 // 100)
+    (sub / "autodiff" / "cumsum.py").write_bytes(_reference("cumsum") + padding.encode())
+
+
+def _conftest(sub: Path, tmp: Path) -> None:
+    # Made here, not kept in the repository: pytest itself would load it while collecting tests/.
+    sub.mkdir()
+    (sub / "conftest.py").write_text('raise SystemExit("a conftest.py in a submission must never run")\n')
+
+
+def _writes_out(sub: Path, tmp: Path) -> None:
+    shutil.copytree(CORPUS / "zz_writes_out", sub)
+
+
+BUILDERS: dict[str, Callable[[Path, Path], None]] = {
+    "non_utf8": _non_utf8, "symlink": _symlink, "zip_dotdot": _zip_dotdot, "zip_bomb": _zip_bomb, "zipped": _zipped,
+    "empty": _empty, "conftest": _conftest, "untouched": _untouched, "huge": _huge, "writes_out": _writes_out,
+}
+
+
+def build_corpus(root: Path, out: Path, tmp: Path) -> Path:
+    """The submissions folder: each manifest entry, with its copies, placeholders filled in."""
+    subs = root / "submissions"
+    subs.mkdir()
+    for name, entry in MANIFEST.items():
+        sub = subs / name
+        if "build" in entry:
+            BUILDERS[entry["build"]](sub, tmp)
+        elif (CORPUS / name).is_dir():
+            shutil.copytree(CORPUS / name, sub, symlinks=True)
+        else:
+            sub.mkdir()  # reference answers only (`copy`)
+        if sub.is_dir():
+            for puzzle in entry.get("copy", []):
+                (sub / CHAPTER[puzzle]).mkdir(parents=True, exist_ok=True)
+                (sub / CHAPTER[puzzle] / f"{puzzle}.py").write_bytes(_reference(puzzle))
+            for path in sub.rglob("*.py"):
+                if not path.is_symlink() and b"@" in (text := path.read_bytes()):
+                    path.write_bytes(text.replace(b"@OUT@", str(out).encode()).replace(b"@TMP@", str(tmp).encode()))
+    return subs
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("corpus")
+    tmp, out = root / "tmp", root / "out"
+    tmp.mkdir()
+    subs = build_corpus(root, out, tmp)
+    start = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(CORPUS / "assignment.toml"),
+         "--timeout", "2", "--memory-mb", "1024", "--jobs", "2"],
+        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env={**os.environ, "COLUMNS": "200"},
+    )
+    seconds = time.monotonic() - start
+    time.sleep(0.5)  # let the last worker's tree be reaped
+    return {"root": root, "out": out, "tmp": tmp, "result": result, "seconds": seconds}
+
+
+def _doc(corpus: dict[str, Any], name: str) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads((corpus["out"] / f"{name}.json").read_text())
+    return doc
+
+
+def test_the_corpus_has_at_least_30_kinds_and_grades_in_one_run(corpus: dict[str, Any]) -> None:
+    assert len(MANIFEST) >= 30
+    result = corpus["result"]
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert f"graded {len(MANIFEST)} submission(s)" in result.stdout
+    assert corpus["seconds"] < 90
+
+
+def _cases() -> list[Any]:
+    """One case per submission; a strict xfail where the manifest says the grader falls short."""
+    marks = {n: pytest.mark.xfail(reason=e["xfail"], strict=e.get("xfail_strict", True)) for n, e in MANIFEST.items() if "xfail" in e}
+    return [pytest.param(n, marks=marks[n]) if n in marks else n for n in sorted(MANIFEST)]
+
+
+@pytest.mark.parametrize("name", _cases())
+def test_each_submission_gets_what_a_fair_instructor_expects(corpus: dict[str, Any], name: str) -> None:
+    entry = MANIFEST[name]
+    doc = _doc(corpus, name)
+    if "ungradable" in entry:
+        assert doc["status"] == "ungradable" and doc["score"] is None
+        assert entry["ungradable"] in doc["reason"]
+        return
+    assert doc["status"] == "graded", doc.get("reason")
+    results = {r["puzzle"]: r for r in doc["results"]}
+    assert list(results) == ASSIGNED  # the assignment's puzzles only, every one of them graded
+    for puzzle in ASSIGNED:
+        status, _, text = entry.get(puzzle, "todo").partition(": ")
+        r = results[puzzle]
+        seen = "\n".join([r["message"], r["location"] or "", *(f"{d['kind']}: {d['message']}" for d in r["diagnoses"])])
+        assert r["status"] == status, f"{name}/{puzzle}: {r['status']}: {seen}"
+        assert text in seen, f"{name}/{puzzle}: {text!r} not in {seen!r}"
+    expected_score = sum(results[p]["max_points"] for p in ASSIGNED if entry.get(p, "todo") == "pass")
+    assert doc["score"] == expected_score
+
+
+def test_grades_csv_and_junit_xml_parse_with_the_assignments_columns(corpus: dict[str, Any]) -> None:
+    rows = list(csv.DictReader(io.StringIO((corpus["out"] / "grades.csv").read_text())))
+    assert list(rows[0]) == ["submission", "score", "max_score", *ASSIGNED, "status"]
+    assert sorted(r["submission"] for r in rows) == sorted(MANIFEST)
+    suites = ET.parse(corpus["out"] / "junit.xml").getroot().findall("testsuite")
+    assert sorted(s.get("name") or "" for s in suites) == sorted(MANIFEST)
+    flood = next(s for s in suites if s.get("name") == "output_flood").find("testcase[@name='cumsum']/system-out")
+    assert flood is not None and flood.text is not None and 0 < len(flood.text) <= 9000
+    summary = json.loads((corpus["out"] / "summary.json").read_text())
+    assert list(summary["puzzles"]) == ASSIGNED
+
+
+def test_a_process_started_in_its_own_session_does_not_outlive_grading(corpus: dict[str, Any]) -> None:
+    pid = int((corpus["tmp"] / "sleeper.pid").read_text())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        # A zombie is gone in all but name: only its parent's wait is missing.
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().split(") ")[1].startswith("Z"):
+                return
+        except (OSError, IndexError):
+            return
+        time.sleep(0.2)
+    os.kill(pid, 9)
+    pytest.fail(f"the submission's `sleep 600` (pid {pid}) outlived grading")
+
+
+def test_a_submission_cannot_forge_another_ones_entry_or_plant_files_in_out(corpus: dict[str, Any]) -> None:
+    if os.geteuid() != 0 or "without a uid of their own" in corpus["result"].stderr:
+        pytest.xfail("workers run as the grader's user and can write OUT (docs/grading.md, 'Without root, the same user')")
+    assert not (corpus["out"] / "planted.txt").exists()
+    victim = _doc(corpus, "victim")
+    assert victim["score"] == sum(r["max_points"] for r in victim["results"])
+    output = next(r for r in _doc(corpus, "zz_writes_out")["results"] if r["puzzle"] == "cumsum")["output"]
+    assert "could not forge" in output and "could not plant" in output

@@ -1,0 +1,158 @@
+"""Autodiff and kit-import detection: the static scan of answer files, and the runtime guards of
+the grading worker (in a subprocess: they patch JAX and `__import__` for the whole process)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from checker._integrity import category, describe, message, scan
+from tests.conftest import PUZZLES, REPO, SOLUTIONS
+
+
+def _names(source: str) -> list[str]:
+    return [f.name for f in scan(textwrap.dedent(source))]
+
+
+@pytest.mark.parametrize("root", [PUZZLES, SOLUTIONS], ids=["stubs", "solutions"])
+def test_no_stub_and_no_reference_answer_is_flagged(root: Path) -> None:
+    files = sorted(root.rglob("*.py"))
+    assert len(files) == 46
+    assert {p.name: scan(p.read_text()) for p in files if scan(p.read_text())} == {}
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("import jax\ndef jac(x):\n    return jax.jacfwd(f)(x)\n", ["jax.jacfwd"]),
+    ("import jax as J\nJ.jacrev(f)\n", ["jax.jacrev"]),
+    ("from jax import jacfwd as jf\njf(f)\n", ["jax.jacfwd"]),
+    ("import jax\njax.value_and_grad(f)\njax.hessian(f)\njax.linearize(f, x)\n", ["jax.value_and_grad", "jax.hessian", "jax.linearize"]),
+    ("from jax import vjp, jvp\n", ["jax.vjp", "jax.jvp"]),
+    ("getattr(__import__('ja' + 'x'), 'jac' + 'fwd')(f)\n", ["jax.jacfwd"]),
+    ("import jax\nvars(jax)['grad']\njax.__dict__['hessian']\n", ["jax.grad", "jax.hessian"]),
+    ("from jax._src.api import jacfwd\n", ["jax._src.api.jacfwd"]),
+    ("from jax.experimental import jet\njet.jet(f, (x,), ((x,),))\n", ["jax.experimental.jet", "jax.experimental.jet.jet"]),
+    ("from jax import *\ngrad(f)\n", ["jax.grad"]),
+    ("import tensorflow as tf\nwith tf.GradientTape() as tape:\n    pass\n", ["tensorflow.GradientTape"]),
+    ("import torch\ntorch.autograd.functional.jacobian(f, x)\n", ["torch.autograd.functional.jacobian"]),
+    ("from torch.func import jacrev\nimport functorch\n", ["torch.func", "functorch"]),
+    ("import checker\n", ["checker"]),
+    ("from checker._engine import check_files\n", ["checker._engine"]),
+    ("__import__('chec' + 'ker')\n", ["checker"]),
+    ("import importlib\nimportlib.import_module('solutions.autodiff.cumsum')\n", ["solutions.autodiff.cumsum"]),
+    ("import sys\nsys.modules['checker._report']\n", ["checker._report"]),
+])
+def test_autodiff_and_kit_imports_are_found_through_aliases_and_strings(source: str, expected: list[str]) -> None:
+    assert _names(source) == expected
+
+
+@pytest.mark.parametrize("source", [
+    # A learner's own names that happen to be JAX's: never flagged.
+    "import jax.numpy as np\ndef jac(x):\n    grad = np.ones(3)\n    jacfwd = grad * 2\n    return jacfwd\n",
+    "import jax.numpy as jnp\ndef vjp(x, g):\n    return g * 2\n",  # gather_vjp's answer is called vjp
+    "def hessian(grad):\n    return grad\nvalue_and_grad = hessian(1)\n",
+    "from jax.numpy import *\ngrad = 1\n",
+    "import jax\njax.numpy.gradient\njax.custom_jvp\njax.lax.stop_gradient\njax.jit\njax.vmap\n",
+    "'''jax.jacfwd(f) in a docstring'''\n# jax.grad(f) in a comment\ns = 'import checker'\n",
+    "def jac(x:\n",  # a syntax error: running it reports that
+])
+def test_a_learners_own_names_strings_and_comments_are_not_flagged(source: str) -> None:
+    assert scan(source) == []
+
+
+def test_findings_carry_the_line_and_the_diagnosis_names_them() -> None:
+    found = scan("import jax as J\n\n\nx = J.jacfwd\ny = J.grad\nimport checker._engine\n")
+    assert [(f.line, f.name, f.kind) for f in found] == [(4, "jax.jacfwd", "autodiff"), (5, "jax.grad", "autodiff"), (6, "checker._engine", "kit")]
+    text = describe(found, "autodiff/cumsum.py")
+    assert text.startswith("autodiff/cumsum.py uses jax.jacfwd (line 4), jax.grad (line 5): answers must compute the Jacobian by hand; autodiff is not allowed")
+    assert "imports checker._engine (line 6)" in text and text.endswith("It was not run: remove that code and resubmit")
+
+
+def test_category_matches_whole_names_only() -> None:
+    assert category("jax.grad") == "autodiff" and category("jax.grad.x") == "autodiff"
+    assert category("jax.gradient") is None and category("jax.numpy.gradient") is None
+    assert category("solutions") == "kit" and category("checkers") is None
+
+
+def test_message_for_the_worker_names_the_calls() -> None:
+    assert message(["jax.jacfwd", "jax.jacfwd"]) == "calls jax.jacfwd: answers must compute the Jacobian by hand; autodiff is not allowed"
+    both = message(["jax.grad", "import checker._engine"])
+    assert both == ("calls jax.grad: answers must compute the Jacobian by hand; autodiff is not allowed; "
+                    "imports checker._engine: answers may not use the checker's code or the reference answers")
+
+
+GUARDED = '''
+import json, sys
+from pathlib import Path
+import jax, jax.numpy as jnp
+from checker import _integrity, _runner, _sampling
+from checker._catalog import puzzles
+_integrity.install_guards()
+_integrity.install_guards()  # idempotent
+results = {}
+
+def attempt(label, thunk):
+    try:
+        thunk()
+        results[label] = ["ran", _integrity.used()]
+    except _integrity.Forbidden as exc:
+        results[label] = [str(exc), _integrity.used()]
+
+f = lambda x: jnp.sin(x)
+attempt("jacfwd", lambda: jax.jacfwd(f)(jnp.ones(3)))
+attempt("getattr", lambda: getattr(__import__("ja" + "x"), "jac" + "fwd")(f))
+def from_api():
+    from jax._src.api import jacrev
+    jacrev(f)
+attempt("from_api", from_api)
+attempt("grad_in_jit", lambda: jax.jit(lambda x: jax.grad(lambda y: y.sum())(x))(jnp.ones(3)))
+def jet():
+    from jax.experimental.jet import jet
+    jet(f, (1.0,), ((1.0,),))
+attempt("jet", jet)
+def swallowed():
+    try:
+        jax.vjp(f, jnp.ones(3))
+    except BaseException:
+        pass
+attempt("swallowed", swallowed)
+attempt("import_checker", lambda: exec("import checker._engine"))
+attempt("dunder_import", lambda: __import__("solutions"))
+attempt("import_module", lambda: __import__("importlib").import_module("checker"))
+attempt("numpy_is_fine", lambda: __import__("numpy"))
+# The kit's own code still imports itself, and every reference answer runs clean under the guards.
+failed = []
+for p in puzzles():
+    draws = _sampling.draws(p, 0)[:1]
+    run = _runner.run(p, Path(sys.argv[1]) / p.chapter / f"{p.name}.py", draws, 60)
+    if run.problem is not None or _integrity.used():
+        failed.append([p.name, run.problem and run.problem.message])
+results["solutions"] = failed
+print(json.dumps(results))
+'''
+
+
+def test_runtime_guards_stop_autodiff_and_kit_imports_but_not_the_kit(tmp_path: Path) -> None:
+    script = tmp_path / "learner_side.py"  # outside the kit: its imports of checker are refused
+    script.write_text(GUARDED)
+    done = subprocess.run([sys.executable, str(script), str(SOLUTIONS)], capture_output=True, text=True, timeout=240, cwd=tmp_path,
+                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = json.loads(done.stdout.splitlines()[-1])
+    autodiff = "answers must compute the Jacobian by hand; autodiff is not allowed"
+    assert results["jacfwd"] == [f"calls jax.jacfwd: {autodiff}", ["jax.jacfwd"]]
+    assert results["getattr"] == [f"calls jax.jacfwd: {autodiff}", ["jax.jacfwd"]]
+    assert results["from_api"] == [f"calls jax.jacrev: {autodiff}", ["jax.jacrev"]]
+    assert results["grad_in_jit"][1] == ["jax.grad"]
+    assert results["jet"][1] == ["jax.experimental.jet.jet"]
+    assert results["swallowed"] == ["ran", ["jax.vjp"]]  # caught by the answer, recorded anyway
+    assert results["import_checker"][1] == ["import checker._engine"]
+    assert results["import_checker"][0].startswith("imports checker._engine: answers may not use")
+    assert results["dunder_import"][1] == ["import solutions"]
+    assert results["import_module"][1] == ["import checker"]
+    assert results["numpy_is_fine"] == ["ran", []]
+    assert results["solutions"] == []

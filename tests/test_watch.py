@@ -1,0 +1,294 @@
+"""`jacpuzzles watch`: the screen drawn to a string, and the command driven through a pseudo-terminal."""
+
+from __future__ import annotations
+
+import fcntl
+import io
+import os
+import re
+import select
+import shutil
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from rich.console import Console
+
+from checker._engine import check_answer
+from checker._watch import Session, WatchScreen, polling_wanted
+from tests.conftest import PUZZLES, REPO, SOLUTIONS
+
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+ROWS, COLS = 40, 100
+
+
+@pytest.fixture
+def two_stubs(tmp_path: Path) -> Path:
+    """An answer folder holding the untouched stubs of neg and cumsum (neg comes first)."""
+    folder = tmp_path / "puzzles" / "autodiff"
+    folder.mkdir(parents=True)
+    for name in ("cumsum", "neg"):
+        shutil.copy(PUZZLES / "autodiff" / f"{name}.py", folder / f"{name}.py")
+    return tmp_path / "puzzles"
+
+
+def draw(session: Session, width: int = 80, height: int = 24) -> str:
+    console = Console(file=io.StringIO(), width=width, height=height, color_system=None)
+    console.print(WatchScreen(session))
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert isinstance(text, str)
+    return text
+
+
+# --- the screen, rendered to a string --------------------------------------------------------
+
+
+def test_the_screen_shows_the_first_unsolved_puzzle_progress_and_keys(two_stubs: Path) -> None:
+    session = Session(two_stubs)
+    session.refresh()
+    session.make_current(session.next_unsolved(None))
+    screen = draw(session)
+    assert session.order == ["neg", "cumsum"]  # only the puzzles with a file, in catalog order
+    assert "current: neg · Negation · autodiff #7" in screen
+    assert "0/2 puzzles pass" in screen
+    assert "… neg: TODO" in screen and "fill in `jac` in" in screen
+    for key in ("h  hint", "n  next puzzle", "l  list", "q  quit"):
+        assert key in screen
+
+
+def test_a_long_verdict_is_trimmed_to_the_terminal_with_the_hints_kept(two_stubs: Path) -> None:
+    session = Session(two_stubs)
+    session.refresh()
+    session.make_current("neg")
+    session.verdict = check_answer("neg", lambda x: __import__("numpy").eye(10))
+    session.reveal_hint()
+    session.moved = "cumsum passed → next: neg"
+    screen = draw(session, height=24)
+    lines = screen.splitlines()
+    assert len(lines) <= 24
+    assert "✘ neg: FAIL" in screen and "the Jacobian has the wrong sign" in screen
+    assert re.search(r"… \d+ more line\(s\): `jacpuzzles check neg` shows the whole report", screen)
+    assert "cumsum passed → next: neg" in screen
+    assert "Hint 1/3: Output $o$ depends only on input $o$" in screen
+    assert "q  quit" in lines[-1]
+    tall = draw(session, height=80)  # room for all of it: nothing left out
+    assert "more line(s)" not in tall and "yours (10 wrong)" in tall
+
+
+def test_a_hint_revealed_on_screen_is_remembered_as_by_the_hint_command(two_stubs: Path) -> None:
+    session = Session(two_stubs)
+    session.refresh()
+    session.make_current("neg")
+    for _ in range(4):  # one more than there are hints: stays at the last one
+        session.reveal_hint()
+    screen = draw(session, height=40)
+    assert "Hint 3/3: `-1 * (Is == Os)`." in screen
+    assert "No more hints: see docs/puzzles/neg.md, or solutions/autodiff/neg.py." in screen
+    from checker._state import hints_shown
+
+    assert hints_shown(two_stubs, "neg") == 3
+
+
+def test_the_list_shows_each_puzzle_with_its_status_and_the_current_one(two_stubs: Path) -> None:
+    shutil.copy(SOLUTIONS / "autodiff" / "neg.py", two_stubs / "autodiff" / "neg.py")
+    session = Session(two_stubs)
+    session.refresh()
+    session.status["neg"] = "pass"
+    session.make_current(session.next_unsolved(None))
+    session.listing = True
+    screen = draw(session)
+    assert "1/2 puzzles pass" in screen
+    assert re.search(r"7 │ neg +│ ✔ pass", screen)
+    assert re.search(r"10 │ cumsum ◀ +│ … todo", screen)
+    assert "press any key to go back" in screen
+
+
+def test_the_next_unsolved_puzzle_wraps_round_and_skips_solved_ones(two_stubs: Path) -> None:
+    session = Session(two_stubs)
+    session.refresh()
+    assert session.next_unsolved("neg") == "cumsum"
+    assert session.next_unsolved("cumsum") == "neg"
+    session.status["neg"] = "pass"
+    assert session.next_unsolved("cumsum") == "cumsum"
+    session.status["cumsum"] = "pass"
+    assert session.next_unsolved(None) is None
+    session.make_current(None)
+    assert "every puzzle here passes (2/2)" in draw(session)
+
+
+def test_polling_is_chosen_by_the_variable_or_for_a_network_mount(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    mounts = f"/dev/sda1 / ext4 rw 0 0\nserver:/home {tmp_path.parent} nfs4 rw 0 0\n"
+    monkeypatch.delenv("JACPUZZLES_POLL", raising=False)
+    assert polling_wanted(tmp_path, mounts) == f"{tmp_path.parent} is a nfs4 mount"
+    assert polling_wanted(tmp_path, "/dev/sda1 / ext4 rw 0 0\n") is None
+    monkeypatch.setenv("JACPUZZLES_POLL", "1")
+    assert polling_wanted(tmp_path, "/dev/sda1 / ext4 rw 0 0\n") == "JACPUZZLES_POLL=1"
+    monkeypatch.setenv("JACPUZZLES_POLL", "0")
+    assert polling_wanted(tmp_path, mounts) is None
+
+
+# --- the command, through a pseudo-terminal --------------------------------------------------
+
+
+class Terminal:
+    """`jacpuzzles watch` running with a pseudo-terminal as its stdin, stdout and stderr."""
+
+    def __init__(self, answers: Path) -> None:
+        self.master, self.slave = os.openpty()
+        fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+        self.before = termios.tcgetattr(self.slave)
+        env = {**os.environ, "TERM": "xterm", "COLUMNS": str(COLS), "LINES": str(ROWS)}
+        env.pop("JACPUZZLES_POLL", None)
+
+        # The terminal becomes the watch's controlling terminal, so that Ctrl-C typed on it is a
+        # SIGINT (a wrapper rather than preexec_fn: no fork of this process, which may hold JAX).
+        command = [sys.executable, "-m", "checker", "watch", "--dir", str(answers)]
+        wrapper = "import fcntl, os, sys, termios; fcntl.ioctl(0, termios.TIOCSCTTY, 0); os.execv(sys.argv[1], sys.argv[1:])"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", wrapper, *command], cwd=REPO, env=env,
+            stdin=self.slave, stdout=self.slave, stderr=self.slave, start_new_session=True,
+        )
+        self.raw = b""  # everything shown so far
+        self.seen = ""  # the same, escapes stripped
+
+    def wait_for(self, text: str, after: int = 0, timeout: float = 60) -> int:
+        """Read the screen until `text` shows up after position `after`; returns where it ends."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = self.seen.find(text, after)
+            if found >= 0:
+                return found + len(text)
+            ready, _, _ = select.select([self.master], [], [], 0.2)
+            try:
+                chunk = os.read(self.master, 1 << 16) if ready else b""
+            except OSError:  # the watch has ended and closed the terminal
+                chunk = b""
+            if not chunk and (time.monotonic() > deadline or self.proc.poll() is not None):
+                pytest.fail(f"{text!r} never showed up; the screen showed:\n{self.seen[-3000:]}")
+            self.raw += chunk
+            self.seen = ANSI.sub("", self.raw.decode(errors="replace"))
+
+    def press(self, key: bytes) -> None:
+        os.write(self.master, key)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=30)
+        os.close(self.master)
+        os.close(self.slave)
+
+
+@pytest.fixture
+def terminal(two_stubs: Path) -> Iterator[Terminal]:
+    term = Terminal(two_stubs)
+    try:
+        yield term
+    finally:
+        term.close()
+
+
+def test_watch_moves_on_when_the_current_puzzle_passes_and_answers_keys(terminal: Terminal, two_stubs: Path) -> None:
+    terminal.wait_for("current: neg")
+    terminal.wait_for("… neg: TODO")
+    at = terminal.wait_for("watching")  # JAX is warm and the folder is watched: within 60 s
+    time.sleep(0.5)
+    shutil.copy(SOLUTIONS / "autodiff" / "cumsum.py", two_stubs / "autodiff" / "cumsum.py")
+    at = terminal.wait_for("✔ cumsum: PASS · correct on all", at, timeout=60)
+    at = terminal.wait_for("cumsum passed → next: neg", at)
+    terminal.wait_for("1/2 puzzles pass")  # above, in the same frame
+    terminal.press(b"h")
+    at = terminal.wait_for("Hint 1/3: Output $o$ depends only on input $o$", at)
+    terminal.press(b"l")
+    at = terminal.wait_for("press any key to go back", at)
+    terminal.press(b"x")
+    at = terminal.wait_for("q  quit", at)
+    terminal.press(b"q")
+    assert terminal.proc.wait(timeout=30) == 0
+    terminal.wait_for("1/2 puzzles pass; next: neg", at)
+    assert "Traceback" not in terminal.seen
+    assert termios.tcgetattr(terminal.slave) == terminal.before  # cbreak mode undone
+
+
+def test_ctrl_c_ends_the_watch_with_0_and_restores_the_terminal(terminal: Terminal) -> None:
+    terminal.wait_for("current: neg")
+    time.sleep(0.3)
+    terminal.press(b"\x03")  # Ctrl-C, typed on the terminal, while JAX is still warming up
+    assert terminal.proc.wait(timeout=30) == 0
+    terminal.wait_for("0/2 puzzles pass; next: neg")
+    assert "Traceback" not in terminal.seen and "Fatal" not in terminal.seen
+    assert termios.tcgetattr(terminal.slave) == terminal.before
+
+
+def test_without_a_terminal_verdicts_are_lines_and_polling_can_be_asked_for(two_stubs: Path) -> None:
+    env = {**os.environ, "COLUMNS": "120", "JACPUZZLES_POLL": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "checker", "watch", "--dir", str(two_stubs)], cwd=REPO, env=env,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert "watching" in proc.stdout.readline()
+        assert "polling every 100 ms (JACPUZZLES_POLL=1)" in proc.stdout.readline()
+        time.sleep(1.0)
+        shutil.copy(SOLUTIONS / "autodiff" / "neg.py", two_stubs / "autodiff" / "neg.py")
+        seen = ""
+        deadline = time.monotonic() + 60
+        while "next: cumsum" not in seen and time.monotonic() < deadline:
+            seen += proc.stdout.readline()
+        assert "✔ neg: PASS" in seen
+        assert "neg passed → next: cumsum" in seen
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+# --- polling ---------------------------------------------------------------------------------
+
+
+def _events_after(saves: list[str], folder: Path, polling: bool) -> list[tuple[str, object]]:
+    """The events the file watcher reports for `saves` written to neg.py 0.3 s apart."""
+    import queue
+    import threading
+
+    from checker._watch import _watch_files
+
+    events: queue.Queue[tuple[str, object]] = queue.Queue()
+    stop = threading.Event()
+    watcher = threading.Thread(target=_watch_files, args=(folder, events, stop, polling), daemon=True)
+    watcher.start()
+    time.sleep(0.5)
+    neg = folder / "autodiff" / "neg.py"
+    for text in saves:
+        neg.write_text(text)
+        time.sleep(0.3)
+    time.sleep(0.5)
+    stop.set()
+    watcher.join(timeout=10)
+    found = []
+    while not events.empty():
+        found.append(events.get())
+    return found
+
+
+def test_polling_sees_two_saves_within_the_same_second(two_stubs: Path) -> None:
+    neg = two_stubs / "autodiff" / "neg.py"
+    found = _events_after(["def jac(x):\n    return 1\n", "def jac(x):\n    return 2\n"], two_stubs, polling=True)
+    assert found == [("files", {neg}), ("files", {neg})]
+
+
+def test_the_watch_polls_when_file_events_fail(two_stubs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import watchfiles
+
+    def no_events(*args: object, **kwargs: object) -> object:
+        raise OSError("OS file watch limit reached")
+
+    monkeypatch.setattr(watchfiles, "watch", no_events)
+    found = _events_after(["def jac(x):\n    return 1\n"], two_stubs, polling=False)
+    assert found[0] == ("polling", "file events unavailable (OS file watch limit reached); polling every 100 ms")
+    assert found[1:] == [("files", {two_stubs / "autodiff" / "neg.py"})]
