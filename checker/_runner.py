@@ -591,8 +591,11 @@ def _trace_batched(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout:
     inputs = tuple(np.stack([d.values[i] for d in draws]) for i, a in enumerate(puzzle.args) if a.static is None)
     first = puzzle.dynamic(draws[0].values)
     with _time_limit(timeout):  # on one draw, as `check` traces it; `vmap` of the program runs all
-        closed, shapes = jax.make_jaxpr(puzzle.on_dynamic(jac), return_shape=True)(*first)
-        again = jax.make_jaxpr(puzzle.on_dynamic(jac))(*first)  # a new function: traced afresh
+        # Each trace through a new function object: JAX caches traces by function, and a cached
+        # second trace would hide an answer that is right on its first call only.
+        target = puzzle.on_dynamic(jac)
+        closed, shapes = jax.make_jaxpr(lambda *args: target(*args), return_shape=True)(*first)
+        again = jax.make_jaxpr(lambda *args: target(*args))(*first)
     text = str(closed.jaxpr)
     if (
         len(closed.jaxpr.eqns) > _BATCH_EQUATIONS

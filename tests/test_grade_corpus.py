@@ -14,14 +14,19 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
-import tomllib
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 from checker import puzzles
 from tests.conftest import PUZZLES, REPO, SOLUTIONS
@@ -124,8 +129,11 @@ def build_corpus(root: Path, out: Path, tmp: Path) -> Path:
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("corpus")
-    tmp, out = root / "tmp", root / "out"
-    tmp.mkdir()
+    out = root / "out"
+    # Where the `escapes_session` answer leaves its pid: writable by every user, since a worker
+    # runs as a uid of its own when the tests run as root.
+    tmp = Path(tempfile.mkdtemp(prefix="jacpuzzles-corpus-"))
+    tmp.chmod(0o1777)
     subs = build_corpus(root, out, tmp)
     start = time.monotonic()
     result = subprocess.run(
