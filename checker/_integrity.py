@@ -19,6 +19,7 @@ or PyTorch's) automatic differentiation, nor import the checker or the reference
 from __future__ import annotations
 
 import ast
+import functools
 import builtins
 import importlib
 import sys
@@ -67,6 +68,7 @@ class Finding:
         return f"{self.name} (line {self.line})"
 
 
+@functools.lru_cache(maxsize=8192)
 def category(name: str) -> str | None:
     """Whether a qualified name is autodiff (`"autodiff"`), the kit (`"kit"`), or allowed (None)."""
     if any(name == a or name.startswith(a + ".") for a in AUTODIFF):
@@ -81,16 +83,21 @@ def scan(source: str) -> list[Finding]:
 
     A file that does not parse gives no findings: running it reports the syntax error.
     """
+    return list(_scan(source))
+
+
+@functools.lru_cache(maxsize=4096)  # a class hands in many identical files (untouched stubs, copies)
+def _scan(source: str) -> tuple[Finding, ...]:
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
+        return ()
     scanner = _Scanner(tree)
     try:
         scanner.visit(tree)
     except RecursionError:  # absurdly deep expressions: the runtime guards still apply
         pass
-    return scanner.findings()
+    return tuple(scanner.findings())
 
 
 def describe(findings: Iterable[Finding], path: str) -> str:
@@ -112,11 +119,12 @@ class _Scanner(ast.NodeVisitor):
     def __init__(self, tree: ast.AST) -> None:
         self.bindings: dict[str, str] = {}  # local name -> qualified name it was imported as
         self.found: dict[str, Finding] = {}
-        stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-        stored |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-        stored |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments) for a in (*n.posonlyargs, *n.args, *n.kwonlyargs, n.vararg, n.kwarg) if a is not None}
+        nodes = list(ast.walk(tree))
+        stored = {n.id for n in nodes if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        stored |= {n.name for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        stored |= {a.arg for n in nodes if isinstance(n, ast.arguments) for a in (*n.posonlyargs, *n.args, *n.kwonlyargs, n.vararg, n.kwarg) if a is not None}
         self.stored = stored
-        for node in ast.walk(tree):  # imports bind names wherever they are (flow-insensitive)
+        for node in nodes:  # imports bind names wherever they are (flow-insensitive)
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     self.bindings[alias.asname or alias.name.partition(".")[0]] = alias.name if alias.asname else alias.name.partition(".")[0]

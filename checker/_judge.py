@@ -97,7 +97,7 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
         return _fail(puzzle, seed, len(draws), [order], failure)
     suspects = _suspects(expected, answers)
     first = min(suspects, default=0)
-    by_simplicity = sorted(suspects, key=lambda d: simplicity(draws[d], d))
+    by_simplicity = sorted(suspects, key=lambda d: _simplicity(draws[d], d))
     if suspects and _lattice_diagnoses("", draws[first], first):
         by_simplicity.insert(0, by_simplicity.pop(by_simplicity.index(first)))  # what f does exactly on a lattice point says more
     for d in by_simplicity:
@@ -140,6 +140,23 @@ def _suspects(expected: list[Blocks], answers: tuple[Blocks, ...]) -> list[int]:
             return list(range(n))
         bad |= ~close_per_draw(np.stack(gots), np.stack(wants))
     return [int(d) for d in np.flatnonzero(bad)]
+
+
+_SIMPLICITY: dict[tuple[int, int], tuple[Draw, tuple[float, ...]]] = {}
+
+
+def _simplicity(draw: Draw, position: int) -> tuple[float, ...]:
+    """`simplicity`, remembered per draw object: a class's answers are all judged on the same
+    draws, and ranking a failing answer's draws is otherwise most of judging it."""
+    key = (id(draw), position)
+    found = _SIMPLICITY.get(key)
+    if found is not None and found[0] is draw:  # the same draw, not one reusing a freed id
+        return found[1]
+    if len(_SIMPLICITY) > 100_000:
+        _SIMPLICITY.clear()
+    value = simplicity(draw, position)
+    _SIMPLICITY[key] = (draw, value)
+    return value
 
 
 def simplicity(draw: Draw, position: int) -> tuple[float, ...]:

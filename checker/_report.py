@@ -11,7 +11,6 @@ from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
-from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.measure import Measurement
 from rich.padding import Padding
@@ -93,45 +92,77 @@ class Heatmap:
         self.wrong = None if wrong is None else np.asarray(wrong).reshape(rows, cols)
         self.rows = _window(rows, focus[0])
         self.cols = _window(cols, focus[1])
-
-    def _widths(self) -> tuple[int, int]:
-        """Width of a cell's number and of the row labels."""
-        cols = [_label(c, self.in_shape) for c in self.cols]
-        rows = [_label(r, self.out_shape) for r in self.rows]
-        numbers = [len(compact(float(v))) for v in self.grid[np.ix_(list(self.rows), list(self.cols))].reshape(-1)]
-        return max(*numbers, *(len(c) for c in cols)), max(len(r) for r in rows)
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        cell, left = self._widths()
-        width = max(left + 1 + (cell + 1) * len(self.cols), len(self.title))
-        return Measurement(width, width)
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        finite = self.grid[np.isfinite(self.grid)]
-        top = float(np.max(np.abs(finite), initial=0.0))
         row_labels = [_label(r, self.out_shape) for r in self.rows]
         col_labels = [_label(c, self.in_shape) for c in self.cols]
-        width, left = self._widths()
-        yield Text(self.title, style="bold")
-        header = Text(" " * (left + 1))
-        for label in col_labels:
-            header.append(label.rjust(width) + " ", style="dim")
-        yield header
-        for r, label in zip(self.rows, row_labels):
-            line = Text(label.rjust(left) + " ", style="dim")
-            for c in self.cols:
-                value = float(self.grid[r, c])
-                mark = WRONG_MARK if self.wrong is not None and self.wrong[r, c] else " "
-                line.append(compact(value).rjust(width), style=_cell_style(value, top))
-                line.append(mark, style="bold yellow")
-            yield line
+        self.numbers = [[compact(float(self.grid[r, c])) for c in self.cols] for r in self.rows]
+        self.cell = max(*(len(n) for row in self.numbers for n in row), *(len(c) for c in col_labels))
+        self.left = max(len(r) for r in row_labels)
+        self.row_labels, self.col_labels = row_labels, col_labels
         shown = []
-        if len(self.rows) < self.grid.shape[0]:
-            shown.append(f"output entries {self.rows.start}-{self.rows.stop - 1} of {self.grid.shape[0]}")
-        if len(self.cols) < self.grid.shape[1]:
-            shown.append(f"input entries {self.cols.start}-{self.cols.stop - 1} of {self.grid.shape[1]}")
-        if shown:
-            yield Text("showing " + ", ".join(shown), style="dim")
+        if len(self.rows) < rows:
+            shown.append(f"output entries {self.rows.start}-{self.rows.stop - 1} of {rows}")
+        if len(self.cols) < cols:
+            shown.append(f"input entries {self.cols.start}-{self.cols.stop - 1} of {cols}")
+        self.footer = "showing " + ", ".join(shown) if shown else ""
+        self.width = max(self.left + 1 + (self.cell + 1) * len(self.cols), len(self.title), len(self.footer))
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(self.width, self.width)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from self.lines(console.no_color or console.color_system is None, self.width <= options.max_width)
+
+    def lines(self, plain: bool = False, fits: bool = False) -> list[Text]:
+        """The heatmap's lines; `plain` leaves out the cells' colours (a console without colour
+        drops them anyway, and styling thousands of cells is most of the drawing's cost). When
+        the lines `fits` the width, rich is told so and skips looking for places to wrap them."""
+        finite = self.grid[np.isfinite(self.grid)]
+        top = float(np.max(np.abs(finite), initial=0.0))
+        width, left = self.cell, self.left
+        found = [Text(self.title, style="bold"), Text(" " * (left + 1) + "".join(c.rjust(width) + " " for c in self.col_labels), style="dim", no_wrap=fits)]
+        for r, label, numbers in zip(self.rows, self.row_labels, self.numbers):
+            marks = [WRONG_MARK if self.wrong is not None and self.wrong[r, c] else " " for c in self.cols]
+            if plain:
+                found.append(Text(label.rjust(left) + " " + "".join(n.rjust(width) + m for n, m in zip(numbers, marks)), no_wrap=fits))
+                continue
+            line = Text(label.rjust(left) + " ", style="dim", no_wrap=fits)
+            for c, number, mark in zip(self.cols, numbers, marks):
+                line.append(number.rjust(width), style=_cell_style(float(self.grid[r, c]), top))
+                line.append(mark, style="bold yellow")
+            found.append(line)
+        if self.footer:
+            found.append(Text(self.footer, style="dim"))
+        return found
+
+
+class _SideBySide:
+    """Heatmaps next to each other, `gap` columns apart, or one below the other when they do not
+    fit the width (rich's `Columns` draws the same through a table, many times slower)."""
+
+    def __init__(self, maps: Sequence[Heatmap], gap: int = 4) -> None:
+        self.maps = maps
+        self.gap = gap
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        plain = console.no_color or console.color_system is None
+        if sum(m.width for m in self.maps) + self.gap * (len(self.maps) - 1) > options.max_width:
+            drawn = [m.lines(plain, m.width <= options.max_width) for m in self.maps]
+            for k, lines in enumerate(drawn):
+                if k:
+                    yield Text()
+                yield from lines
+            return
+        drawn = [m.lines(plain, fits=True) for m in self.maps]
+        for k in range(max(len(lines) for lines in drawn)):
+            row = Text(no_wrap=True)
+            for m, lines in zip(self.maps, drawn):
+                if row:
+                    row.append(" " * self.gap)
+                piece = lines[k] if k < len(lines) else Text()
+                row.append_text(piece)
+                row.append(" " * (m.width - piece.cell_len))
+            row.rstrip()
+            yield row
 
 
 def _array_text(values: np.ndarray, prefix: str) -> str:
@@ -173,7 +204,7 @@ class VerdictView:
             lines = [Text(f"Exposed by the {failure.draw_label} (seed {v.seed}):", style="bold")]
             lines += [Text(f"  {name} = {_array_text(value, f'  {name} = ')}") for name, value in failure.draw.items()]
             yield Padding(Group(*lines), (1, 0, 0, 2))
-            yield Padding(Columns(self._maps(), padding=(0, 4)), (1, 0, 0, 2))
+            yield Padding(_SideBySide(self._maps()), (1, 0, 0, 2))
             if failure.wrong is not None:
                 axes = "rows and columns: the argument's own axes" if failure.cotangent else "rows: output index, columns: input index"
                 yield Padding(Text(f"{WRONG_MARK} marks an entry of yours that is wrong; {axes}", style="dim"), (0, 0, 0, 2))

@@ -432,13 +432,87 @@ def _trace(fn: Any, values: tuple[np.ndarray, ...]) -> _Trace | None:
     except BaseException as exc:  # noqa: BLE001 - exit() too: the eager run reports what it was
         _learners(exc)
         return None
-    return str(closed.jaxpr), [np.asarray(c) for c in closed.consts]
+    return _program(closed.jaxpr), [np.asarray(c) for c in closed.consts]
 
 
 def _same_trace(a: _Trace, b: _Trace | None) -> bool:
     return b is not None and a[0] == b[0] and len(a[1]) == len(b[1]) and all(
-        x.shape == y.shape and np.array_equal(x, y, equal_nan=True) for x, y in zip(a[1], b[1])
+        x.shape == y.shape and x.dtype == y.dtype and np.array_equal(x, y, equal_nan=True) for x, y in zip(a[1], b[1])
     )
+
+
+def _program(jaxpr: Any) -> tuple[Any, ...]:
+    """A traced program as plain data that compares equal exactly when two traces compute the
+    same: every equation's primitive, parameters, operands and types, nested programs included,
+    with each program's variables numbered in order of appearance.
+
+    Printing the program says the same, several times slower (it was most of the cost of
+    tracing an answer twice). A parameter this cannot read as data is kept as the object itself,
+    which compares by identity at worst: two traces then differ, and the answer runs eagerly.
+    """
+    import jax
+    from jax.extend import core
+
+    def walk(j: Any) -> tuple[Any, ...]:
+        known = _PROGRAMS.get(id(j))
+        if known is not None and known[0] is j:  # library functions' programs: traced once, shared
+            return known[1]
+        numbers: dict[Any, int] = {}
+
+        def atom(a: Any) -> Any:
+            if isinstance(a, core.Literal):
+                return ("literal", _data(a.val), a.aval)
+            return numbers.setdefault(a, len(numbers)), a.aval
+
+        found = (
+            tuple(atom(v) for v in j.constvars),
+            tuple(atom(v) for v in j.invars),
+            tuple((e.primitive.name, param(e.params), tuple(atom(v) for v in e.invars), tuple(atom(v) for v in e.outvars), e.effects) for e in j.eqns),
+            tuple(atom(v) for v in j.outvars),
+            j.effects,
+        )
+        if len(_PROGRAMS) > 10_000:
+            _PROGRAMS.clear()
+        _PROGRAMS[id(j)] = (j, found)
+        return found
+
+    def param(value: Any) -> Any:
+        if isinstance(value, core.ClosedJaxpr):
+            return ("closed", walk(value.jaxpr), tuple(_data(c) for c in value.consts))
+        if isinstance(value, core.Jaxpr):
+            return ("jaxpr", walk(value))
+        if isinstance(value, dict):
+            return tuple((k, param(v)) for k, v in sorted(value.items()))
+        if isinstance(value, (tuple, list)):
+            return tuple(param(v) for v in value)
+        if isinstance(value, (np.ndarray, np.generic, jax.Array)):
+            return _data(value)
+        if callable(value) and not isinstance(value, type):  # custom rules (not the values computed)
+            return ("function", getattr(value, "__qualname__", None) or getattr(value, "__name__", type(value).__name__))
+        return value
+
+    return walk(jaxpr)
+
+
+_PROGRAMS: dict[int, tuple[Any, tuple[Any, ...]]] = {}  # id -> (program, `_program` of it)
+
+
+def _data(value: Any) -> tuple[Any, ...]:
+    array = np.asarray(value)
+    return ("data", array.dtype.str, array.shape, array.tobytes())
+
+
+def _primitives(jaxpr: Any) -> set[str]:
+    """The names of the primitives a traced program uses, nested programs included."""
+    found: set[str] = set()
+    for eqn in jaxpr.eqns:
+        found.add(eqn.primitive.name)
+        for value in eqn.params.values():
+            for inner in value if isinstance(value, (tuple, list)) else (value,):
+                nested = getattr(inner, "jaxpr", inner)
+                if hasattr(nested, "eqns"):
+                    found |= _primitives(nested)
+    return found
 
 
 def _count(n: int, what: str) -> str:
@@ -596,11 +670,10 @@ def _trace_batched(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout:
         target = puzzle.on_dynamic(jac)
         closed, shapes = jax.make_jaxpr(lambda *args: target(*args), return_shape=True)(*first)
         again = jax.make_jaxpr(lambda *args: target(*args))(*first)
-    text = str(closed.jaxpr)
     if (
         len(closed.jaxpr.eqns) > _BATCH_EQUATIONS
-        or "callback" in text
-        or not _same_trace((text, [np.asarray(c) for c in closed.consts]), (str(again.jaxpr), [np.asarray(c) for c in again.consts]))
+        or any("callback" in name for name in _primitives(closed.jaxpr))
+        or not _same_trace((_program(closed.jaxpr), [np.asarray(c) for c in closed.consts]), (_program(again.jaxpr), [np.asarray(c) for c in again.consts]))
         or any(np.dtype(s.dtype).kind not in "biuf" for s in jax.tree_util.tree_leaves(shapes))
     ):
         return None

@@ -6,9 +6,10 @@ import io
 
 import numpy as np
 from rich.console import Console
+from rich.text import Text
 
 from checker import Status, check_answer
-from checker._report import Heatmap, VerdictView, compact, render, summary_table, to_json
+from checker._report import Heatmap, VerdictView, _SideBySide, compact, render, summary_table, to_json
 
 
 def _text(renderable, width: int = 160) -> str:  # type: ignore[no-untyped-def]
@@ -55,6 +56,28 @@ def test_a_large_jacobian_shows_a_window_around_the_wrong_entry() -> None:
     out = _text(Heatmap("big", big, 1, wrong, focus=(30, 35)))
     assert "showing output entries 16-39 of 40, input entries 16-39 of 40" in out
     assert "*" in out
+
+
+def test_two_heatmaps_stand_side_by_side_when_they_fit_and_stack_when_they_do_not() -> None:
+    left = Heatmap("expected", np.eye(3), 1)
+    right = Heatmap("yours (1 wrong)", np.eye(3) * 2, 1, np.eye(3, dtype=bool) & (np.arange(3) == 1))
+    wide = _text(_SideBySide([left, right]), width=80).splitlines()
+    assert wide[0].startswith("expected") and "yours (1 wrong)" in wide[0]
+    assert wide[0].index("yours") == left.width + 4  # the right map starts one gap after the left one
+    assert len(wide) == 2 + 3 and wide[3].endswith(" 2*·")
+    narrow = _text(_SideBySide([left, right]), width=left.width + right.width + 3).splitlines()
+    assert narrow[0] == "expected" and narrow[5] == "" and narrow[6] == "yours (1 wrong)"
+    assert len(narrow) == 2 * (2 + 3) + 1
+
+
+def test_coloured_and_plain_heatmaps_show_the_same_characters() -> None:
+    grid = np.array([[1.0, -2.0, 0.0], [np.nan, 0.5, 3.0]])
+    heatmap = Heatmap("h", grid, 1, np.array([[True, False, False], [False, False, True]]))
+    coloured = Console(file=io.StringIO(), width=80, color_system="truecolor", force_terminal=True)
+    coloured.print(heatmap)
+    plain = _text(heatmap, width=80)
+    assert "\x1b[" in coloured.file.getvalue()  # type: ignore[attr-defined]
+    assert Text.from_ansi(coloured.file.getvalue()).plain == plain  # type: ignore[attr-defined]
 
 
 def test_summary_table_counts_and_points() -> None:

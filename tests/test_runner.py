@@ -130,3 +130,36 @@ def test_an_answer_right_on_its_first_call_only_is_judged_on_every_call(answer) 
     # Under jit the Python body runs once and its result is replayed; the runner must notice.
     body = CUMSUM + "calls = []\ndef jac(x):\n    calls.append(1)\n    return (Is <= Os) / (20 if len(calls) == 1 else 10)\n"
     assert check_file("cumsum", answer("cumsum", body)).status is Status.FAIL
+
+
+def test_two_traces_are_the_same_program_only_when_they_compute_the_same() -> None:
+    # `_program` stands in for printing the traced program (check's test for answers that keep
+    # state): every kind of difference a second call could make must show.
+    import jax
+    import jax.numpy as np
+    import numpy
+
+    from checker._runner import _primitives, _program, _same_trace, _trace
+
+    x = numpy.ones((3, 4), numpy.float32)
+
+    def program(fn):  # type: ignore[no-untyped-def]
+        return _program(jax.make_jaxpr(fn)(x).jaxpr)
+
+    same = program(lambda a: np.where(a > 0, a.sum(0), 0.0) @ a.T * 2.0)
+    assert same == program(lambda a: np.where(a > 0, a.sum(0), 0.0) @ a.T * 2.0)
+    variants = [
+        lambda a: np.where(a > 0, a.sum(0), 0.0) @ a.T * 3.0,  # a literal
+        lambda a: np.where(a > 0, a.sum(1, keepdims=True), 0.0) @ a.T * 2.0,  # a parameter
+        lambda a: np.where(a < 0, a.sum(0), 0.0) @ a.T * 2.0,  # a primitive
+        lambda a: np.where(a > 0, 0.0, a.sum(0)) @ a.T * 2.0,  # operands swapped
+        lambda a: (np.where(a > 0, a.sum(0), 0.0) @ a.T * 2.0).astype(np.float16),  # a type
+        lambda a: np.where(a > 0, a.sum(0), 0.0) @ a.T * np.asarray(numpy.full((3, 3), 2.0, numpy.float32)),  # a constant
+    ]
+    assert all(program(v) != same for v in variants)
+    shifted = numpy.arange(12.0, dtype=numpy.float32).reshape(3, 4)
+    before = _trace(lambda a: a + shifted, (x,))
+    assert before is not None and _same_trace(before, _trace(lambda a: a + shifted.copy(), (x,)))
+    assert not _same_trace(before, _trace(lambda a: a + shifted[::-1], (x,)))  # constants compared by value
+    printing = jax.make_jaxpr(lambda a: jax.pure_callback(lambda v: v, jax.ShapeDtypeStruct((3, 4), numpy.float32), jax.jit(lambda b: b * 2)(a)))(x).jaxpr
+    assert "pure_callback" in _primitives(printing) and "mul" in _primitives(printing)  # nested programs too
