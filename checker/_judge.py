@@ -14,7 +14,7 @@ import numpy as np
 
 from checker._catalog import FLOAT_DTYPES, Arg, Puzzle
 from checker._sampling import Draw
-from checker._tolerance import close, close_per_draw, tolerance
+from checker._tolerance import close, failing_draws, tolerance
 from checker._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict
 
 Blocks = tuple[np.ndarray, ...]
@@ -95,7 +95,7 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
     if order is not None:
         failure = _failure(puzzle, draws[0], names[0], 0, expected[0][0], answers[0][0], len(_block_arg(puzzle, 0)[0]), None)
         return _fail(puzzle, seed, len(draws), [order], failure)
-    suspects = _suspects(expected, answers)
+    suspects = failing_draws(answers, expected)  # usually none: the answer is right
     first = min(suspects, default=0)
     by_simplicity = sorted(suspects, key=lambda d: _simplicity(draws[d], d))
     if suspects and _lattice_diagnoses("", draws[first], first):
@@ -125,21 +125,6 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
         draws=len(draws),
         seed=seed,
     )
-
-
-def _suspects(expected: list[Blocks], answers: tuple[Blocks, ...]) -> list[int]:
-    """The draws that need a closer look, in order: all of them unless every block has the same
-    shape on every draw (the usual case), then only those some block is not close on."""
-    n = len(expected)
-    bad = np.zeros(n, dtype=bool)
-    for k in range(len(expected[0])):
-        wants, gots = [e[k] for e in expected], [a[k] for a in answers]
-        shapes = {g.shape for g in gots} | {w.shape for w in wants}
-        dtypes = {g.dtype for g in gots}
-        if len(shapes) != 1 or len(dtypes) != 1:
-            return list(range(n))
-        bad |= ~close_per_draw(np.stack(gots), np.stack(wants))
-    return [int(d) for d in np.flatnonzero(bad)]
 
 
 _SIMPLICITY: dict[tuple[int, int], tuple[Draw, tuple[float, ...]]] = {}

@@ -414,7 +414,7 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     return None
 
 
-_Trace = tuple[str, list[np.ndarray]]
+_Trace = tuple[tuple[Any, ...], list[np.ndarray]]
 
 
 def _trace(fn: Any, values: tuple[np.ndarray, ...]) -> _Trace | None:

@@ -27,7 +27,7 @@ import numpy as np
 from checker import _catalog, _oracles
 from checker._catalog import Puzzle
 from checker._sampling import Draw
-from checker._tolerance import close, close_per_draw
+from checker._tolerance import close, failing_draws
 
 # Chapters whose puzzles have a TensorFlow reference.
 CHAPTERS = ("indexing",)
@@ -176,13 +176,8 @@ def cross_check(puzzle: Puzzle, batch: tuple[Draw, ...], jax_blocks: list[_oracl
     if tf.blocks is None:
         return
     first = "jax.vjp" if puzzle.is_vjp else "jax.jacfwd"
-    suspects: list[int] = list(range(len(batch)))
-    if all(a.shape == b.shape for a, b in zip(jax_blocks[0], tf.blocks[0])):
-        bad = np.zeros(len(batch), dtype=bool)
-        for k in range(len(jax_blocks[0])):
-            bad |= ~close_per_draw(np.stack([t[k] for t in tf.blocks]).astype(jax_blocks[0][k].dtype), np.stack([j[k] for j in jax_blocks]))
-        suspects = [int(d) for d in np.flatnonzero(bad)]
-    for d in suspects:
+    as_jax = [tuple(t.astype(j.dtype) for t, j in zip(tb, jb)) for tb, jb in zip(tf.blocks, jax_blocks)]
+    for d in failing_draws(as_jax, jax_blocks):
         draw = batch[d]
         for k, (a, b) in enumerate(zip(jax_blocks[d], tf.blocks[d])):
             if a.shape != b.shape or not close(b.astype(a.dtype), a).all():

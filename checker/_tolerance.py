@@ -19,6 +19,8 @@ values are exact (0, 1, 1/4, 2), and the judge says why otherwise.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 from beartype import beartype
 from jaxtyping import Bool, Shaped, jaxtyped
@@ -81,3 +83,17 @@ def _close_per_draw(actual: Shaped[np.ndarray, "n *jac"], expected: Shaped[np.nd
     with np.errstate(invalid="ignore", over="ignore"):
         ok = np.abs(a - e) <= atol * scale + rtol * np.abs(e)
     return np.asarray(np.all(ok & np.isfinite(a) & finite, axis=1))
+
+
+def failing_draws(actual: Sequence[Sequence[np.ndarray]], expected: Sequence[Sequence[np.ndarray]]) -> list[int]:
+    """The draws on which some block of `actual` is not `close` to `expected` (each: the blocks
+    of every draw), found with one stacked comparison per block. Blocks whose shapes or dtypes
+    vary between draws do not stack: then every draw is returned, to be looked at one by one."""
+    n = len(expected)
+    bad = np.zeros(n, dtype=bool)
+    for k in range(len(expected[0]) if n else 0):
+        gots, wants = [a[k] for a in actual], [e[k] for e in expected]
+        if len({g.shape for g in gots} | {w.shape for w in wants}) != 1 or len({g.dtype for g in gots}) != 1:
+            return list(range(n))
+        bad |= ~close_per_draw(np.stack(gots), np.stack(wants))
+    return [int(d) for d in np.flatnonzero(bad)]
