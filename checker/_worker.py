@@ -29,6 +29,7 @@ and run): the grader blames a puzzle for a death only when the worker was on tha
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import resource
@@ -89,7 +90,11 @@ def zygote(config_path: str) -> int:
 
     draws = _load_draws(config)
     _faster_compilation()
-    _send({"event": "ready", **_probe()})
+    found = _probe()
+    # Everything imported so far is shared with every job, copy-on-write; frozen, it is left out
+    # of the jobs' garbage collections, which would otherwise touch (and copy) all of it.
+    gc.freeze()
+    _send({"event": "ready", **found})
     reapers: dict[int, str] = {}  # reaper pid -> job id
     last_scan = time.monotonic()
     stdin = sys.stdin.buffer
