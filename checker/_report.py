@@ -67,21 +67,24 @@ def _label(flat: int, shape: tuple[int, ...]) -> str:
     return ",".join(str(int(i)) for i in np.unravel_index(flat, shape)) if shape else "·"
 
 
-def _window(n: int, focus: int) -> range:
-    if n <= MAX_SIDE:
+def _window(n: int, focus: int, side: int = MAX_SIDE) -> range:
+    if n <= side:
         return range(n)
-    start = min(max(0, focus - MAX_SIDE // 2), n - MAX_SIDE)
-    return range(start, start + MAX_SIDE)
+    start = min(max(0, focus - side // 2), n - side)
+    return range(start, start + side)
 
 
 class Heatmap:
     """A Jacobian block as a 2-D coloured grid: rows are output indices, columns input indices.
 
     Higher-rank blocks are flattened to (output entries, input entries) with each row and column
-    labelled by its multi-index; entries where `wrong` is set carry a `*`.
+    labelled by its multi-index; entries where `wrong` is set carry a `*`. At most `columns`
+    columns are shown, fewer when the console is too narrow for them (`fitted`), in a window
+    around `focus`.
     """
 
-    def __init__(self, title: str, array: np.ndarray, out_ndim: int, wrong: np.ndarray | None = None, focus: tuple[int, int] = (0, 0)) -> None:
+    def __init__(self, title: str, array: np.ndarray, out_ndim: int, wrong: np.ndarray | None = None, focus: tuple[int, int] = (0, 0), columns: int = MAX_SIDE) -> None:
+        self._made = (title, array, out_ndim, wrong, focus)
         array = np.asarray(array, dtype=np.float64)
         out_ndim = min(out_ndim, array.ndim)
         self.title = title
@@ -91,7 +94,7 @@ class Heatmap:
         self.grid = array.reshape(rows, cols)
         self.wrong = None if wrong is None else np.asarray(wrong).reshape(rows, cols)
         self.rows = _window(rows, focus[0])
-        self.cols = _window(cols, focus[1])
+        self.cols = _window(cols, focus[1], columns)
         row_labels = [_label(r, self.out_shape) for r in self.rows]
         col_labels = [_label(c, self.in_shape) for c in self.cols]
         self.numbers = [[compact(float(self.grid[r, c])) for c in self.cols] for r in self.rows]
@@ -104,13 +107,24 @@ class Heatmap:
         if len(self.cols) < cols:
             shown.append(f"input entries {self.cols.start}-{self.cols.stop - 1} of {cols}")
         self.footer = "showing " + ", ".join(shown) if shown else ""
-        self.width = max(self.left + 1 + (self.cell + 1) * len(self.cols), len(self.title), len(self.footer))
+        self.grid_width = self.left + 1 + (self.cell + 1) * len(self.cols)
+        self.width = max(self.grid_width, len(self.title), len(self.footer))
+
+    def fitted(self, max_width: int) -> Heatmap:
+        """This heatmap with as many columns as fit `max_width` (still around the focus): a
+        wrapped row would no longer line up with its column labels."""
+        fitted = self
+        while fitted.grid_width > max_width and len(fitted.cols) > 1:
+            fewer = min(len(fitted.cols) - 1, max(1, (max_width - fitted.left - 1) // (fitted.cell + 1)))
+            fitted = Heatmap(*self._made, columns=fewer)
+        return fitted
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement(self.width, self.width)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield from self.lines(console.no_color or console.color_system is None, self.width <= options.max_width)
+        fitted = self.fitted(options.max_width)
+        yield from fitted.lines(console.no_color or console.color_system is None, fitted.width <= options.max_width)
 
     def lines(self, plain: bool = False, fits: bool = False) -> list[Text]:
         """The heatmap's lines; `plain` leaves out the cells' colours (a console without colour
@@ -146,7 +160,8 @@ class _SideBySide:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         plain = console.no_color or console.color_system is None
         if sum(m.width for m in self.maps) + self.gap * (len(self.maps) - 1) > options.max_width:
-            drawn = [m.lines(plain, m.width <= options.max_width) for m in self.maps]
+            fitted = [m.fitted(options.max_width) for m in self.maps]
+            drawn = [m.lines(plain, m.width <= options.max_width) for m in fitted]
             for k, lines in enumerate(drawn):
                 if k:
                     yield Text()

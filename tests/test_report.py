@@ -70,6 +70,17 @@ def test_two_heatmaps_stand_side_by_side_when_they_fit_and_stack_when_they_do_no
     assert len(narrow) == 2 * (2 + 3) + 1
 
 
+def test_a_heatmap_wider_than_the_console_shows_fewer_columns_around_the_wrong_entry() -> None:
+    big = np.full((6, 40), 123.0)
+    wrong = np.zeros((6, 40), dtype=bool)
+    wrong[2, 33] = True
+    out = _text(Heatmap("wide", big, 1, wrong, focus=(2, 33)), width=60).splitlines()
+    assert all(len(line) <= 60 for line in out)  # no row wrapped under the wrong labels
+    assert "33" in out[1].split() and out[4].count("*") == 1  # the wrong entry stays in view
+    assert out[-1].startswith("showing input entries") and out[-1].endswith("of 40")
+    assert len(out) == 2 + 6 + 1
+
+
 def test_coloured_and_plain_heatmaps_show_the_same_characters() -> None:
     grid = np.array([[1.0, -2.0, 0.0], [np.nan, 0.5, 3.0]])
     heatmap = Heatmap("h", grid, 1, np.array([[True, False, False], [False, False, True]]))
