@@ -446,9 +446,11 @@ def _program(jaxpr: Any) -> tuple[Any, ...]:
     same: every equation's primitive, parameters, operands and types, nested programs included,
     with each program's variables numbered in order of appearance.
 
-    Printing the program says the same, several times slower (it was most of the cost of
-    tracing an answer twice). A parameter this cannot read as data is kept as the object itself,
-    which compares by identity at worst: two traces then differ, and the answer runs eagerly.
+    Printing the program says almost the same, several times slower (it was most of the cost of
+    tracing an answer twice), but prints a function by its name: a callback whose closure is
+    right on the first call only would print the same twice. Here a parameter that is not data
+    (a function, a primitive) is kept as the object itself and compares by identity: two traces
+    then differ, and the answer runs eagerly, where each call counts.
     """
     import jax
     from jax.extend import core
@@ -467,7 +469,7 @@ def _program(jaxpr: Any) -> tuple[Any, ...]:
         found = (
             tuple(atom(v) for v in j.constvars),
             tuple(atom(v) for v in j.invars),
-            tuple((e.primitive.name, param(e.params), tuple(atom(v) for v in e.invars), tuple(atom(v) for v in e.outvars), e.effects) for e in j.eqns),
+            tuple((e.primitive, params(e), tuple(atom(v) for v in e.invars), tuple(atom(v) for v in e.outvars), e.effects) for e in j.eqns),
             tuple(atom(v) for v in j.outvars),
             j.effects,
         )
@@ -475,6 +477,10 @@ def _program(jaxpr: Any) -> tuple[Any, ...]:
             _PROGRAMS.clear()
         _PROGRAMS[id(j)] = (j, found)
         return found
+
+    def params(eqn: Any) -> tuple[Any, ...]:
+        rules = _AD_RULES if eqn.primitive.name in ("custom_jvp_call", "custom_vjp_call") else ()
+        return tuple((k, "rule" if k in rules else param(v)) for k, v in sorted(eqn.params.items()))
 
     def param(value: Any) -> Any:
         if isinstance(value, core.ClosedJaxpr):
@@ -487,14 +493,15 @@ def _program(jaxpr: Any) -> tuple[Any, ...]:
             return tuple(param(v) for v in value)
         if isinstance(value, (np.ndarray, np.generic, jax.Array)):
             return _data(value)
-        if callable(value) and not isinstance(value, type):  # custom rules (not the values computed)
-            return ("function", getattr(value, "__qualname__", None) or getattr(value, "__name__", type(value).__name__))
-        return value
+        return value  # functions among them: the same object or not (a callback's closure may keep state)
 
     return walk(jaxpr)
 
 
 _PROGRAMS: dict[int, tuple[Any, tuple[Any, ...]]] = {}  # id -> (program, `_program` of it)
+# Parameters of custom derivative rules: made anew by every trace, and unused by the values
+# computed (those come from `call_jaxpr`), so two traces are not told apart by them.
+_AD_RULES = frozenset({"jvp_jaxpr_fun", "jvp_jaxpr_thunk", "fwd_jaxpr_thunk", "bwd", "out_trees"})
 
 
 def _data(value: Any) -> tuple[Any, ...]:

@@ -132,6 +132,23 @@ def test_an_answer_right_on_its_first_call_only_is_judged_on_every_call(answer) 
     assert check_file("cumsum", answer("cumsum", body)).status is Status.FAIL
 
 
+def test_a_callback_right_on_its_first_call_only_is_judged_on_every_call(answer) -> None:  # type: ignore[no-untyped-def]
+    # Printed, the two traces are the same (a function prints as its name); the callback's
+    # closure differs, and the second call's is wrong.
+    body = """
+import jax
+import numpy
+
+calls = []
+
+def jac(x):
+    calls.append(1)
+    right = len(calls) == 1
+    return jax.pure_callback(lambda v: (-numpy.sin(v) if right else numpy.cos(v))[:, None].astype(v.dtype), jax.ShapeDtypeStruct((1, 1), x.dtype), x)
+"""
+    assert check_file("cos", answer("cos", body)).status is Status.FAIL
+
+
 def test_two_traces_are_the_same_program_only_when_they_compute_the_same() -> None:
     # `_program` stands in for printing the traced program (check's test for answers that keep
     # state): every kind of difference a second call could make must show.
