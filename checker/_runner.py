@@ -432,11 +432,20 @@ def _trace(fn: Any, values: tuple[np.ndarray, ...]) -> _Trace | None:
     except BaseException as exc:  # noqa: BLE001 - exit() too: the eager run reports what it was
         _learners(exc)
         return None
-    return _program(closed.jaxpr), [np.asarray(c) for c in closed.consts]
+    try:
+        return _program(closed.jaxpr), [np.asarray(c) for c in closed.consts]
+    except Exception:  # noqa: BLE001 - a parameter of the learner's own making: run it plainly
+        return None
 
 
 def _same_trace(a: _Trace, b: _Trace | None) -> bool:
-    return b is not None and a[0] == b[0] and len(a[1]) == len(b[1]) and all(
+    if b is None:
+        return False
+    try:  # a parameter of the learner's own making may compare in strange ways: then not the same
+        same = bool(a[0] == b[0])
+    except Exception:  # noqa: BLE001
+        return False
+    return same and len(a[1]) == len(b[1]) and all(
         x.shape == y.shape and x.dtype == y.dtype and np.array_equal(x, y, equal_nan=True) for x, y in zip(a[1], b[1])
     )
 
