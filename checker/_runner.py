@@ -177,6 +177,7 @@ def _describe(exc: BaseException) -> str:
 
 
 def _load(path: Path) -> ModuleType:
+    own_primitives()  # before any learner code: what JAX itself defines
     name = f"_jacpuzzles_answer_{abs(hash(str(path.resolve())))}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
@@ -405,9 +406,10 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
         try:
             with _time_limit(timeout):
                 after = _trace(lambda *args: target(*args), first)  # a new function: traced afresh
+                same = before is not None and _same_trace(before, after)
         except _Timeout:
-            after = None
-        if before is not None and _same_trace(before, after) and captured.tell() == start:
+            same = False
+        if same and captured.tell() == start:
             return Run(tuple(answers))
     captured.seek(start)
     captured.truncate()
@@ -427,14 +429,18 @@ def _trace(fn: Any, values: tuple[np.ndarray, ...]) -> _Trace | None:
     import jax.numpy as jnp
 
     args = [jnp.asarray(v) for v in values]
+    refused = _REFUSED_CONCRETE[0]
     try:
         closed = fn.trace(*args).jaxpr if hasattr(fn, "trace") else jax.make_jaxpr(fn)(*args)
     except BaseException as exc:  # noqa: BLE001 - exit() too: the eager run reports what it was
         _learners(exc)
         return None
+    if _REFUSED_CONCRETE[0] != refused or not traceable(closed.jaxpr):
+        return None
     try:
         return _program(closed.jaxpr), [np.asarray(c) for c in closed.consts]
-    except Exception:  # noqa: BLE001 - a parameter of the learner's own making: run it plainly
+    except BaseException as exc:  # noqa: BLE001 - a parameter of the learner's own making: run it plainly
+        _learners(exc)
         return None
 
 
@@ -443,7 +449,8 @@ def _same_trace(a: _Trace, b: _Trace | None) -> bool:
         return False
     try:  # a parameter of the learner's own making may compare in strange ways: then not the same
         same = bool(a[0] == b[0])
-    except Exception:  # noqa: BLE001
+    except BaseException as exc:  # noqa: BLE001 - even exit(): that is the learner's code too
+        _learners(exc)
         return False
     return same and len(a[1]) == len(b[1]) and all(
         x.shape == y.shape and x.dtype == y.dtype and np.array_equal(x, y, equal_nan=True) for x, y in zip(a[1], b[1])
@@ -513,16 +520,64 @@ _PROGRAMS: dict[int, tuple[Any, tuple[Any, ...]]] = {}  # id -> (program, `_prog
 _AD_RULES = frozenset({"jvp_jaxpr_fun", "jvp_jaxpr_thunk", "fwd_jaxpr_thunk", "bwd", "out_trees"})
 
 
+def traceable(jaxpr: Any) -> bool:
+    """Whether a traced program computes what calling the answer plainly would: only JAX's own
+    primitives (one the answer makes may compute one thing when compiled and another when
+    called), and no callback into Python (it may read state that the answer's calls change)."""
+    own = own_primitives()
+    return all(id(q) in own and "callback" not in q.name for q in _primitives(jaxpr))
+
+
+def own_primitives() -> frozenset[int]:
+    """The ids of JAX's own primitives, found once, before any learner code runs (`_load`; the
+    grader's zygote, before it forks and before `gc.freeze`, after which the collector no longer
+    lists what it froze). Also starts counting the errors JAX raises when a traced
+    value is used as a concrete one (`_REFUSED_CONCRETE`)."""
+    if not _OWN:
+        import gc
+
+        import jax.nn  # noqa: F401 - what answers use, with the primitives they define
+        import jax.numpy  # noqa: F401
+        import jax.scipy.special  # noqa: F401
+        from jax import errors
+        from jax.extend.core import Primitive
+
+        if gc.get_freeze_count():  # the frozen heap is not listed: the answer would be "none"
+            raise RuntimeError("JAX's own primitives must be found before gc.freeze()")
+        _OWN.extend(o for o in gc.get_objects() if isinstance(o, Primitive))
+        for error in (errors.ConcretizationTypeError, errors.TracerArrayConversionError, errors.TracerBoolConversionError, errors.TracerIntegerConversionError):
+            error.__init__ = _counted(error.__init__)  # type: ignore[method-assign]
+        _OWN_IDS.append(frozenset(id(o) for o in _OWN))
+    return _OWN_IDS[0]
+
+
+def _counted(init: Callable[..., None]) -> Callable[..., None]:
+    def counted(self: Any, *args: Any, **kwargs: Any) -> None:
+        _REFUSED_CONCRETE[0] += 1
+        init(self, *args, **kwargs)
+
+    return counted
+
+
+# JAX's own primitives (kept, so that their ids stay theirs), and how many times a traced value
+# was refused where a concrete one was needed. Such an error that the answer catches means it
+# took another way when traced than it takes when called plainly (`numpy` first, say): then
+# its traces are not trusted, and it runs plainly on every draw.
+_OWN: list[Any] = []
+_OWN_IDS: list[frozenset[int]] = []
+_REFUSED_CONCRETE = [0]
+
+
 def _data(value: Any) -> tuple[Any, ...]:
     array = np.asarray(value)
     return ("data", array.dtype.str, array.shape, array.tobytes())
 
 
-def _primitives(jaxpr: Any) -> set[str]:
-    """The names of the primitives a traced program uses, nested programs included."""
-    found: set[str] = set()
+def _primitives(jaxpr: Any) -> set[Any]:
+    """The primitives a traced program uses, nested programs included."""
+    found: set[Any] = set()
     for eqn in jaxpr.eqns:
-        found.add(eqn.primitive.name)
+        found.add(eqn.primitive)
         for value in eqn.params.values():
             for inner in value if isinstance(value, (tuple, list)) else (value,):
                 nested = getattr(inner, "jaxpr", inner)
@@ -684,15 +739,18 @@ def _trace_batched(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout:
         # Each trace through a new function object: JAX caches traces by function, and a cached
         # second trace would hide an answer that is right on its first call only.
         target = puzzle.on_dynamic(jac)
+        refused = _REFUSED_CONCRETE[0]
         closed, shapes = jax.make_jaxpr(lambda *args: target(*args), return_shape=True)(*first)
         again = jax.make_jaxpr(lambda *args: target(*args))(*first)
-    if (
-        len(closed.jaxpr.eqns) > _BATCH_EQUATIONS
-        or any("callback" in name for name in _primitives(closed.jaxpr))
-        or not _same_trace((_program(closed.jaxpr), [np.asarray(c) for c in closed.consts]), (_program(again.jaxpr), [np.asarray(c) for c in again.consts]))
-        or any(np.dtype(s.dtype).kind not in "biuf" for s in jax.tree_util.tree_leaves(shapes))
-    ):
-        return None
+        if (
+            _REFUSED_CONCRETE[0] != refused
+            or len(closed.jaxpr.eqns) > _BATCH_EQUATIONS
+            or not traceable(closed.jaxpr)
+            or "custom_vmap_call" in {q.name for q in _primitives(closed.jaxpr)}  # its own batching rule
+            or not _same_trace((_program(closed.jaxpr), [np.asarray(c) for c in closed.consts]), (_program(again.jaxpr), [np.asarray(c) for c in again.consts]))
+            or any(np.dtype(s.dtype).kind not in "biuf" for s in jax.tree_util.tree_leaves(shapes))
+        ):
+            return None
     return Traced(closed, jax.tree_util.tree_structure(shapes), inputs)
 
 

@@ -56,7 +56,7 @@ BATCH_OPTIONS: dict[str, Any] = {"xla_cpu_use_fusion_emitters": False}
 # Imported by the zygote: JAX and what it imports lazily to start its backend and compile, the
 # kit, and what answer files commonly import.
 PRELOAD = (
-    "jax.numpy", "jax.extend.core", "jax.experimental.shard_map", "jax._src.checkify", "jaxlib.mlir.dialects.mhlo",
+    "jax.numpy", "jax.extend.core", "jax.experimental.shard_map", "jax.experimental.multihost_utils", "jax._src.checkify", "jaxlib.mlir.dialects.mhlo",
     "jaxlib.mlir.dialects.builtin", "jaxlib.mlir.extras.meta",
     "jax.nn", "jax.lax", "jax.scipy.special", "jax.scipy.linalg", "jax.numpy.linalg", "numpy.linalg",
     "jaxtyping", "einops", "checker._integrity", "checker._runner", "checker._forms",
@@ -91,6 +91,9 @@ def zygote(config_path: str) -> int:
     draws = _load_draws(config)
     _faster_compilation()
     found = _probe()
+    from checker import _runner
+
+    _runner.own_primitives()  # JAX's own primitives, found before the heap is frozen (and hidden)
     # Everything imported so far is shared with every job, copy-on-write; frozen, it is left out
     # of the jobs' garbage collections, which would otherwise touch (and copy) all of it.
     gc.freeze()

@@ -70,6 +70,73 @@ def jac(x):
         return np.eye(len(x))
     return np.diag(x > 0).astype(x.dtype)
 """),
+    # Tries numpy first: on a traced value numpy raises, the answer catches it and takes the
+    # right way; called plainly it takes the wrong one. Traces during which a traced value was
+    # refused are not trusted.
+    "numpy_first": ("cos", "fail", """
+import numpy as onp
+def jac(x):
+    try:
+        return np.asarray(onp.sin(onp.asarray(x)))[:, None]   # numpy path: wrong sign, runs only on concrete arrays
+    except Exception:
+        return -np.sin(x)[:, None]
+"""),
+    # A callback (the same function in both traces) that reads state the body changes: right
+    # while the body has run once only.
+    "callback_reads_state": ("cos", "fail", """
+import numpy as onp
+_calls = [0]
+def _cb(x):
+    s = -onp.sin(x)[:, None]
+    return s if _calls[0] == 1 else 2 * s       # right only while the body has run exactly once
+def jac(x):
+    _calls[0] += 1
+    return jax.pure_callback(_cb, jax.ShapeDtypeStruct((1, 1), x.dtype), x)
+"""),
+    # A primitive of the answer's own: compiled and batched right, called plainly wrong. Only
+    # JAX's own primitives are trusted to compute the same all three ways.
+    "own_primitive": ("cos", "fail", """
+from jax.extend.core import Primitive
+from jax.interpreters import batching, mlir
+
+_p = Primitive("dcos")
+_p.def_impl(lambda x: np.sin(x)[:, None])                       # plain calls: wrong sign
+_p.def_abstract_eval(lambda x: jax.core.ShapedArray((x.shape[0], 1), x.dtype))
+mlir.register_lowering(_p, mlir.lower_fun(lambda x: -np.sin(x)[:, None], multiple_results=False))  # jit: right
+batching.primitive_batchers[_p] = lambda args, dims: (-np.sin(args[0])[..., None], dims[0])       # vmap: right
+
+def jac(x):
+    return _p.bind(x)
+"""),
+    # A batching rule of its own (`custom_vmap`): right under `vmap` only, which is how the
+    # grader runs traced answers.
+    "own_batching_rule": ("cos", "fail", """
+import jax._src.custom_batching as _cb
+from jax.tree_util import tree_structure
+
+def _wrong(x):                      # what jit and plain calls compute: wrong sign
+    return np.sin(x)[:, None]
+
+def _right_rule(axis_size, in_batched, x):   # what vmap computes: right
+    return -np.sin(x)[..., None], True
+
+_call = jax.make_jaxpr(_wrong)(np.zeros(1, np.float32))
+_rule = _cb.ClosedRule(_right_rule, None)    # one object, the same in every trace
+_in_tree = tree_structure(((), (0,)))
+_out_tree = tree_structure(0)
+
+def jac(x):
+    (out,) = _cb.custom_vmap_p.bind(x, call=_call, rule=_rule, in_tree=_in_tree, out_tree=_out_tree)
+    return out
+"""),
+    # Right, through a host callback (workers need JAX's lazily imported modules for it).
+    "right_callback": ("cos", "pass", """
+import numpy as onp
+def _cb(x):
+    return -onp.sin(x)[:, None]
+def jac(x):
+    return jax.pure_callback(_cb, jax.ShapeDtypeStruct((1, 1), x.dtype), x)
+"""),
     # Right, and written the same way as the reference: must pass through the batched path too.
     "right_relu": ("relu", "pass", """
 def jac(x):

@@ -156,7 +156,7 @@ def test_two_traces_are_the_same_program_only_when_they_compute_the_same() -> No
     import jax.numpy as np
     import numpy
 
-    from checker._runner import _primitives, _program, _same_trace, _trace
+    from checker._runner import _primitives, _program, _same_trace, _trace, traceable
 
     x = numpy.ones((3, 4), numpy.float32)
 
@@ -179,4 +179,7 @@ def test_two_traces_are_the_same_program_only_when_they_compute_the_same() -> No
     assert before is not None and _same_trace(before, _trace(lambda a: a + shifted.copy(), (x,)))
     assert not _same_trace(before, _trace(lambda a: a + shifted[::-1], (x,)))  # constants compared by value
     printing = jax.make_jaxpr(lambda a: jax.pure_callback(lambda v: v, jax.ShapeDtypeStruct((3, 4), numpy.float32), jax.jit(lambda b: b * 2)(a)))(x).jaxpr
-    assert "pure_callback" in _primitives(printing) and "mul" in _primitives(printing)  # nested programs too
+    names = {q.name for q in _primitives(printing)}
+    assert "pure_callback" in names and "mul" in names  # nested programs too
+    assert not traceable(printing)  # a callback runs plainly: it may read state the calls change
+    assert traceable(jax.make_jaxpr(lambda a: jax.jit(lambda b: np.sin(b) * 2)(a))(x).jaxpr)
