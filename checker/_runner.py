@@ -532,7 +532,11 @@ def own_primitives() -> frozenset[int]:
     """The ids of JAX's own primitives, found once, before any learner code runs (`_load`; the
     grader's zygote, before it forks and before `gc.freeze`, after which the collector no longer
     lists what it froze). Also starts counting the errors JAX raises when a traced
-    value is used as a concrete one (`_REFUSED_CONCRETE`)."""
+    value is used as a concrete one (`_REFUSED_CONCRETE`).
+
+    `check_answer`, called from a notebook, finds them on its first call, after the notebook's
+    own code has run: a primitive the learner made before that counts as JAX's own there (it
+    fools only that notebook; files, `check` and the grader are not affected)."""
     if not _OWN:
         import gc
 
