@@ -19,8 +19,8 @@ or PyTorch's) automatic differentiation, nor import the checker or the reference
 from __future__ import annotations
 
 import ast
-import functools
 import builtins
+import functools
 import importlib
 import sys
 import sysconfig

@@ -8,6 +8,7 @@ so the judge and the reports never know which one ran. Results come back as plai
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import inspect
 import io
@@ -520,16 +521,18 @@ _PROGRAMS: dict[int, tuple[Any, tuple[Any, ...]]] = {}  # id -> (program, `_prog
 _AD_RULES = frozenset({"jvp_jaxpr_fun", "jvp_jaxpr_thunk", "fwd_jaxpr_thunk", "bwd", "out_trees"})
 
 
-def traceable(jaxpr: Any) -> bool:
+def traceable(jaxpr: Any, batched: bool = False) -> bool:
     """Whether a traced program computes what calling the answer plainly would: only JAX's own
     primitives (one the answer makes may compute one thing when compiled and another when
-    called), and no callback into Python (it may read state that the answer's calls change)."""
+    called), and no callback into Python (it may read state that the answer's calls change).
+    `batched`: also under `vmap`, so no batching rule of the answer's own (`custom_vmap`)."""
     own = own_primitives()
-    return all(id(q) in own and "callback" not in q.name for q in _primitives(jaxpr))
+    return all(id(q) in own and "callback" not in q.name and not (batched and q.name == "custom_vmap_call") for q in _primitives(jaxpr))
 
 
-def own_primitives() -> frozenset[int]:
-    """The ids of JAX's own primitives, found once, before any learner code runs (`_load`; the
+@functools.cache
+def own_primitives() -> dict[int, Any]:
+    """JAX's own primitives by id (kept, so that their ids stay theirs), found once, before any learner code runs (`_load`; the
     grader's zygote, before it forks and before `gc.freeze`, after which the collector no longer
     lists what it froze). Also starts counting the errors JAX raises when a traced
     value is used as a concrete one (`_REFUSED_CONCRETE`).
@@ -537,22 +540,19 @@ def own_primitives() -> frozenset[int]:
     `check_answer`, called from a notebook, finds them on its first call, after the notebook's
     own code has run: a primitive the learner made before that counts as JAX's own there (it
     fools only that notebook; files, `check` and the grader are not affected)."""
-    if not _OWN:
-        import gc
+    import gc
 
-        import jax.nn  # noqa: F401 - what answers use, with the primitives they define
-        import jax.numpy  # noqa: F401
-        import jax.scipy.special  # noqa: F401
-        from jax import errors
-        from jax.extend.core import Primitive
+    import jax.nn  # noqa: F401 - what answers use, with the primitives they define
+    import jax.numpy  # noqa: F401
+    import jax.scipy.special  # noqa: F401
+    from jax import errors
+    from jax.extend.core import Primitive
 
-        if gc.get_freeze_count():  # the frozen heap is not listed: the answer would be "none"
-            raise RuntimeError("JAX's own primitives must be found before gc.freeze()")
-        _OWN.extend(o for o in gc.get_objects() if isinstance(o, Primitive))
-        for error in (errors.ConcretizationTypeError, errors.TracerArrayConversionError, errors.TracerBoolConversionError, errors.TracerIntegerConversionError):
-            error.__init__ = _counted(error.__init__)  # type: ignore[method-assign]
-        _OWN_IDS.append(frozenset(id(o) for o in _OWN))
-    return _OWN_IDS[0]
+    if gc.get_freeze_count():  # the frozen heap is not listed: the answer would be "none"
+        raise RuntimeError("JAX's own primitives must be found before gc.freeze()")
+    for error in (errors.ConcretizationTypeError, errors.TracerArrayConversionError, errors.TracerBoolConversionError, errors.TracerIntegerConversionError):
+        error.__init__ = _counted(error.__init__)  # type: ignore[method-assign]
+    return {id(o): o for o in gc.get_objects() if isinstance(o, Primitive)}
 
 
 def _counted(init: Callable[..., None]) -> Callable[..., None]:
@@ -563,12 +563,9 @@ def _counted(init: Callable[..., None]) -> Callable[..., None]:
     return counted
 
 
-# JAX's own primitives (kept, so that their ids stay theirs), and how many times a traced value
-# was refused where a concrete one was needed. Such an error that the answer catches means it
-# took another way when traced than it takes when called plainly (`numpy` first, say): then
-# its traces are not trusted, and it runs plainly on every draw.
-_OWN: list[Any] = []
-_OWN_IDS: list[frozenset[int]] = []
+# How many times a traced value was refused where a concrete one was needed. Such an error that
+# the answer catches means it took another way when traced than it takes when called plainly
+# (`numpy` first, say): then its traces are not trusted, and it runs plainly on every draw.
 _REFUSED_CONCRETE = [0]
 
 
@@ -749,8 +746,7 @@ def _trace_batched(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout:
         if (
             _REFUSED_CONCRETE[0] != refused
             or len(closed.jaxpr.eqns) > _BATCH_EQUATIONS
-            or not traceable(closed.jaxpr)
-            or "custom_vmap_call" in {q.name for q in _primitives(closed.jaxpr)}  # its own batching rule
+            or not traceable(closed.jaxpr, batched=True)
             or not _same_trace((_program(closed.jaxpr), [np.asarray(c) for c in closed.consts]), (_program(again.jaxpr), [np.asarray(c) for c in again.consts]))
             or any(np.dtype(s.dtype).kind not in "biuf" for s in jax.tree_util.tree_leaves(shapes))
         ):
