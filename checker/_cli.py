@@ -228,15 +228,23 @@ def cmd_dev(args: argparse.Namespace) -> int:
         from checker import _tf_oracle
 
         if _tf_oracle.installed_version() is None:
-            raise UsageError('recording needs TensorFlow: pip install -e ".[tf]"')
+            raise UsageError(f"recording needs TensorFlow: {_tf_oracle.install_advice()}")
         written_files = _tf_oracle.record(root, args.seed)
         console.print(f"recorded TensorFlow {_tf_oracle.installed_version()} on seed {args.seed}'s draws:" + "".join(f"\n  {p}" for p in written_files))
         return 0
+    from checker import _tf_oracle
+
     problems = _stubs.drift(root)
     for problem in problems:
         console.print(Text(problem, style="red"))
     console.print("generated files match the catalog" if not problems else f"{len(problems)} file(s) drifted: run `jacpuzzles dev generate`")
-    return 1 if problems else 0
+    stale = _tf_oracle.stale()
+    if stale:
+        console.print(Text(
+            f"the TensorFlow recording is of other draws than today's for {', '.join(stale)}: "
+            f"run `{_tf_oracle.RECORD_COMMAND}` with TensorFlow installed", style="red",
+        ))
+    return 1 if problems or stale else 0
 
 
 def cmd_grade(args: argparse.Namespace) -> int:

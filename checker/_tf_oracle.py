@@ -7,6 +7,10 @@ are computed live with `tf.GradientTape.jacobian` (backward-pass puzzles: `tape.
 default seed's draws (`python -m checker dev record-tf`, which states the TF version it ran) are
 used; another seed then has the JAX oracle only. TensorFlow is imported only when a live result
 is not in the cache: it takes seconds to import.
+
+The recording keeps the inputs it was made on, and is used wherever today's draws equal them to
+within a few ulps: numpy's vectorised `exp` and `log` differ in the last bit between versions and
+processors, and a digest of the exact bytes would silently turn the second oracle off there.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ CHAPTERS = ("indexing",)
 RECORDING = _catalog._DATA / "tf_recorded.npz"
 RECORDING_INFO = _catalog._DATA / "tf_recorded.json"
 RECORD_COMMAND = "python -m checker dev record-tf"
+# How far (in ulps of the larger) a draw may be from the recorded input and still use its result.
+SAME_INPUT_ULPS = 16
 
 
 @dataclass(frozen=True)
@@ -87,16 +93,30 @@ def expected(puzzle: Puzzle, batch: tuple[Draw, ...]) -> TFResult:
         return TFResult(f"TensorFlow {version} {method(puzzle)} (live)", _live(puzzle, batch, version))
     info = recording_info()
     if info is None:
-        return TFResult("TensorFlow", None, "TensorFlow is not installed and there is no recording")
+        return TFResult("TensorFlow", None, f"TensorFlow is not installed and there is no recording; {install_advice()}")
     label = f"TensorFlow {info['tensorflow']} {method(puzzle)} (recorded)"
-    if info["puzzles"].get(puzzle.name) != digest(batch):
+    blocks = _recorded(puzzle, batch)
+    if blocks is None:
         why = f"TensorFlow is not installed and the recording covers seed {info['seed']}'s draws only"
-        return TFResult(label, None, f"{why}; `pip install -e \".[tf]\"` for a live check")
-    return TFResult(label, _recorded(puzzle, len(batch)))
+        return TFResult(label, None, f"{why}; {install_advice()}")
+    return TFResult(label, blocks)
+
+
+def install_advice() -> str:
+    """How to get live TensorFlow, in the words that fit this install: the extra in a checkout
+    installed with `-e`, the package itself (with the version range the kit supports) otherwise."""
+    root = Path(__file__).resolve().parents[1]
+    if (root / "pyproject.toml").is_file() and (root / "solutions").is_dir():
+        return 'run `python3 -m pip install -e ".[tf]"` in the repository for a live check'
+    try:
+        wanted = [r.split(";")[0].strip() for r in importlib.metadata.requires("jacpuzzles") or () if 'extra == "tf"' in r]
+    except importlib.metadata.PackageNotFoundError:
+        wanted = []
+    return f"`python3 -m pip install \"{wanted[0] if wanted else 'tensorflow-cpu'}\"` for a live check"
 
 
 def recording_info() -> dict[str, Any] | None:
-    """The recording's metadata (TF version, seed, a digest of the draws per puzzle), or None."""
+    """The recording's metadata (TF version, seed, number of draws per puzzle), or None."""
     try:
         info: dict[str, Any] = json.loads(RECORDING_INFO.read_text())
     except (OSError, ValueError):
@@ -104,10 +124,42 @@ def recording_info() -> dict[str, Any] | None:
     return info
 
 
-def _recorded(puzzle: Puzzle, n: int) -> list[_oracles.Blocks]:
+def same_inputs(recorded: list[np.ndarray], batch: tuple[Draw, ...]) -> bool:
+    """Whether `batch` is the recorded draws: integers equal, floats within `SAME_INPUT_ULPS`."""
+    if not batch or len(recorded) != len(batch[0].values):
+        return False
+    for k, saved in enumerate(recorded):
+        now = np.stack([np.asarray(draw.values[k]) for draw in batch])
+        if now.shape != saved.shape or now.dtype != saved.dtype:
+            return False
+        if not np.issubdtype(now.dtype, np.floating):
+            if not np.array_equal(now, saved):
+                return False
+            continue
+        larger = np.maximum(np.abs(now), np.abs(saved))
+        if not np.all(np.abs(now - saved) <= SAME_INPUT_ULPS * np.spacing(larger)):
+            return False
+    return True
+
+
+def recorded_inputs(puzzle: Puzzle) -> list[np.ndarray] | None:
+    """The inputs the recording of `puzzle` was made on, one array per argument with the draw
+    index first; None when the recording has none for it."""
+    try:
+        with np.load(RECORDING, allow_pickle=False) as saved:
+            count = sum(1 for key in saved.files if key.startswith(f"{puzzle.name}.x"))
+            return [saved[f"{puzzle.name}.x{i}"] for i in range(count)] if count else None
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _recorded(puzzle: Puzzle, batch: tuple[Draw, ...]) -> list[_oracles.Blocks] | None:
+    inputs = recorded_inputs(puzzle)
+    if inputs is None or not same_inputs(inputs, batch):
+        return None
     with np.load(RECORDING, allow_pickle=False) as saved:
         leaves = [saved[f"{puzzle.name}.b{k}"] for k in range(len(puzzle.jac_shapes()))]
-    return _oracles._per_draw(leaves, n)
+    return _oracles._per_draw(leaves, len(batch))
 
 
 def _live(puzzle: Puzzle, batch: tuple[Draw, ...], version: str) -> list[_oracles.Blocks]:
@@ -185,23 +237,40 @@ def cross_check(puzzle: Puzzle, batch: tuple[Draw, ...], jax_blocks: list[_oracl
                 raise _oracles.OracleDisagreement(puzzle.name, draw.label, k, worst, first, tf.label)
 
 
+def stale(seed: int | None = None) -> list[str]:
+    """The covered puzzles whose recording is missing or was made on other inputs than today's
+    draws for the recording's seed (`dev check` fails on them)."""
+    from checker import _sampling
+
+    info = recording_info()
+    if info is None:
+        return [p.name for p in _catalog.puzzles() if covers(p)]
+    seed = info["seed"] if seed is None else seed
+    return [
+        p.name for p in _catalog.puzzles()
+        if covers(p) and ((inputs := recorded_inputs(p)) is None or not same_inputs(inputs, _sampling.draws(p, seed)))
+    ]
+
+
 def record(root: Path, seed: int) -> tuple[Path, Path]:
     """Write the recording of every covered puzzle's draws for `seed` under `root`'s catalog data
-    folder (the `dev record-tf` command); returns the two files written."""
+    folder (the `dev record-tf` command): the inputs and TF's blocks; returns the two files written."""
     from checker import _sampling
 
     version = installed_version()
     if version is None:
-        raise RuntimeError("recording needs TensorFlow: pip install -e \".[tf]\"")
+        raise RuntimeError(f"recording needs TensorFlow: {install_advice()}")
     arrays: dict[str, np.ndarray] = {}
-    digests = {}
+    counts = {}
     for puzzle in _catalog.puzzles():
         if not covers(puzzle):
             continue
         batch = _sampling.draws(puzzle, seed)
+        for i in range(len(puzzle.args)):
+            arrays[f"{puzzle.name}.x{i}"] = np.stack([np.asarray(draw.values[i]) for draw in batch])
         for k, leaf in enumerate(compute(puzzle, batch)):
             arrays[f"{puzzle.name}.b{k}"] = leaf
-        digests[puzzle.name] = digest(batch)
+        counts[puzzle.name] = len(batch)
     data = root / "checker" / "_data"
     npz, info = data / RECORDING.name, data / RECORDING_INFO.name
     np.savez_compressed(npz, **arrays)  # type: ignore[arg-type]
@@ -209,7 +278,7 @@ def record(root: Path, seed: int) -> tuple[Path, Path]:
         "tensorflow": version,
         "seed": seed,
         "made_by": RECORD_COMMAND,
-        "what": "TensorFlow's expected Jacobians (vjps for backward-pass puzzles) on the checker's draws",
-        "puzzles": digests,
+        "what": "TensorFlow's expected Jacobians (vjps for backward-pass puzzles) on the checker's draws, with the draws (x0, x1, ...: one array per argument)",
+        "draws": counts,
     }, indent=2) + "\n")
     return npz, info

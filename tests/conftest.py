@@ -16,6 +16,35 @@ SOLUTIONS = REPO / "solutions"
 os.environ.setdefault("JACPUZZLES_CACHE", tempfile.mkdtemp(prefix="jacpuzzles-test-cache-"))
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--slow", action="store_true", default=False,
+        help="also run the slow tier: mutation score, forty seeds, the full corpora, grading corpora, "
+        "the wheel, live TensorFlow (`.ci/run` always does)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without `--slow` (or a `-m` expression of one's own), the slow tier is left out and said so."""
+    if config.getoption("--slow") or config.option.markexpr:
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
+        config.hook.pytest_deselected(items=slow)
+        config.stash[_SLOW_LEFT_OUT] = len(slow)
+
+
+_SLOW_LEFT_OUT = pytest.StashKey[int]()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    left_out = config.stash.get(_SLOW_LEFT_OUT, 0)
+    if left_out:
+        tests = "test" if left_out == 1 else "tests"
+        terminalreporter.write_line(f"{left_out} slow {tests} left out: `python3 -m pytest --slow` runs them too (CI does)")
+
+
 def write_answer(folder: Path, name: str, body: str) -> Path:
     """Write an answer file `<folder>/<name>.py` holding `body`; returns its path."""
     path = folder / f"{name}.py"

@@ -12,7 +12,7 @@ import pytest
 
 from checker import Kind, Status, _catalog, _oracles, _tf_oracle, check_answer
 from checker._judge import judge
-from checker._sampling import draws
+from checker._sampling import Draw, draws
 from tests.conftest import REPO
 
 COVERED = [p for p in _catalog.puzzles() if _tf_oracle.covers(p)]
@@ -21,16 +21,61 @@ COVERED = [p for p in _catalog.puzzles() if _tf_oracle.covers(p)]
 def _recorded(puzzle: _catalog.Puzzle) -> _tf_oracle.TFResult:
     info = _tf_oracle.recording_info()
     assert info is not None
-    return _tf_oracle.TFResult("recorded", _tf_oracle._recorded(puzzle, len(draws(puzzle, info["seed"]))))
+    blocks = _tf_oracle._recorded(puzzle, draws(puzzle, info["seed"]))
+    assert blocks is not None, f"the recording of {puzzle.name} is of other draws"
+    return _tf_oracle.TFResult("recorded", blocks)
 
 
-def test_the_recording_states_its_tensorflow_version_and_covers_every_indexing_puzzle() -> None:
+def test_the_recording_states_its_tensorflow_version_and_covers_todays_draws_of_every_indexing_puzzle() -> None:
     info = _tf_oracle.recording_info()
     assert info is not None, f"no recording: run `{_tf_oracle.RECORD_COMMAND}` with TensorFlow installed"
     assert info["tensorflow"][0].isdigit() and info["made_by"] == _tf_oracle.RECORD_COMMAND
-    assert sorted(info["puzzles"]) == sorted(p.name for p in COVERED)
-    stale = [p.name for p in COVERED if info["puzzles"][p.name] != _tf_oracle.digest(draws(p, info["seed"]))]
+    assert info["seed"] == 0
+    assert sorted(info["draws"]) == sorted(p.name for p in COVERED)
+    stale = _tf_oracle.stale()
     assert not stale, f"the recording is of other draws for {stale}: run `{_tf_oracle.RECORD_COMMAND}`"
+
+
+def _nudged(batch: tuple[Draw, ...], ulps: int) -> tuple[Draw, ...]:
+    """`batch` with every float entry moved `ulps` steps towards +inf, as another numpy's `exp`
+    might give it."""
+    def nudge(v: np.ndarray) -> np.ndarray:
+        if not np.issubdtype(v.dtype, np.floating):
+            return v
+        for _ in range(ulps):
+            v = np.nextafter(v, np.inf)
+        return v
+
+    return tuple(Draw(d.label, tuple(nudge(np.asarray(v)) for v in d.values)) for d in batch)
+
+
+@pytest.mark.parametrize("name", ["linear_lookup", "tensor_write_2d"])
+def test_the_recording_is_used_on_draws_a_few_ulps_away_and_not_on_other_draws(name: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(_tf_oracle, "installed_version", lambda: None)
+    puzzle = _catalog.puzzle_named(name)
+    batch = draws(puzzle, 0)
+    near = _tf_oracle.expected(puzzle, _nudged(batch, 2))
+    assert near.blocks is not None and near.label.endswith("(recorded)")
+    _tf_oracle.cross_check(puzzle, batch, _oracles.expected(puzzle, batch), near)
+    far = _tf_oracle.expected(puzzle, _nudged(batch, 10_000))
+    assert far.blocks is None and "covers seed 0's draws only" in far.note
+    assert _tf_oracle.expected(puzzle, draws(puzzle, 1)).blocks is None
+
+
+def test_a_stale_recording_is_named_by_dev_check(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    with np.load(_tf_oracle.RECORDING) as saved:
+        arrays = {key: saved[key] for key in saved.files}
+    arrays["gather.x0"] = arrays["gather.x0"] + 1.0 if arrays["gather.x0"].dtype.kind == "f" else arrays["gather.x0"] ^ 1
+    np.savez(tmp_path / "tf_recorded.npz", **arrays)
+    monkeypatch.setattr(_tf_oracle, "RECORDING", tmp_path / "tf_recorded.npz")
+    assert _tf_oracle.stale() == ["gather"]
+    from checker import _cli
+
+    assert _cli.main(["dev", "check", "--root", str(REPO)]) == 1
+
+
+def test_the_advice_for_live_tensorflow_fits_a_checkout() -> None:
+    assert _tf_oracle.install_advice() == 'run `python3 -m pip install -e ".[tf]"` in the repository for a live check'
 
 
 @pytest.mark.parametrize("puzzle", COVERED, ids=lambda p: p.name)
@@ -40,15 +85,16 @@ def test_recorded_tensorflow_agrees_with_jax_on_every_draw(puzzle: _catalog.Puzz
 
 
 @pytest.mark.slow
-def test_live_tensorflow_reproduces_the_recording_exactly(tmp_path: Path) -> None:
+def test_live_tensorflow_reproduces_the_recording(tmp_path: Path) -> None:
     pytest.importorskip("tensorflow")
     (tmp_path / "checker" / "_data").mkdir(parents=True)
     npz, info = _tf_oracle.record(tmp_path, 0)
     fresh, committed = json.loads(info.read_text()), _tf_oracle.recording_info()
-    assert committed is not None and fresh["puzzles"] == committed["puzzles"]
+    assert committed is not None and fresh["draws"] == committed["draws"]
     with np.load(npz) as new, np.load(_tf_oracle.RECORDING) as old:
         assert sorted(new.files) == sorted(old.files)
-        differ = [key for key in new.files if not np.array_equal(new[key], old[key])]
+        # Inputs within a few ulps (another processor's exp), TF's values within the judge's tolerance.
+        differ = [key for key in new.files if not np.allclose(new[key], old[key], rtol=1e-12, atol=1e-12, equal_nan=True)]
     assert not differ, f"live TensorFlow differs from the recording on {differ}: run `{_tf_oracle.RECORD_COMMAND}`"
 
 
