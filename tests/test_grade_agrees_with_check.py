@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from checker import Status, check_file, puzzle_named
+from checker import Status, check_file
+from checker._catalog import puzzle_named
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.slow
