@@ -11,10 +11,11 @@ import argparse
 import json
 import shlex
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from rich.console import Console, Group
+from rich.console import Console
 from rich.progress_bar import ProgressBar
 from rich.syntax import Syntax
 from rich.table import Table
@@ -134,6 +135,52 @@ def _status_of(root: Path, name: str, found: dict[str, list[Path]], state: dict[
 
 
 LIST_STYLE = {"pass": "bold green", "fail": "bold red", "error": "bold magenta", "todo": "yellow", "unchecked": "cyan"}
+# `list` keeps every puzzle name whole: names are what the learner types. The title gets a column
+# of its own when it can have at least this many columns beside the longest name; else it goes
+# under the name, and a name too long for the terminal folds onto a second line, never cut.
+_TITLE_MIN = 20
+_WIDE_FIXED = 35  # "#", "points", the badge, "unchecked", the rules and the padding between them
+
+
+@dataclass(frozen=True)
+class ListRow:
+    """One puzzle's line in `jacpuzzles list`."""
+
+    number: int
+    name: str
+    title: str
+    points: int
+    status: str
+    one_line: bool
+
+
+def list_table(title: str, rows: Sequence[ListRow], width: int) -> Table:
+    """A chapter's table for `list`, laid out for a terminal `width` columns wide."""
+    longest = max(len(p.name) for p in _catalog.puzzles())
+    if width >= _WIDE_FIXED + longest + _TITLE_MIN:
+        table = Table(title=title, title_justify="left", show_edge=False)
+        table.add_column("#", justify="right")
+        table.add_column("puzzle", no_wrap=True, min_width=longest)
+        table.add_column("title")
+        table.add_column("points", justify="right")
+        table.add_column(_badge.SYMBOL)
+        table.add_column("status")
+        for r in rows:
+            badge = Text(_badge.SYMBOL if r.one_line else "", style="yellow")
+            table.add_row(str(r.number), r.name, r.title, str(r.points), badge, Text(r.status, style=LIST_STYLE[r.status]))
+        return table
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("#", justify="right")
+    table.add_column("puzzle", overflow="fold")
+    table.add_column("pts", justify="right")
+    table.add_column("status", no_wrap=True)
+    for r in rows:
+        status = Text(r.status, style=LIST_STYLE[r.status])
+        if r.one_line:
+            status.append(f" {_badge.SYMBOL}", style="yellow")
+        name = Text.assemble((r.name, "bold"), "\n", (r.title, "dim"))
+        table.add_row(str(r.number), name, str(r.points), status)
+    return table
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -143,20 +190,19 @@ def cmd_list(args: argparse.Namespace) -> int:
     console = _console()
     total = passed = 0
     for chapter in _catalog.chapters():
-        table = Table(title=f"{chapter.title} ({chapter.name})", title_justify="left", show_edge=False)
-        for column in ("#", "puzzle", "title", "points", _badge.SYMBOL, "status"):
-            table.add_column(column, justify="right" if column in ("#", "points") else "left")
+        rows = []
         for number, p in enumerate(chapter.puzzles, 1):
             status = _status_of(root, p.name, found, state)
             total += 1
             passed += status == "pass"
             one_line = status == "pass" and _one_line(p.name, found[p.name][0]) is not None
-            badge = Text(_badge.SYMBOL if one_line else "", style="yellow")
-            table.add_row(str(number), p.name, p.title, str(p.points), badge, Text(status, style=LIST_STYLE[status]))
-        console.print(table)
+            rows.append(ListRow(number, p.name, p.title, p.points, status, one_line))
+        console.print(list_table(f"{chapter.title} ({chapter.name})", rows, console.width))
         console.print()
-    bar = ProgressBar(total=total, completed=passed, width=40)
-    console.print(Group(Text(f"{passed}/{total} puzzles pass", style="bold"), bar))
+    # A grid, not the bar alone: a bar ends without a line break, so the next line would join it.
+    progress = Table.grid(padding=(0, 1))
+    progress.add_row(ProgressBar(total=total, completed=passed, width=min(40, max(console.width // 3, 10))), Text(f"{passed}/{total} puzzles pass", style="bold"))
+    console.print(progress)
     if not root.is_dir():
         console.print(Text(f"(no answer folder {root}: every puzzle is todo)", style="dim"))
     else:
