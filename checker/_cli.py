@@ -228,6 +228,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     else:
         console.print(f"Jacobian shape{plural}: {shapes} (output axes first)")
     console.print(f"File: {Path(args.dir) / _stubs.relative_path(puzzle)} · check: jacpuzzles check {puzzle.name}")
+    if getattr(args, "page", False):
+        from checker._cli_extras import PageRest
+
+        console.print(PageRest(puzzle))
     if getattr(args, "svg", None) or getattr(args, "mine", False):
         from checker._cli_extras import write_picture
 
@@ -250,10 +254,19 @@ def cmd_hint(args: argparse.Namespace) -> int:
     for k in range(reveal):
         console.print(Text.assemble((f"Hint {k + 1}/{len(puzzle.hints)}: ", "bold"), puzzle.hints[k]))
     if shown >= len(puzzle.hints):
-        console.print(Text(f"No more hints: see docs/puzzles/{puzzle.name}.md; `jacpuzzles solution {puzzle.name}` shows the reference answer once yours passes.", style="dim"))
+        console.print(Text(last_hint_note(puzzle.name), style="dim"))
     if root.is_dir():
         _state.record_hint(root, puzzle.name, reveal)
     return 0
+
+
+def last_hint_note(name: str) -> str:
+    """Where to go once every hint is out: commands, which work in every install (no docs folder)."""
+    return (
+        f"No more hints: `jacpuzzles show {name} --page` shows the puzzle's whole page (what your answer is tried on, "
+        f"every hint), `jacpuzzles show {name} --svg {name}.svg --mine` draws your Jacobian beside the expected one; "
+        f"`jacpuzzles solution {name}` shows the reference answer once yours passes."
+    )
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -446,6 +459,7 @@ def parser() -> argparse.ArgumentParser:
     with_dir(sub.add_parser("list", help="puzzles by chapter, with status and progress")).set_defaults(run=cmd_list)
     p = with_dir(sub.add_parser("show", help="a puzzle's statement, f and the signature of jac"))
     p.add_argument("name", metavar="NAME")
+    p.add_argument("--page", action="store_true", help="the puzzle's whole page: also what your answer is tried on and every hint")
     p.add_argument("--svg", metavar="FILE", help="write the expected Jacobian (with --mine: yours beside it) as an SVG picture")
     p.add_argument("--mine", action="store_true", help="with --svg: check your answer file and draw your Jacobian, wrong entries crossed")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="with --svg: seed of the draws (default: %(default)s)")

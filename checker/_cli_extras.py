@@ -1,14 +1,43 @@
-"""The learner's-loop commands kept out of `_cli`: `show --svg [--mine]` and `notebook`."""
+"""The learner's-loop commands kept out of `_cli`: `show --page`, `show --svg [--mine]` and `notebook`."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.padding import Padding
 from rich.text import Text
 
 from checker._catalog import Puzzle, chapters
+
+
+class PageRest:
+    """What a puzzle's page (docs/puzzles/NAME.md) holds beyond `show`: what the answer is tried
+    on, every hint, and the commands for its picture and its reference answer. Made from the
+    catalog, so an installed wheel, which has no docs folder, shows it too."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from checker._stubs import draws_plan
+
+        p = self.puzzle
+        summary, plan = draws_plan(p)
+        yield Text()
+        yield Text("What your answer is tried on", style="bold")
+        yield Padding(Text(f"{summary}."), (0, 0, 0, 2))
+        for name, labels in plan:
+            yield Padding(Text.assemble("- ", (name, "bold"), ": ", "; ".join(labels)), (0, 0, 0, 2))
+        yield Text()
+        yield Text("Hints", style="bold")
+        for k, hint in enumerate(p.hints, 1):
+            yield Padding(Text.assemble((f"Hint {k}/{len(p.hints)}: ", "bold"), hint), (0, 0, 0, 2))
+        yield Text()
+        what = "cotangents" if p.is_vjp else "Jacobian"
+        yield Text.assemble(("Picture: ", "bold"), f"`jacpuzzles show {p.name} --svg {p.name}.svg` draws the expected {what}; add --mine to draw yours beside it.")
+        yield Text.assemble(("Reference answer: ", "bold"), f"`jacpuzzles solution {p.name}`, once yours passes.")
 
 
 def write_picture(puzzle: Puzzle, args: argparse.Namespace, console: Console) -> int:

@@ -322,8 +322,9 @@ class WatchScreen:
         for k, hint in enumerate(s.hints):
             foot.append(Text.assemble((f"Hint {k + 1}/{s.hints_total}: ", "bold yellow"), hint))
         if s.hints and len(s.hints) == s.hints_total and s.current is not None:
-            where = relative_path(puzzle_named(s.current)).as_posix()
-            foot.append(Text(f"No more hints: see docs/puzzles/{s.current}.md, or solutions/{where}.", style="dim"))
+            from checker._cli import last_hint_note
+
+            foot.append(Text(last_hint_note(s.current), style="dim"))
         keys = Text()
         for key, what in KEYS:
             keys.append(f" {key} ", style="reverse bold")

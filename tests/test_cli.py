@@ -180,6 +180,33 @@ def test_each_hint_call_reveals_the_next_hint(workspace: Path) -> None:
     assert "Hint 3/3" in last and "No more hints" in last
 
 
+def test_after_the_last_hint_the_learner_is_sent_to_a_page_every_install_has(tmp_path: Path) -> None:
+    # The package alone, as a wheel installs it: no docs/, no puzzles/, no solutions/ beside it.
+    site = tmp_path / "site"
+    shutil.copytree(REPO / "checker", site / "checker", ignore=shutil.ignore_patterns("__pycache__", "solutions"))
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "COLUMNS": "120", "PYTHONPATH": str(site)}
+
+    def run(*args: str) -> str:
+        result = subprocess.run([sys.executable, "-m", "checker", *args], capture_output=True, text=True, cwd=home, env=env, stdin=subprocess.DEVNULL, timeout=120)
+        assert result.returncode == 0, result.stderr
+        return " ".join(result.stdout.split())
+
+    for _ in range(3):
+        run("hint", "prod", "--dir", ".")
+    last = run("hint", "prod", "--dir", ".")
+    assert "docs/" not in last
+    assert "No more hints: `jacpuzzles show prod --page` shows the puzzle's whole page" in last
+    page = run("show", "prod", "--page")
+    prod = puzzle_named("prod")
+    assert "What your answer is tried on" in page
+    assert f"{len(draws(prod, 0))} draws on seed 0" in page and "x: zero entry; two zero entries" in page
+    for k, hint in enumerate(prod.hints, 1):
+        assert f"Hint {k}/3: " + " ".join(hint.split()) in page
+    assert "jacpuzzles show prod --svg prod.svg" in page and "jacpuzzles solution prod" in page
+
+
 def test_dev_check_finds_no_drift_in_the_repository() -> None:
     result = jacpuzzles("dev", "check")
     assert result.returncode == 0, result.stdout
