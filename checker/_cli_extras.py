@@ -78,7 +78,7 @@ def write_picture(puzzle: Puzzle, args: argparse.Namespace, console: Console) ->
 def write_notebook(args: argparse.Namespace, console: Console) -> int:
     """`notebook OUT.ipynb [--chapter NAME]`: a chapter as a Jupyter notebook."""
     from checker._cli import UsageError
-    from checker._notebook import chapter_named, chapter_notebook, write
+    from checker._notebook import chapter_named, chapter_notebook, learner_answers, write
 
     chapter = chapter_named(args.chapter)
     if chapter is None:
@@ -89,6 +89,13 @@ def write_notebook(args: argparse.Namespace, console: Console) -> int:
         raise UsageError(f"a notebook file ends in .ipynb; got {out}")
     if out.parent != Path("") and not out.parent.is_dir():
         raise UsageError(f"cannot write {out}: the folder {out.parent} does not exist")
-    write(chapter_notebook(chapter), out)
+    root = Path(args.dir)
+    answers = {} if args.blank else learner_answers(chapter, root)
+    where = "this workspace" if root == Path(".") else str(root)
+    write(chapter_notebook(chapter, answers), out)
     console.print(f"wrote {len(chapter.puzzles)} puzzles of the {chapter.name} chapter to {out}: open it in Jupyter or upload it to Colab")
+    if answers:
+        console.print(f"with your answers to {len(answers)} of them, from {where} ({', '.join(answers)}); the others are stubs (--blank: stubs only)")
+    elif not args.blank:
+        console.print(Text(f"no answers of yours to this chapter in {where}: every answer cell is a stub", style="dim"))
     return 0
