@@ -99,6 +99,29 @@ def test_check_returns_a_value_that_draws_the_verdict_and_never_raises() -> None
     assert "FAIL" in wrong._repr_html_() and "neg: FAIL" in repr(wrong)
 
 
+def test_a_check_interrupted_in_a_notebook_leaves_the_next_check_alone() -> None:
+    import signal
+    import threading
+
+    import jax.numpy as jnp
+
+    def right(x):  # type: ignore[no-untyped-def]
+        return -jnp.eye(10)
+
+    def hangs(x):  # type: ignore[no-untyped-def]
+        while True:
+            pass
+
+    assert check("neg", right).passed  # JAX warm: the interrupt below lands in the answer
+    interrupt = threading.Timer(1.0, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT))
+    interrupt.start()
+    with pytest.raises(KeyboardInterrupt):  # Jupyter's "interrupt the kernel"
+        check("neg", hangs)
+    interrupt.join()
+    again = check("neg", right)  # used to end with a KeyboardInterrupt nobody pressed
+    assert again.passed
+
+
 @pytest.mark.slow
 def test_the_autodiff_notebook_runs_end_to_end_with_the_reference_answers(tmp_path: Path) -> None:
     path = _write(tmp_path)
