@@ -69,9 +69,10 @@ class _Events(queue.Queue[Event]):
     heard: Callable[[Event], None] | None = None
 
     def put(self, item: Event, block: bool = True, timeout: float | None = None) -> None:
-        super().put(item, block, timeout)
+        # Told first: once queued, the event may start a check at once, which it must not stop.
         if self.heard is not None:
             self.heard(item)
+        super().put(item, block, timeout)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -435,8 +436,8 @@ class _Watch:
         self.events.heard = self.heard
 
     def heard(self, event: Event) -> None:
-        """From the watcher or key thread: stop the running check when one of its files is
-        saved again, or on `q`. The event itself stays queued, to be handled once it stopped."""
+        """From the watcher or key thread, before the event is queued: stop the running check
+        when one of its files is saved again, or on `q`; the event is handled once it stopped."""
         kind, value = event
         with self.lock:
             if not self.busy or self.stopping or threading.current_thread() is threading.main_thread():
@@ -465,14 +466,14 @@ class _Watch:
         s = self.session
         done = threading.Event()
         ticker = threading.Thread(target=self._ticker, args=(done,), daemon=True, name="jacpuzzles-ticker")
-        stopped = False
-        result: _T | None = None
+        stopped = finished = False
         try:
             s.running, s.running_since = tuple(names), time.monotonic()
             ticker.start()
             with self.lock:
                 self.busy, self.stopping = frozenset(names), False
             result = work()
+            finished = True
         except KeyboardInterrupt:
             if not self.stopping:  # the learner's own Ctrl-C: the watch ends
                 self._end(done, ticker, stopped=False)
@@ -481,7 +482,7 @@ class _Watch:
         stopped = self._end(done, ticker, stopped)
         if self.stopping and not stopped:  # asked for just as the check ended: the signal is still to come
             stopped = _absorb_interrupt()
-        if stopped or self.stopping or result is None:
+        if stopped or self.stopping or not finished:
             raise Cancelled()
         return result
 
@@ -518,13 +519,16 @@ class _Watch:
     def check(self, names: Sequence[str]) -> list[Verdict]:
         """Check these puzzles' files now, record the statuses, and refresh the session."""
         from checker._cli import _locate
-        from checker._engine import check_files
         from checker._verdict import Verdict
 
         s = self.session
 
         def work() -> tuple[dict[str, Path | Verdict], list[tuple[str, Path]], dict[str, Verdict]]:
-            self.join()  # the warm-up, too, is stopped by a new save: a stop waits for nothing
+            # Waiting for the warm-up (which may still be importing JAX) is part of the check:
+            # a new save stops that wait too.
+            from checker._engine import check_files
+
+            self.join()
             found = find_answers(s.root)
             located = {name: _locate(s.root, name, found, s.seed) for name in names}
             files = [(name, where) for name, where in located.items() if isinstance(where, Path)]

@@ -286,7 +286,11 @@ def test_without_a_terminal_a_new_save_stops_a_hanging_check(two_stubs: Path) ->
         time.sleep(1.0)
         neg = two_stubs / "autodiff" / "neg.py"
         neg.write_text(HANGS)
-        time.sleep(3.0)  # JAX is warm by now, or the first check warms it: either way neg runs
+        line = ""
+        while " neg " not in line:  # the rule printed as the check of the hanging answer starts
+            line = proc.stdout.readline()
+            assert line, "the watch ended"
+        time.sleep(1.5)  # into the check (still warming up JAX, or in the hang: both are stopped)
         saved = time.monotonic()
         shutil.copy(SOLUTIONS / "autodiff" / "neg.py", neg)
         seen = ""
