@@ -27,13 +27,13 @@ class PageRest:
         summary, plan = draws_plan(p)
         yield Text()
         yield Text("What your answer is tried on", style="bold")
-        yield Padding(Text(f"{summary}."), (0, 0, 0, 2))
+        yield Padding(Text(f"{summary}."), (0, 0, 0, 2), expand=False)
         for name, labels in plan:
-            yield Padding(Text.assemble("- ", (name, "bold"), ": ", "; ".join(labels)), (0, 0, 0, 2))
+            yield Padding(Text.assemble("- ", (name, "bold"), ": ", "; ".join(labels)), (0, 0, 0, 2), expand=False)
         yield Text()
         yield Text("Hints", style="bold")
         for k, hint in enumerate(p.hints, 1):
-            yield Padding(Text.assemble((f"Hint {k}/{len(p.hints)}: ", "bold"), hint), (0, 0, 0, 2))
+            yield Padding(Text.assemble((f"Hint {k}/{len(p.hints)}: ", "bold"), hint), (0, 0, 0, 2), expand=False)
         yield Text()
         what = "cotangents" if p.is_vjp else "Jacobian"
         yield Text.assemble(("Picture: ", "bold"), f"`jacpuzzles show {p.name} --svg {p.name}.svg` draws the expected {what}; add --mine to draw yours beside it.")
