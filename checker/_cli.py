@@ -11,10 +11,11 @@ import argparse
 import json
 import shlex
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from rich.console import Console, Group
+from rich.console import Console
 from rich.progress_bar import ProgressBar
 from rich.syntax import Syntax
 from rich.table import Table
@@ -134,6 +135,52 @@ def _status_of(root: Path, name: str, found: dict[str, list[Path]], state: dict[
 
 
 LIST_STYLE = {"pass": "bold green", "fail": "bold red", "error": "bold magenta", "todo": "yellow", "unchecked": "cyan"}
+# `list` keeps every puzzle name whole: names are what the learner types. The title gets a column
+# of its own when it can have at least this many columns beside the longest name; else it goes
+# under the name, and a name too long for the terminal folds onto a second line, never cut.
+_TITLE_MIN = 20
+_WIDE_FIXED = 35  # "#", "points", the badge, "unchecked", the rules and the padding between them
+
+
+@dataclass(frozen=True)
+class ListRow:
+    """One puzzle's line in `jacpuzzles list`."""
+
+    number: int
+    name: str
+    title: str
+    points: int
+    status: str
+    one_line: bool
+
+
+def list_table(title: str, rows: Sequence[ListRow], width: int) -> Table:
+    """A chapter's table for `list`, laid out for a terminal `width` columns wide."""
+    longest = max(len(p.name) for p in _catalog.puzzles())
+    if width >= _WIDE_FIXED + longest + _TITLE_MIN:
+        table = Table(title=title, title_justify="left", show_edge=False)
+        table.add_column("#", justify="right")
+        table.add_column("puzzle", no_wrap=True, min_width=longest)
+        table.add_column("title")
+        table.add_column("points", justify="right")
+        table.add_column(_badge.SYMBOL)
+        table.add_column("status")
+        for r in rows:
+            badge = Text(_badge.SYMBOL if r.one_line else "", style="yellow")
+            table.add_row(str(r.number), r.name, r.title, str(r.points), badge, Text(r.status, style=LIST_STYLE[r.status]))
+        return table
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("#", justify="right")
+    table.add_column("puzzle", overflow="fold")
+    table.add_column("pts", justify="right")
+    table.add_column("status", no_wrap=True)
+    for r in rows:
+        status = Text(r.status, style=LIST_STYLE[r.status])
+        if r.one_line:
+            status.append(f" {_badge.SYMBOL}", style="yellow")
+        name = Text.assemble((r.name, "bold"), "\n", (r.title, "dim"))
+        table.add_row(str(r.number), name, str(r.points), status)
+    return table
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -143,20 +190,19 @@ def cmd_list(args: argparse.Namespace) -> int:
     console = _console()
     total = passed = 0
     for chapter in _catalog.chapters():
-        table = Table(title=f"{chapter.title} ({chapter.name})", title_justify="left", show_edge=False)
-        for column in ("#", "puzzle", "title", "points", _badge.SYMBOL, "status"):
-            table.add_column(column, justify="right" if column in ("#", "points") else "left")
+        rows = []
         for number, p in enumerate(chapter.puzzles, 1):
             status = _status_of(root, p.name, found, state)
             total += 1
             passed += status == "pass"
             one_line = status == "pass" and _one_line(p.name, found[p.name][0]) is not None
-            badge = Text(_badge.SYMBOL if one_line else "", style="yellow")
-            table.add_row(str(number), p.name, p.title, str(p.points), badge, Text(status, style=LIST_STYLE[status]))
-        console.print(table)
+            rows.append(ListRow(number, p.name, p.title, p.points, status, one_line))
+        console.print(list_table(f"{chapter.title} ({chapter.name})", rows, console.width))
         console.print()
-    bar = ProgressBar(total=total, completed=passed, width=40)
-    console.print(Group(Text(f"{passed}/{total} puzzles pass", style="bold"), bar))
+    # A grid, not the bar alone: a bar ends without a line break, so the next line would join it.
+    progress = Table.grid(padding=(0, 1))
+    progress.add_row(ProgressBar(total=total, completed=passed, width=min(40, max(console.width // 3, 10))), Text(f"{passed}/{total} puzzles pass", style="bold"))
+    console.print(progress)
     if not root.is_dir():
         console.print(Text(f"(no answer folder {root}: every puzzle is todo)", style="dim"))
     else:
@@ -182,6 +228,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     else:
         console.print(f"Jacobian shape{plural}: {shapes} (output axes first)")
     console.print(f"File: {Path(args.dir) / _stubs.relative_path(puzzle)} · check: jacpuzzles check {puzzle.name}")
+    if getattr(args, "page", False):
+        from checker._cli_extras import PageRest
+
+        console.print(PageRest(puzzle))
     if getattr(args, "svg", None) or getattr(args, "mine", False):
         from checker._cli_extras import write_picture
 
@@ -204,10 +254,19 @@ def cmd_hint(args: argparse.Namespace) -> int:
     for k in range(reveal):
         console.print(Text.assemble((f"Hint {k + 1}/{len(puzzle.hints)}: ", "bold"), puzzle.hints[k]))
     if shown >= len(puzzle.hints):
-        console.print(Text(f"No more hints: see docs/puzzles/{puzzle.name}.md; `jacpuzzles solution {puzzle.name}` shows the reference answer once yours passes.", style="dim"))
+        console.print(Text(last_hint_note(puzzle.name), style="dim"))
     if root.is_dir():
         _state.record_hint(root, puzzle.name, reveal)
     return 0
+
+
+def last_hint_note(name: str) -> str:
+    """Where to go once every hint is out: commands, which work in every install (no docs folder)."""
+    return (
+        f"No more hints: `jacpuzzles show {name} --page` shows the puzzle's whole page (what your answer is tried on, "
+        f"every hint), `jacpuzzles show {name} --svg {name}.svg --mine` draws your Jacobian beside the expected one; "
+        f"`jacpuzzles solution {name}` shows the reference answer once yours passes."
+    )
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -408,12 +467,14 @@ def parser() -> argparse.ArgumentParser:
     with_dir(sub.add_parser("list", help="puzzles by chapter, with status and progress")).set_defaults(run=cmd_list)
     p = with_dir(sub.add_parser("show", help="a puzzle's statement, f and the signature of jac"))
     p.add_argument("name", metavar="NAME")
+    p.add_argument("--page", action="store_true", help="the puzzle's whole page: also what your answer is tried on and every hint")
     p.add_argument("--svg", metavar="FILE", help="write the expected Jacobian (with --mine: yours beside it) as an SVG picture")
     p.add_argument("--mine", action="store_true", help="with --svg: check your answer file and draw your Jacobian, wrong entries crossed")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="with --svg: seed of the draws (default: %(default)s)")
     p.set_defaults(run=cmd_show)
-    p = sub.add_parser("notebook", help="write a Jupyter notebook of a chapter's puzzles, with check cells")
+    p = with_dir(sub.add_parser("notebook", help="write a Jupyter notebook of a chapter's puzzles, with your answers and check cells"))
     p.add_argument("out", metavar="OUT.ipynb")
+    p.add_argument("--blank", action="store_true", help="stubs in every answer cell, not your answers")
     p.add_argument("--chapter", default="autodiff", help="the chapter (default: %(default)s)")
     p.set_defaults(run=cmd_notebook)
     p = with_dir(sub.add_parser("hint", help="reveal the next hint for a puzzle"))

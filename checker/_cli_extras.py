@@ -1,14 +1,43 @@
-"""The learner's-loop commands kept out of `_cli`: `show --svg [--mine]` and `notebook`."""
+"""The learner's-loop commands kept out of `_cli`: `show --page`, `show --svg [--mine]` and `notebook`."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.padding import Padding
 from rich.text import Text
 
 from checker._catalog import Puzzle, chapters
+
+
+class PageRest:
+    """What a puzzle's page (docs/puzzles/NAME.md) holds beyond `show`: what the answer is tried
+    on, every hint, and the commands for its picture and its reference answer. Made from the
+    catalog, so an installed wheel, which has no docs folder, shows it too."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from checker._stubs import draws_plan
+
+        p = self.puzzle
+        summary, plan = draws_plan(p)
+        yield Text()
+        yield Text("What your answer is tried on", style="bold")
+        yield Padding(Text(f"{summary}."), (0, 0, 0, 2), expand=False)
+        for name, labels in plan:
+            yield Padding(Text.assemble("- ", (name, "bold"), ": ", "; ".join(labels)), (0, 0, 0, 2), expand=False)
+        yield Text()
+        yield Text("Hints", style="bold")
+        for k, hint in enumerate(p.hints, 1):
+            yield Padding(Text.assemble((f"Hint {k}/{len(p.hints)}: ", "bold"), hint), (0, 0, 0, 2), expand=False)
+        yield Text()
+        what = "cotangents" if p.is_vjp else "Jacobian"
+        yield Text.assemble(("Picture: ", "bold"), f"`jacpuzzles show {p.name} --svg {p.name}.svg` draws the expected {what}; add --mine to draw yours beside it.")
+        yield Text.assemble(("Reference answer: ", "bold"), f"`jacpuzzles solution {p.name}`, once yours passes.")
 
 
 def write_picture(puzzle: Puzzle, args: argparse.Namespace, console: Console) -> int:
@@ -49,7 +78,7 @@ def write_picture(puzzle: Puzzle, args: argparse.Namespace, console: Console) ->
 def write_notebook(args: argparse.Namespace, console: Console) -> int:
     """`notebook OUT.ipynb [--chapter NAME]`: a chapter as a Jupyter notebook."""
     from checker._cli import UsageError
-    from checker._notebook import chapter_named, chapter_notebook, write
+    from checker._notebook import chapter_named, chapter_notebook, learner_answers, write
 
     chapter = chapter_named(args.chapter)
     if chapter is None:
@@ -60,6 +89,13 @@ def write_notebook(args: argparse.Namespace, console: Console) -> int:
         raise UsageError(f"a notebook file ends in .ipynb; got {out}")
     if out.parent != Path("") and not out.parent.is_dir():
         raise UsageError(f"cannot write {out}: the folder {out.parent} does not exist")
-    write(chapter_notebook(chapter), out)
+    root = Path(args.dir)
+    answers = {} if args.blank else learner_answers(chapter, root)
+    where = "this workspace" if root == Path(".") else str(root)
+    write(chapter_notebook(chapter, answers), out)
     console.print(f"wrote {len(chapter.puzzles)} puzzles of the {chapter.name} chapter to {out}: open it in Jupyter or upload it to Colab")
+    if answers:
+        console.print(f"with your answers to {len(answers)} of them, from {where} ({', '.join(answers)}); the others are stubs (--blank: stubs only)")
+    elif not args.blank:
+        console.print(Text(f"no answers of yours to this chapter in {where}: every answer cell is a stub", style="dim"))
     return 0

@@ -1,16 +1,19 @@
 """Notebooks: a chapter as a Jupyter notebook, and `check`, the inline check its cells call.
 
 The notebook is nbformat v4 JSON, written with `nbformat` when it is installed (it validates)
-and as plain JSON otherwise. Each puzzle gets a statement cell, `f`, the answer stub and a check
-cell `checker.check("cumsum", jac)`, whose value draws the verdict in the notebook.
+and as plain JSON otherwise. Each puzzle gets a statement cell, `f`, the answer cell and a check
+cell `checker.check("cumsum", jac)`, whose value draws the verdict in the notebook. The answer
+cell holds the learner's own answer (the code below the marker line of their file) when there is
+one, else the stub.
 """
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from rich.console import Console, ConsoleOptions, RenderResult
 
@@ -96,16 +99,48 @@ def stub_cell(puzzle: Puzzle) -> str:
     return f"{puzzle.jac_signature()}\n    raise NotImplementedError  # replace with your {what}"
 
 
-def check_cell(puzzle: Puzzle) -> str:
-    """The cell that checks the answer above it."""
-    return f'checker.check("{puzzle.name}", {puzzle.answer_name})'
+def check_cell(puzzle: Puzzle, answer: str | None = None) -> str:
+    """The cell that checks the answer above it (`answer`: that cell's code, None for the stub)."""
+    return f'checker.check("{puzzle.name}", {_checked_name(puzzle, answer)})'
 
 
-def chapter_notebook(chapter: Chapter) -> dict[str, Any]:
-    """The chapter as an nbformat v4 notebook (a JSON-ready dict)."""
-    answers = sorted({p.answer_name for p in chapter.puzzles})
+def _checked_name(puzzle: Puzzle, answer: str | None) -> str:
+    """The function the check cell passes: `jac`, or `fb_<name>` for an answer written only in
+    the per-entry form (checking `jac` there would check whatever `jac` an earlier cell left)."""
+    from checker._forms import fb_name
+
+    if answer is None:
+        return puzzle.answer_name
+    try:
+        tree = ast.parse(answer)
+    except SyntaxError:
+        return puzzle.answer_name  # running the cell shows the learner the syntax error
+    defined = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _only_raises(node):
+            defined.add(node.name)
+        elif isinstance(node, ast.Assign):
+            defined.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    per_entry = fb_name(puzzle)
+    return per_entry if per_entry in defined and puzzle.answer_name not in defined else puzzle.answer_name
+
+
+def _only_raises(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    # The stub's own `jac`, left above a per-entry answer: not an answer.
+    return len(node.body) == 1 and isinstance(node.body[0], ast.Raise)
+
+
+def chapter_notebook(chapter: Chapter, answers: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The chapter as an nbformat v4 notebook (a JSON-ready dict).
+
+    Args:
+        chapter: the chapter.
+        answers: puzzle name -> the learner's answer code, put in place of the stub.
+    """
+    answers = answers or {}
+    names = sorted({p.answer_name for p in chapter.puzzles})
     cells = [
-        _markdown(f"# {chapter.title}\n\n{chapter.summary}\n\n" + _NOTE.format(answer="` or `".join(answers))),
+        _markdown(f"# {chapter.title}\n\n{chapter.summary}\n\n" + _NOTE.format(answer="` or `".join(names))),
         _code(_SETUP),
     ]
     for number, p in enumerate(chapter.puzzles, 1):
@@ -116,8 +151,9 @@ def chapter_notebook(chapter: Chapter) -> dict[str, Any]:
             f"{what} shape{'s' if len(p.jac_shapes()) > 1 else ''}: {shapes} · {p.points} points"
         ))
         cells.append(_code(p.code.rstrip()))
-        cells.append(_code(stub_cell(p)))
-        cells.append(_code(check_cell(p)))
+        answer = answers.get(p.name)
+        cells.append(_code(stub_cell(p) if answer is None else answer))
+        cells.append(_code(check_cell(p, answer)))
     return {
         "cells": cells,
         "metadata": {
@@ -127,6 +163,28 @@ def chapter_notebook(chapter: Chapter) -> dict[str, Any]:
         "nbformat": 4,
         "nbformat_minor": 5,
     }
+
+
+def learner_answers(chapter: Chapter, root: Path) -> dict[str, str]:
+    """The learner's answers under `root` to `chapter`'s puzzles: name -> the code below the
+    marker line of their file. Puzzles with no file, an untouched stub, or several files
+    (`check` says which to keep) are left out: their cell stays the stub."""
+    from checker._stubs import answer_part, find_answers, stub
+
+    found = find_answers(root) if root.is_dir() else {}
+    answers = {}
+    for p in chapter.puzzles:
+        paths = found.get(p.name, [])
+        if len(paths) != 1:
+            continue
+        try:
+            text = paths[0].read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        code = answer_part(text).strip("\n")
+        if text != stub(p) and code.strip() and code != stub_cell(p):
+            answers[p.name] = code
+    return answers
 
 
 def chapter_named(name: str) -> Chapter | None:

@@ -80,6 +80,9 @@ def _guarded() -> Iterator[None]:
         raise _Exited(status)
 
     os._exit = fake_exit  # type: ignore[assignment]
+    # Left set by a Ctrl-C whose KeyboardInterrupt ended an earlier run (a notebook's interrupt,
+    # watch stopping a check): stale, or the next run would end with a Ctrl-C nobody pressed.
+    _ctrl_c.clear()
     saved = _snapshot()
     previous = None
     if threading.current_thread() is threading.main_thread():

@@ -98,20 +98,30 @@ def doc_page(puzzle: Puzzle, number: int) -> str:
 
 def _draws_section(puzzle: Puzzle) -> str:
     """What the checker tries this puzzle on, from the sampler itself (docs/checker.md explains)."""
-    from checker import _sampling  # numpy: only the generator needs it, not `list`
-
-    total = len(_sampling.draws(puzzle, 0))
+    summary, plan = draws_plan(puzzle)
     lines = [
         "## What your answer is tried on",
         "",
-        f"{_sampling._random_count(puzzle)} stratified random draws, then each argument's special "
-        f"structures, pairs of them, and coincidences between arguments: {total} draws on seed 0, "
-        "as many on every seed ([how inputs are drawn](../checker.md#the-inputs-draws)).",
+        f"{summary} ([how inputs are drawn](../checker.md#the-inputs-draws)).",
         "",
     ]
-    for name, labels in _sampling.plan(puzzle):
+    for name, labels in plan:
         lines.append(f"- `{name}`: " + "; ".join(labels))
     return "\n".join(lines) + "\n\n"
+
+
+def draws_plan(puzzle: Puzzle) -> tuple[str, list[tuple[str, list[str]]]]:
+    """How many draws the checker tries, in a sentence, and per argument the structures it is put
+    through (for the puzzle's page, in the docs and in `jacpuzzles show NAME --page`)."""
+    from checker import _sampling  # numpy: only the pages need it, not `list`
+
+    total = len(_sampling.draws(puzzle, 0))
+    summary = (
+        f"{_sampling._random_count(puzzle)} stratified random draws, then each argument's special "
+        f"structures, pairs of them, and coincidences between arguments: {total} draws on seed 0, "
+        "as many on every seed"
+    )
+    return summary, _sampling.plan(puzzle)
 
 
 def picture_path(puzzle: Puzzle) -> Path:

@@ -9,6 +9,9 @@ keys and each verdict is printed as lines, as `check` prints it.
 Threads only wait: one for file events (watchfiles), one for key presses, one importing JAX and
 computing the current puzzle's expected Jacobians while the learner reads. Every check runs on
 the main thread, where the runner's time limit (SIGALRM) and Ctrl-C work, after the warm-up.
+While a check runs, a ticker thread redraws the screen with the puzzle and the time so far, and
+a new save of a file being checked (or `q`) stops the check as Ctrl-C would, from the thread
+that heard it (a SIGINT sent to the main thread); the save then starts a fresh check.
 """
 
 from __future__ import annotations
@@ -17,13 +20,14 @@ import contextlib
 import os
 import queue
 import select
+import signal
 import sys
 import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TypeVar
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.columns import Columns
@@ -50,6 +54,25 @@ KEYS = (("h", "hint"), ("n", "next puzzle"), ("l", "list"), ("q", "quit"))
 STATUS_STYLE = {"pass": "bold green", "fail": "bold red", "error": "bold magenta", "todo": "yellow", "unchecked": "cyan"}
 STATUS_MARK = {"pass": "✔", "fail": "✘", "error": "!", "todo": "…", "unchecked": "?"}
 Event = tuple[str, object]
+TICK_S = 0.25  # while a check runs: how often the time shown is updated
+_T = TypeVar("_T")
+
+
+class Cancelled(Exception):
+    """A check stopped before its verdict: its file was saved again, or `q` was pressed."""
+
+
+class _Events(queue.Queue[Event]):
+    """The event queue; `heard`, when set, is told of each event as it is put (from the thread
+    that puts it), so that a save can stop a check that the main thread is busy running."""
+
+    heard: Callable[[Event], None] | None = None
+
+    def put(self, item: Event, block: bool = True, timeout: float | None = None) -> None:
+        # Told first: once queued, the event may start a check at once, which it must not stop.
+        if self.heard is not None:
+            self.heard(item)
+        super().put(item, block, timeout)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -190,6 +213,14 @@ class Session:
     hints_total: int = 0
     note: str = ""  # what the watch is doing: warming up, checking, watching
     listing: bool = False
+    running: tuple[str, ...] = ()  # the puzzles being checked right now
+    running_since: float = 0.0  # time.monotonic() when that check started
+
+    def running_note(self) -> str:
+        """"checking neg… 3.2 s", while a check runs; else ""."""
+        if not self.running:
+            return ""
+        return f"checking {', '.join(self.running)}… {time.monotonic() - self.running_since:.1f} s"
 
     def refresh(self) -> None:
         """Re-read which puzzles have files and their statuses (from the state file)."""
@@ -271,6 +302,19 @@ def _placeholder(session: Session) -> Text:
     return text
 
 
+def _running(session: Session) -> Text:
+    """What stands for the verdict while the current puzzle's check runs."""
+    assert session.current is not None
+    path = session.root / relative_path(puzzle_named(session.current))
+    text = Text(f"⏳ {session.running_note()}\n", style="bold cyan")
+    text.append(
+        f"  an answer that does not return is stopped after {session.timeout:g} s per call; "
+        f"save {path} again to stop this check and check the new version, q to quit.",
+        style="",
+    )
+    return text
+
+
 def _listing(session: Session, width: int) -> RenderableType:
     """The chapter tables with each followed puzzle's status."""
     tables = []
@@ -322,13 +366,16 @@ class WatchScreen:
         for k, hint in enumerate(s.hints):
             foot.append(Text.assemble((f"Hint {k + 1}/{s.hints_total}: ", "bold yellow"), hint))
         if s.hints and len(s.hints) == s.hints_total and s.current is not None:
-            where = relative_path(puzzle_named(s.current)).as_posix()
-            foot.append(Text(f"No more hints: see docs/puzzles/{s.current}.md, or solutions/{where}.", style="dim"))
+            from checker._cli import last_hint_note
+
+            foot.append(Text(last_hint_note(s.current), style="dim"))
         keys = Text()
         for key, what in KEYS:
             keys.append(f" {key} ", style="reverse bold")
             keys.append(f" {what}   ")
-        if s.note:
+        if s.running:
+            keys.append(s.running_note(), style="bold cyan")
+        elif s.note:
             keys.append(s.note, style="dim")
         foot.append(keys)
         return foot
@@ -339,6 +386,8 @@ class WatchScreen:
             return _listing(s, width), "`jacpuzzles list` shows them all"
         if s.current is None:
             return None, ""
+        if s.current in s.running:
+            return _running(s), ""
         if s.verdict is not None and s.verdict.puzzle == s.current:
             from checker._report import VerdictView  # imports numpy: only once there is a verdict
 
@@ -373,11 +422,85 @@ class _Watch:
     """Runs checks for the session; the loop feeding it events is `run`."""
 
     session: Session
-    events: queue.Queue[Event] = field(default_factory=queue.Queue)
+    events: _Events = field(default_factory=_Events)
     warming: threading.Thread | None = None
     ready: bool = False
     eager: bool = True  # check a puzzle on becoming current (the screen; not the line output)
     checked: set[str] = field(default_factory=set)  # puzzles checked or warmed up for
+    redraw: Callable[[], None] | None = None  # the screen's refresh, called by the ticker
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    busy: frozenset[str] = frozenset()  # the puzzles a check is running for (under `lock`)
+    stopping: bool = False  # a stop of that check was asked for (under `lock`)
+
+    def __post_init__(self) -> None:
+        self.events.heard = self.heard
+
+    def heard(self, event: Event) -> None:
+        """From the watcher or key thread, before the event is queued: stop the running check
+        when one of its files is saved again, or on `q`; the event is handled once it stopped."""
+        kind, value = event
+        with self.lock:
+            if not self.busy or self.stopping or threading.current_thread() is threading.main_thread():
+                return
+            if kind == "files" and isinstance(value, set):
+                wanted = bool({path.stem for path in value} & self.busy)
+            else:
+                wanted = event == ("key", "q")
+            if wanted:
+                self.stopping = True
+                # As Ctrl-C does: the runner ends the answer's call and lets it out of the check.
+                signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+
+    def _ticker(self, done: threading.Event) -> None:
+        """Redraw the screen every `TICK_S` while a check runs: the time shown goes up."""
+        while not done.wait(TICK_S):
+            if self.redraw is not None:
+                self.redraw()
+
+    def _stoppable(self, names: Sequence[str], work: Callable[[], _T]) -> _T:
+        """`work()`, the check of `names`, shown as running; `Cancelled` when a save of one of
+        their files or `q` stopped it.
+
+        The stop is a SIGINT, which may land anywhere in the main thread until `busy` is
+        cleared: wherever it lands it is caught here, once, and becomes `Cancelled`."""
+        s = self.session
+        done = threading.Event()
+        ticker = threading.Thread(target=self._ticker, args=(done,), daemon=True, name="jacpuzzles-ticker")
+        stopped = finished = False
+        try:
+            s.running, s.running_since = tuple(names), time.monotonic()
+            ticker.start()
+            with self.lock:
+                self.busy, self.stopping = frozenset(names), False
+            result = work()
+            finished = True
+        except KeyboardInterrupt:
+            if not self.stopping:  # the learner's own Ctrl-C: the watch ends
+                self._end(done, ticker, stopped=False)
+                raise
+            stopped = True
+        stopped = self._end(done, ticker, stopped)
+        if self.stopping and not stopped:  # asked for just as the check ended: the signal is still to come
+            stopped = _absorb_interrupt()
+        if stopped or self.stopping or not finished:
+            raise Cancelled()
+        return result
+
+    def _end(self, done: threading.Event, ticker: threading.Thread, stopped: bool) -> bool:
+        """Stop showing the check as running; returns whether the stop signal has been received."""
+        while True:
+            try:
+                with self.lock:
+                    self.busy = frozenset()
+                done.set()
+                if ticker.ident is not None:
+                    ticker.join()
+                self.session.running = ()
+                return stopped
+            except KeyboardInterrupt:
+                if not self.stopping or stopped:
+                    raise
+                stopped = True  # only one is sent per check: the clean-up can go on
 
     def warm(self, name: str | None) -> None:
         """Warm up (again) in the background, for puzzle `name`."""
@@ -396,15 +519,23 @@ class _Watch:
     def check(self, names: Sequence[str]) -> list[Verdict]:
         """Check these puzzles' files now, record the statuses, and refresh the session."""
         from checker._cli import _locate
-        from checker._engine import check_files
         from checker._verdict import Verdict
 
-        self.join()
         s = self.session
-        found = find_answers(s.root)
-        located = {name: _locate(s.root, name, found, s.seed) for name in names}
-        files = [(name, where) for name, where in located.items() if isinstance(where, Path)]
-        checked = dict(zip((n for n, _ in files), check_files(files, seed=s.seed, timeout=s.timeout)))
+
+        def work() -> tuple[dict[str, Path | Verdict], list[tuple[str, Path]], dict[str, Verdict]]:
+            # Waiting for the warm-up (which may still be importing JAX) is part of the check:
+            # a new save stops that wait too.
+            from checker._engine import check_files
+
+            self.join()
+            found = find_answers(s.root)
+            located = {name: _locate(s.root, name, found, s.seed) for name in names}
+            files = [(name, where) for name, where in located.items() if isinstance(where, Path)]
+            verdicts = check_files(files, seed=s.seed, timeout=s.timeout) if files else []
+            return located, files, dict(zip((n for n, _ in files), verdicts))
+
+        located, files, checked = self._stoppable(names, work)
         _state.record(s.root, {name: (checked[name].status.value, _state.digest(path)) for name, path in files})
         verdicts = []
         for name in names:
@@ -454,6 +585,9 @@ class _Watch:
 
 def run(root: Path, seed: int, timeout: float, console: Console) -> int:
     """Watch `root` until `q` or Ctrl-C; returns the exit code (0)."""
+    # The console's own file, not whatever `sys.stdout` is when it draws: while an answer runs,
+    # `sys.stdout` is the runner's capture of its output, and the ticker draws then.
+    console.file = console.file
     session = Session(root, seed, timeout)
     session.refresh()
     session.make_current(session.next_unsolved(None))
@@ -490,7 +624,11 @@ def _lines(runner: _Watch, console: Console, why: str | None) -> int:
             if not names:
                 continue
             console.rule(", ".join(names))
-            verdicts, moved = runner.saved(value)
+            try:
+                verdicts, moved = runner.saved(value)
+            except Cancelled:
+                console.print(Text(f"stopped checking {', '.join(names)}: saved again, checking the new version", style="yellow"))
+                continue
             render(verdicts, console, points)
             if moved:
                 console.print(Text(moved, style="bold green"))
@@ -498,6 +636,18 @@ def _lines(runner: _Watch, console: Console, why: str | None) -> int:
             console.print(Text(str(value), style="yellow"))
             if kind == "watch-failed":
                 return 0
+
+
+def _absorb_interrupt() -> bool:
+    """Wait (briefly) for the SIGINT sent to stop a check that ended first, so that it does not
+    end the watch instead; returns whether it came."""
+    try:
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            time.sleep(0.01)
+    except KeyboardInterrupt:
+        return True
+    return False
 
 
 @contextlib.contextmanager
@@ -545,6 +695,7 @@ def _screen(runner: _Watch, console: Console, stop: threading.Event, why: str | 
     try:
         with _cbreak(fd), _stderr_held(), Live(WatchScreen(s), console=console, screen=True, auto_refresh=False, redirect_stdout=False, redirect_stderr=False) as live:
             threading.Thread(target=_read_keys, args=(fd, runner.events, stop), daemon=True, name="jacpuzzles-keys").start()
+            runner.redraw = live.refresh
             live.refresh()
             runner.warm(s.current)  # while the learner reads the screen
             _loop(runner, live, console, f"watching{' (polling: ' + why + ')' if why else ''}")
@@ -572,7 +723,8 @@ def _loop(runner: _Watch, live: Live, console: Console, idle: str) -> None:
             if not runner.ready and s.current is not None and s.status.get(s.current) not in ("todo", None):
                 s.note = f"checking {s.current}…"  # an answer edited before the watch started
                 live.refresh()
-                s.verdict = runner.check([s.current])[0]
+                with contextlib.suppress(Cancelled):  # saved again: that save is queued, and checked next
+                    s.verdict = runner.check([s.current])[0]
                 s.note = idle
             runner.ready = True
         elif kind == "files":
@@ -581,7 +733,8 @@ def _loop(runner: _Watch, live: Live, console: Console, idle: str) -> None:
             if runner.slow([path.stem for path in value]):  # else a redraw would only delay the verdict
                 s.note = "checking…"
                 live.refresh()
-            runner.saved(value)
+            with contextlib.suppress(Cancelled):
+                runner.saved(value)
             s.note = idle
         elif kind in ("polling", "watch-failed"):
             idle = s.note = str(value)
@@ -598,7 +751,8 @@ def _loop(runner: _Watch, live: Live, console: Console, idle: str) -> None:
             if after and s.status.get(after) != "todo":
                 s.note = f"checking {after}…"
             live.refresh()
-            runner.move_to(after)
+            with contextlib.suppress(Cancelled):
+                runner.move_to(after)
             s.note = idle
         elif kind == "key" and value == "l":
             s.listing = True

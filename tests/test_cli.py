@@ -124,6 +124,43 @@ def test_list_shows_statuses_from_the_last_check_and_progress(workspace: Path) -
     assert any("neg" in line and "unchecked" in line for line in rows_after.splitlines())
 
 
+def _list_at(width: int, cwd: Path) -> list[str]:
+    env = {**os.environ, "COLUMNS": str(width)}
+    result = subprocess.run(
+        [sys.executable, "-m", "checker", "list"], capture_output=True, text=True, cwd=cwd, env=env,
+        stdin=subprocess.DEVNULL, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+@pytest.mark.parametrize("width", [160, 100, 80, 60])
+def test_list_keeps_every_puzzle_name_whole_and_its_lines_apart(workspace: Path, width: int) -> None:
+    from checker import _state
+
+    cumsum = workspace / "puzzles" / "autodiff" / "cumsum.py"
+    _state.record(workspace / "puzzles", {"cumsum": ("pass", _state.digest(cumsum))})  # one pass: the bar draws
+    lines = _list_at(width, workspace)
+    assert all(len(line) <= width for line in lines)
+    names = [line.split("│")[1].strip() for line in lines if line.count("│") >= 3]
+    for p in puzzles():  # superposition_lookup_vectored and ..._1d both whole, not `superposition_lookup_ve…`
+        assert names.count(p.name) == 1, f"{p.name} not shown whole at {width} columns"
+    assert not any("…" in line for line in lines)
+    at = next(k for k, line in enumerate(lines) if f"1/{len(puzzles())} puzzles pass" in line)
+    assert lines[at + 1] == '"unchecked": changed since the last `jacpuzzles check`'  # not glued to the bar
+    cumsum_row = next(line for line in lines if line.count("│") >= 3 and line.split("│")[1].strip() == "cumsum")
+    assert "pass" in cumsum_row and "★" in cumsum_row
+
+
+def test_list_folds_names_too_long_for_a_narrow_terminal_instead_of_cutting_them(workspace: Path) -> None:
+    lines = _list_at(40, workspace)
+    assert all(len(line) <= 40 for line in lines)
+    assert not any("…" in line for line in lines)
+    cells = "".join(line.split("│")[1].strip() for line in lines if line.count("│") >= 3)
+    for p in puzzles():
+        assert p.name in cells
+
+
 def test_show_prints_statement_f_and_signature() -> None:
     result = jacpuzzles("show", "conv")
     assert result.returncode == 0
@@ -141,6 +178,33 @@ def test_each_hint_call_reveals_the_next_hint(workspace: Path) -> None:
     jacpuzzles("hint", "prod", cwd=workspace)
     last = jacpuzzles("hint", "prod", cwd=workspace).stdout
     assert "Hint 3/3" in last and "No more hints" in last
+
+
+def test_after_the_last_hint_the_learner_is_sent_to_a_page_every_install_has(tmp_path: Path) -> None:
+    # The package alone, as a wheel installs it: no docs/, no puzzles/, no solutions/ beside it.
+    site = tmp_path / "site"
+    shutil.copytree(REPO / "checker", site / "checker", ignore=shutil.ignore_patterns("__pycache__", "solutions"))
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "COLUMNS": "120", "PYTHONPATH": str(site)}
+
+    def run(*args: str) -> str:
+        result = subprocess.run([sys.executable, "-m", "checker", *args], capture_output=True, text=True, cwd=home, env=env, stdin=subprocess.DEVNULL, timeout=120)
+        assert result.returncode == 0, result.stderr
+        return " ".join(result.stdout.split())
+
+    for _ in range(3):
+        run("hint", "prod", "--dir", ".")
+    last = run("hint", "prod", "--dir", ".")
+    assert "docs/" not in last
+    assert "No more hints: `jacpuzzles show prod --page` shows the puzzle's whole page" in last
+    page = run("show", "prod", "--page")
+    prod = puzzle_named("prod")
+    assert "What your answer is tried on" in page
+    assert f"{len(draws(prod, 0))} draws on seed 0" in page and "x: zero entry; two zero entries" in page
+    for k, hint in enumerate(prod.hints, 1):
+        assert f"Hint {k}/3: " + " ".join(hint.split()) in page
+    assert "jacpuzzles show prod --svg prod.svg" in page and "jacpuzzles solution prod" in page
 
 
 def test_dev_check_finds_no_drift_in_the_repository() -> None:

@@ -10,7 +10,8 @@ import pytest
 from checker import Status, check
 from checker._catalog import puzzle_named
 from checker._notebook import check_cell, stub_cell
-from checker._stubs import answer_part, relative_path
+from checker import _workspace
+from checker._stubs import MARKER, answer_part, relative_path, stub
 from tests.conftest import SOLUTIONS
 from tests.test_cli import jacpuzzles
 
@@ -38,6 +39,54 @@ def test_the_notebook_has_a_statement_f_stub_and_check_cell_per_puzzle(tmp_path:
     assert len([s for s in sources if s.startswith("checker.check(")]) == 22
 
 
+def _cells_of(notebook: dict[str, object], name: str) -> tuple[str, str, str]:
+    """The `f`, answer and check cells of puzzle `name`."""
+    sources = ["".join(c["source"]) for c in notebook["cells"]]  # type: ignore[attr-defined, index]
+    at = next(k for k, s in enumerate(sources) if s.startswith("## ") and f"(`{name}`)" in s)
+    return sources[at + 1], sources[at + 2], sources[at + 3]
+
+
+def test_the_notebook_carries_the_learners_own_answers_and_stubs_for_the_rest(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    _workspace.init(ws)
+    cumsum = (SOLUTIONS / "autodiff" / "cumsum.py").read_text()
+    (ws / "autodiff" / "cumsum.py").write_text(cumsum)
+    # The per-entry form below the stub's own `jac`, which is left in place: the check cell takes fb_neg.
+    per_entry = "def fb_neg(x):\n    def dx(i, o):\n        return -1.0 if i == o else 0.0\n    return -x, dx"
+    (ws / "autodiff" / "neg.py").write_text(stub(puzzle_named("neg")) + "\n" + per_entry + "\n")
+    wrong = "def jac(x):\n    return np.eye(10)  # mine, and wrong"
+    (ws / "autodiff" / "relu.py").write_text(stub(puzzle_named("relu")).split(MARKER)[0] + MARKER + "\n" + wrong + "\n")
+    out = tmp_path / "mine.ipynb"
+    result = jacpuzzles("notebook", str(out), cwd=ws)
+    assert result.returncode == 0, result.stderr
+    assert "with your answers to 3 of them, from this workspace (neg, relu, cumsum)" in " ".join(result.stdout.split())
+    notebook = json.loads(out.read_text())
+    _, answer, check_ = _cells_of(notebook, "cumsum")
+    assert answer == answer_part(cumsum).strip("\n") and check_ == 'checker.check("cumsum", jac)'
+    _, answer, check_ = _cells_of(notebook, "neg")
+    assert per_entry in answer and check_ == 'checker.check("neg", fb_neg)'
+    _, answer, check_ = _cells_of(notebook, "relu")
+    assert answer == wrong and check_ == 'checker.check("relu", jac)'
+    _, answer, check_ = _cells_of(notebook, "id")  # no answer yet: the stub
+    assert answer == stub_cell(puzzle_named("id")) and check_ == 'checker.check("id", jac)'
+
+    # The cells run as exported: the learner's verdicts, not NotImplementedError.
+    namespace: dict[str, object] = {}
+    exec("".join(notebook["cells"][1]["source"]), namespace)
+    verdicts = {}
+    for name in ("cumsum", "neg", "relu"):
+        f, answer, check_ = _cells_of(notebook, name)
+        exec(f, namespace)
+        exec(answer, namespace)
+        verdicts[name] = eval(check_, namespace).verdict.status
+    assert verdicts == {"cumsum": Status.PASS, "neg": Status.PASS, "relu": Status.FAIL}
+
+    blank = tmp_path / "blank.ipynb"
+    assert jacpuzzles("notebook", str(blank), "--blank", cwd=ws).returncode == 0
+    _, answer, _ = _cells_of(json.loads(blank.read_text()), "cumsum")
+    assert answer == stub_cell(puzzle_named("cumsum"))
+
+
 def test_an_unknown_chapter_is_a_usage_error(tmp_path: Path) -> None:
     result = jacpuzzles("notebook", str(tmp_path / "x.ipynb"), "--chapter", "calculus")
     assert result.returncode == 2
@@ -48,6 +97,29 @@ def test_check_returns_a_value_that_draws_the_verdict_and_never_raises() -> None
     wrong = check("neg", lambda x: x[None, :] * 0)
     assert not wrong.passed and wrong.verdict.status is Status.FAIL
     assert "FAIL" in wrong._repr_html_() and "neg: FAIL" in repr(wrong)
+
+
+def test_a_check_interrupted_in_a_notebook_leaves_the_next_check_alone() -> None:
+    import signal
+    import threading
+
+    import jax.numpy as jnp
+
+    def right(x):  # type: ignore[no-untyped-def]
+        return -jnp.eye(10)
+
+    def hangs(x):  # type: ignore[no-untyped-def]
+        while True:
+            pass
+
+    assert check("neg", right).passed  # JAX warm: the interrupt below lands in the answer
+    interrupt = threading.Timer(1.0, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT))
+    interrupt.start()
+    with pytest.raises(KeyboardInterrupt):  # Jupyter's "interrupt the kernel"
+        check("neg", hangs)
+    interrupt.join()
+    again = check("neg", right)  # used to end with a KeyboardInterrupt nobody pressed
+    assert again.passed
 
 
 @pytest.mark.slow

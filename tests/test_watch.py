@@ -88,7 +88,8 @@ def test_a_hint_revealed_on_screen_is_remembered_as_by_the_hint_command(two_stub
         session.reveal_hint()
     screen = draw(session, height=40)
     assert "Hint 3/3: `-1 * (Is == Os)`." in screen
-    assert "No more hints: see docs/puzzles/neg.md, or solutions/autodiff/neg.py." in screen
+    assert "No more hints: `jacpuzzles show neg --page` shows the puzzle's whole page" in " ".join(screen.split())
+    assert "docs/" not in screen  # a wheel install has no docs folder
     from checker._state import hints_shown
 
     assert hints_shown(two_stubs, "neg") == 3
@@ -106,6 +107,21 @@ def test_the_list_shows_each_puzzle_with_its_status_and_the_current_one(two_stub
     assert re.search(r"7 │ neg +│ ✔ pass", screen)
     assert re.search(r"10 │ cumsum ◀ +│ … todo", screen)
     assert "press any key to go back" in screen
+
+
+def test_while_a_check_runs_the_screen_says_which_puzzle_and_for_how_long(two_stubs: Path) -> None:
+    session = Session(two_stubs, timeout=30)
+    session.refresh()
+    session.make_current("neg")
+    session.verdict = check_answer("neg", lambda x: __import__("numpy").eye(10))  # the previous verdict
+    session.running, session.running_since = ("neg",), time.monotonic() - 4.25
+    screen = " ".join(draw(session, height=30).split())
+    assert re.search(r"⏳ checking neg… 4\.[23] s", screen)
+    assert "stopped after 30 s per call; save" in screen and "again to stop this check and check the new version" in screen
+    assert "✘ neg: FAIL" not in screen  # not the verdict of an earlier version of the file
+    assert "watching" not in screen
+    session.running = ()
+    assert "✘ neg: FAIL" in draw(session, height=30)
 
 
 def test_the_next_unsolved_puzzle_wraps_round_and_skips_solved_ones(two_stubs: Path) -> None:
@@ -138,7 +154,7 @@ def test_polling_is_chosen_by_the_variable_or_for_a_network_mount(monkeypatch: p
 class Terminal:
     """`jacpuzzles watch` running with a pseudo-terminal as its stdin, stdout and stderr."""
 
-    def __init__(self, answers: Path) -> None:
+    def __init__(self, answers: Path, *options: str) -> None:
         self.master, self.slave = os.openpty()
         fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
         self.before = termios.tcgetattr(self.slave)
@@ -147,7 +163,7 @@ class Terminal:
 
         # The terminal becomes the watch's controlling terminal, so that Ctrl-C typed on it is a
         # SIGINT (a wrapper rather than preexec_fn: no fork of this process, which may hold JAX).
-        command = [sys.executable, "-m", "checker", "watch", "--dir", str(answers)]
+        command = [sys.executable, "-m", "checker", "watch", "--dir", str(answers), *options]
         wrapper = "import fcntl, os, sys, termios; fcntl.ioctl(0, termios.TIOCSCTTY, 0); os.execv(sys.argv[1], sys.argv[1:])"
         self.proc = subprocess.Popen(
             [sys.executable, "-c", wrapper, *command], cwd=REPO, env=env,
@@ -213,6 +229,79 @@ def test_watch_moves_on_when_the_current_puzzle_passes_and_answers_keys(terminal
     terminal.wait_for("1/2 puzzles pass; next: neg", at)
     assert "Traceback" not in terminal.seen
     assert termios.tcgetattr(terminal.slave) == terminal.before  # cbreak mode undone
+
+
+HANGS = "def jac(x):\n    while True:\n        pass\n"
+
+
+def test_a_hanging_check_shows_its_time_and_a_new_save_replaces_it(two_stubs: Path) -> None:
+    timeout = 12  # seconds per call: the hang would last that long without the new save
+    terminal = Terminal(two_stubs, "--timeout", str(timeout))
+    try:
+        at = terminal.wait_for("watching")
+        time.sleep(0.5)
+        neg = two_stubs / "autodiff" / "neg.py"
+        neg.write_text(HANGS)
+        at = terminal.wait_for("checking neg… 1.", at, timeout=30)  # the time goes up
+        at = terminal.wait_for("checking neg… 2.", at, timeout=10)
+        saved = time.monotonic()
+        shutil.copy(SOLUTIONS / "autodiff" / "neg.py", neg)
+        at = terminal.wait_for("✔ neg: PASS", at, timeout=timeout)
+        assert time.monotonic() - saved < timeout - 3  # stopped: it did not wait for the time limit
+        assert "did not return within" not in terminal.seen
+        terminal.wait_for("watching", at)  # the watch goes on
+        terminal.press(b"q")
+        assert terminal.proc.wait(timeout=30) == 0
+        assert "Traceback" not in terminal.seen
+    finally:
+        terminal.close()
+
+
+def test_q_stops_a_hanging_check_and_quits(two_stubs: Path) -> None:
+    terminal = Terminal(two_stubs, "--timeout", "30")
+    try:
+        at = terminal.wait_for("watching")
+        time.sleep(0.5)
+        (two_stubs / "autodiff" / "neg.py").write_text(HANGS)
+        terminal.wait_for("checking neg… 1.", at, timeout=30)
+        pressed = time.monotonic()
+        terminal.press(b"q")
+        assert terminal.proc.wait(timeout=20) == 0
+        assert time.monotonic() - pressed < 10
+        assert "Traceback" not in terminal.seen
+    finally:
+        terminal.close()
+
+
+def test_without_a_terminal_a_new_save_stops_a_hanging_check(two_stubs: Path) -> None:
+    env = {**os.environ, "COLUMNS": "120"}
+    env.pop("JACPUZZLES_POLL", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "checker", "watch", "--dir", str(two_stubs), "--timeout", "12"], cwd=REPO, env=env,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert "watching" in proc.stdout.readline()
+        time.sleep(1.0)
+        neg = two_stubs / "autodiff" / "neg.py"
+        neg.write_text(HANGS)
+        line = ""
+        while " neg " not in line:  # the rule printed as the check of the hanging answer starts
+            line = proc.stdout.readline()
+            assert line, "the watch ended"
+        time.sleep(1.5)  # into the check (still warming up JAX, or in the hang: both are stopped)
+        saved = time.monotonic()
+        shutil.copy(SOLUTIONS / "autodiff" / "neg.py", neg)
+        seen = ""
+        while "✔ neg: PASS" not in seen and time.monotonic() - saved < 30:
+            seen += proc.stdout.readline()
+        assert "stopped checking neg: saved again, checking the new version" in seen
+        assert "✔ neg: PASS" in seen and time.monotonic() - saved < 9
+        assert "did not return within" not in seen
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 def test_ctrl_c_ends_the_watch_with_0_and_restores_the_terminal(terminal: Terminal) -> None:

@@ -82,5 +82,7 @@ def test_learner_loop_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> No
     row = next(line for line in listed.stdout.splitlines() if "│ cumsum " in line)
     assert row.split("│")[-1].strip() == "pass" and row.split("│")[-2].strip() == "★"
     assert "1/46 puzzles pass" in listed.stdout
+    page = run(jacpuzzles, "show", "cumsum", "--page", cwd=ws, env=env)  # no docs/ in a wheel install
+    assert "What your answer is tried on" in page.stdout and "Hint 3/3" in page.stdout
     shown = run(jacpuzzles, "solution", "cumsum", cwd=ws, env=env)
     assert "return (Is <= Os) / 20" in shown.stdout and "Why it is right" in shown.stdout
