@@ -205,13 +205,13 @@ def _journaled(out: Path, plan: Plan) -> bool:
 
 
 def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits, jobs: int, console: Console,
-               hidden: tuple[str, ...] = ()) -> None:
+               hidden: tuple[str, ...] = (), advice: bool = True) -> None:
     """Grade `todo`, `jobs` at a time, journaling each as it finishes; `hidden` are the grader's
-    paths, never shown to a student."""
+    paths, never shown to a student; `advice`: print set-up notes (not where students read)."""
     needed = sorted({n for p in todo for n in p.runnable()}, key=names.index)
     draws = {n: _sampling.draws(puzzle_named(n), seed) for n in needed}
     expected = _expected(needed, draws)
-    for note in _oracle_notes(expected):
+    for note in _oracle_notes(expected) if advice else []:
         console.print(Text.assemble(("note: ", "yellow"), note))  # set-up advice: for the instructor, not the students
     sandbox: _sandbox.Pool | str | None = None
     if needed:
@@ -399,7 +399,8 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-grade-") as scratch:
         plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits)
         with _numerics.pinned():
-            _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress, _hidden(scratch, root, out))
+            # One student's CI log: students read it, so no set-up advice there.
+            _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress, _hidden(scratch, root, out), advice=False)
     doc: dict[str, Any] = json.loads((out / f"{name}.json").read_text())
     _write_gradebook(out, [doc], names)
     console.print(Text((out / f"{name}.txt").read_text().rstrip("\n")))

@@ -188,7 +188,7 @@ def test_each_submission_gets_what_a_fair_instructor_expects(corpus: dict[str, A
 
 def test_grades_csv_and_junit_xml_parse_with_the_assignments_columns(corpus: dict[str, Any]) -> None:
     rows = list(csv.DictReader(io.StringIO((corpus["out"] / "grades.csv").read_text())))
-    assert list(rows[0]) == ["submission", "score", "max_score", *ASSIGNED, "status"]
+    assert list(rows[0]) == ["submission", "score", "max_score", *ASSIGNED, "status", "reason"]
     assert sorted(r["submission"] for r in rows) == sorted(MANIFEST)
     suites = ET.parse(corpus["out"] / "junit.xml").getroot().findall("testsuite")
     assert sorted(s.get("name") or "" for s in suites) == sorted(MANIFEST)
