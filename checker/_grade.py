@@ -316,19 +316,21 @@ def _verdicts(plan: Plan, runs: list[Run], draws: dict[str, tuple[_sampling.Draw
 
 def _hidden(scratch: str | Path, *folders: Path) -> tuple[str, ...]:
     """The grader's own paths, longest first: its scratch, SUBMISSIONS, OUT, the kit's folder."""
-    paths = {str(scratch), os.path.realpath(scratch), str(Path(_catalog.__file__).resolve().parent.parent)}
+    paths = {os.path.abspath(scratch), os.path.realpath(scratch), str(Path(_catalog.__file__).resolve().parent.parent)}
     for folder in folders:
-        paths |= {str(folder), str(folder.resolve())}
-    return tuple(sorted((p for p in paths if len(p) > 1), key=len, reverse=True))
+        paths |= {os.path.abspath(folder), str(folder.resolve())}
+    # Absolute paths only: a relative `--out out` must not take "out" out of "output".
+    return tuple(sorted((p.rstrip("/") for p in paths if p.startswith("/") and len(p.rstrip("/")) > 1), key=len, reverse=True))
 
 
 def _scrub(text: str, seed: int, hidden: tuple[str, ...]) -> str:
     """Text a student receives: no seed of the draws, no path of the grader's."""
     text = re.sub(rf" ?\(seed {seed}\)|\bseed {seed}\b", "", text)
     for path in hidden:
-        # A worker's copy of the answers (`<scratch>/job3-x/code/autodiff/cumsum.py`): the answer's own path.
-        text = re.sub(re.escape(path) + r"/(?:\d+/)?(?:job[^/\s]*/code/)?", "", text)
-        text = text.replace(path, "…")
+        # A file under it (a worker's copy `<scratch>/job3-x/code/autodiff/cumsum.py`) keeps its
+        # path relative to the submission; the folder alone becomes "…".
+        pattern = r"(?<![\w.-])" + re.escape(path) + r"(?:/(?:\d+/)?(?:job[^/\s]*/code/)?|(?![\w.-]))"
+        text = re.sub(pattern, lambda m: "" if m.group(0).endswith("/") else "…", text)
     return text
 
 

@@ -151,3 +151,12 @@ def test_an_encrypted_entry_that_is_no_answer_is_never_read(tmp_path: Path) -> N
     found = read(Submission("z", tmp_path / "z.zip"), ["neg"], tmp_path / "scratch")
     assert not isinstance(found, Unreadable) and found.files == {"neg": "autodiff/neg.py"}
     assert (found.root / "autodiff" / "neg.py").read_bytes() == malformed._ref("neg")
+
+
+def test_relative_folders_do_not_eat_words_from_messages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    hidden = _hidden(SCRATCH, Path("subs"), Path("out"))
+    assert all(p.startswith("/") for p in hidden)
+    text = f"output axes first; checkout {tmp_path}/out/x.json and {SCRATCH}/7/autodiff/neg.py and {SCRATCH}-other"
+    verdict = _for_students(Verdict("neg", Status.FAIL, text), SEED, hidden)
+    assert verdict.message == f"output axes first; checkout x.json and autodiff/neg.py and {SCRATCH}-other"
