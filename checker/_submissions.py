@@ -140,13 +140,12 @@ def read(submission: Submission, names: Sequence[str], scratch: Path) -> Answers
             found = _from_folder(submission.source, names)
         else:
             found = _from_zip(submission.source, names)
+        return _locate(found, names, scratch)
     except _Refused as refused:
         return Unreadable(refused.reason)
-    except OSError as exc:
-        return Unreadable(f"the grader cannot read this submission's files: {exc.strerror or type(exc).__name__}; resubmit it")
-    except RecursionError:
-        return Unreadable("this submission's folders are nested too deep to read; submit your answer files at most a few folders deep")
-    return _locate(found, names, scratch)
+    except OSError as exc:  # a path too long to open or copy, a folder that cannot be listed...
+        return Unreadable(f"the grader cannot read this submission's files ({exc.strerror or type(exc).__name__}); "
+                          "submit your answer files with short names, a few folders deep")
 
 
 class _Refused(Exception):

@@ -160,3 +160,9 @@ def test_relative_folders_do_not_eat_words_from_messages(tmp_path: Path, monkeyp
     text = f"output axes first; checkout {tmp_path}/out/x.json and {SCRATCH}/7/autodiff/neg.py and {SCRATCH}-other"
     verdict = _for_students(Verdict("neg", Status.FAIL, text), SEED, hidden)
     assert verdict.message == f"output axes first; checkout x.json and autodiff/neg.py and {SCRATCH}-other"
+
+
+def test_a_zip_entry_whose_name_cannot_be_a_file_name_is_unreadable_not_a_crash(tmp_path: Path) -> None:
+    (tmp_path / "z.zip").write_bytes(malformed._zip_bytes({"x" * 300 + "/autodiff/neg.py": malformed._ref("neg")}))
+    found = read(Submission("z", tmp_path / "z.zip"), ["neg"], tmp_path / "scratch")
+    assert isinstance(found, Unreadable) and "File name too long" in found.reason
