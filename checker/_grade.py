@@ -149,11 +149,15 @@ def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], 
     A submission that cannot be read is planned with the reason: a zip is journaled under a
     digest of its bytes, a folder under no key (it is read again by the next run)."""
     scratch.mkdir(mode=0o700)
-    answers = _submissions.read(submission, names, scratch)
+    setup = _key("", points, seed, limits)[:16]
+    try:
+        answers = _submissions.read(submission, names, scratch)
+    except Exception as exc:  # noqa: BLE001 - the grader's own failure on one submission: ungradable, retried next run
+        return Plan(submission.name, "", None, f"the grader failed reading this submission: {type(exc).__name__}: {exc}", setup=setup)
     if isinstance(answers, _submissions.Unreadable):
         content = _submissions.fingerprint(submission.source) if not submission.source.is_dir() else ""
-        return Plan(submission.name, _key(content, points, seed, limits) if content else "", None, answers.reason, setup=_key("", points, seed, limits)[:16])
-    return Plan(submission.name, _key(answers.digest, points, seed, limits), answers, refused=_refused(answers), setup=_key("", points, seed, limits)[:16])
+        return Plan(submission.name, _key(content, points, seed, limits) if content else "", None, answers.reason, setup=setup)
+    return Plan(submission.name, _key(answers.digest, points, seed, limits), answers, refused=_refused(answers), setup=setup)
 
 
 def _refused(answers: _submissions.Answers) -> dict[str, str]:

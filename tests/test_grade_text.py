@@ -166,3 +166,17 @@ def test_a_zip_entry_whose_name_cannot_be_a_file_name_is_unreadable_not_a_crash(
     (tmp_path / "z.zip").write_bytes(malformed._zip_bytes({"x" * 300 + "/autodiff/neg.py": malformed._ref("neg")}))
     found = read(Submission("z", tmp_path / "z.zip"), ["neg"], tmp_path / "scratch")
     assert isinstance(found, Unreadable) and "File name too long" in found.reason
+
+
+def test_the_graders_own_failure_reading_one_submission_makes_it_ungradable_and_retried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from checker import _grade, _submissions
+    from checker._sandbox import Limits
+
+    def broken(*args: object) -> None:
+        raise ValueError("a bug of ours")
+
+    monkeypatch.setattr(_submissions, "read", broken)
+    (tmp_path / "alice").mkdir()
+    plan = _grade._plan(Submission("alice", tmp_path / "alice"), tmp_path / "0", ["neg"], {"neg": 1}, 0, Limits(timeout=2, memory_mb=0))
+    assert plan.answers is None and plan.reason == "the grader failed reading this submission: ValueError: a bug of ours"
+    assert plan.key == "" and not _grade._journaled(tmp_path, plan)  # graded again by the next run
