@@ -84,13 +84,14 @@ def discover(folder: Path) -> tuple[list[Submission], list[Skipped]]:
         if entry.name.startswith("."):
             continue
         path = Path(entry.path)
-        zipped = entry.name.lower().endswith(".zip")
+        is_folder = entry.is_dir()  # through a link: a linked folder is skipped below, with why
+        zipped = not is_folder and entry.name.lower().endswith(".zip")
         name = path.stem if zipped else entry.name
         if entry.is_symlink():
-            if zipped or entry.is_dir():
+            if zipped or is_folder:
                 skipped.append(Skipped(name, f"{shown(entry.name)} is a symbolic link: not followed; put the submission itself in the folder"))
             continue
-        if entry.is_dir(follow_symlinks=False) or (zipped and entry.is_file(follow_symlinks=False)):
+        if is_folder or (zipped and entry.is_file(follow_symlinks=False)):
             by_name.setdefault(name, []).append(path)
         elif zipped:
             skipped.append(Skipped(name, f"{shown(entry.name)} is not a regular file: not read; put the zip file itself in the folder"))

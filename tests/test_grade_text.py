@@ -180,3 +180,20 @@ def test_the_graders_own_failure_reading_one_submission_makes_it_ungradable_and_
     plan = _grade._plan(Submission("alice", tmp_path / "alice"), tmp_path / "0", ["neg"], {"neg": 1}, 0, Limits(timeout=2, memory_mb=0))
     assert plan.answers is None and plan.reason == "the grader failed reading this submission: ValueError: a bug of ours"
     assert plan.key == "" and not _grade._journaled(tmp_path, plan)  # graded again by the next run
+
+
+def test_entries_that_are_links_or_not_files_are_skipped_with_why(tmp_path: Path) -> None:
+    import os
+
+    from checker._submissions import discover
+
+    (tmp_path / "ada").mkdir()
+    (tmp_path / "x.zip").mkdir()  # a folder, whatever its name
+    (tmp_path / "linked").symlink_to(tmp_path / "ada")
+    os.mkfifo(tmp_path / "piped.zip")
+    (tmp_path / "notes.txt").write_text("")
+    found, skipped = discover(tmp_path)
+    assert [(s.name, s.source.name) for s in found] == [("ada", "ada"), ("x.zip", "x.zip")]
+    reasons = {s.name: s.reason for s in skipped}
+    assert reasons == {"linked": "linked is a symbolic link: not followed; put the submission itself in the folder",
+                       "piped": "piped.zip is not a regular file: not read; put the zip file itself in the folder"}
