@@ -200,8 +200,15 @@ def _from_folder(root: Path, names: Sequence[str]) -> dict[str, list[_Candidate]
                 stack.append((rel, depth + 1))
                 continue
             puzzle = _answer_name(entry.name, wanted)
-            if puzzle is not None:
-                found.setdefault(puzzle, []).append(_read_file(os.path.join(root, rel), _safe(rel)))
+            if puzzle is None:
+                continue
+            if entry.is_symlink():
+                candidate = _Candidate(_safe(rel), problem="is a symbolic link")
+            elif not entry.is_file(follow_symlinks=False):  # a FIFO, a device, a socket: never opened
+                candidate = _Candidate(_safe(rel), problem="is not a regular file")
+            else:
+                candidate = _read_file(os.path.join(root, rel), _safe(rel))
+            found.setdefault(puzzle, []).append(candidate)
     return found
 
 

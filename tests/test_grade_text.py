@@ -197,3 +197,20 @@ def test_entries_that_are_links_or_not_files_are_skipped_with_why(tmp_path: Path
     reasons = {s.name: s.reason for s in skipped}
     assert reasons == {"linked": "linked is a symbolic link: not followed; put the submission itself in the folder",
                        "piped": "piped.zip is not a regular file: not read; put the zip file itself in the folder"}
+
+
+def test_a_fifo_or_a_link_named_like_an_answer_is_never_opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from checker import _submissions
+
+    sub = tmp_path / "sub" / "autodiff"
+    sub.mkdir(parents=True)
+    os.mkfifo(sub / "neg.py")
+    (sub / "cumsum.py").symlink_to("/dev/zero")
+    opened: list[str] = []
+    monkeypatch.setattr(_submissions, "_read_file", lambda path, rel: opened.append(path))  # type: ignore[func-returns-value]
+    found = read(Submission("sub", tmp_path / "sub"), ["neg", "cumsum"], tmp_path / "scratch")
+    assert not isinstance(found, Unreadable) and not opened
+    assert found.missing == {"neg": ("error", "autodiff/neg.py is not a regular file: not read; submit the file itself"),
+                             "cumsum": ("error", "autodiff/cumsum.py is a symbolic link: not read; submit the file itself")}
