@@ -196,7 +196,7 @@ def gradescope_results(doc: dict[str, Any], seconds: float) -> dict[str, Any] | 
         "test_output_format": "text",
         "test_name_format": "text",
         "visibility": "visible",
-        # stdout holds the full report with the draws' seed: for the course staff only.
+        # stdout holds the full report (without the seed, as all feedback): for the course staff only.
         "stdout_visibility": "hidden",
         "tests": tests,
     }

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import statistics
+import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -27,28 +28,40 @@ from checker._verdict import Verdict
 
 GRADED = "graded"
 UNGRADABLE = "ungradable"
+SKIPPED = "skipped"  # an entry of SUBMISSIONS not graded under its name (reserved, shared...): a row, no file
 TOP_DIAGNOSES = 3  # per puzzle, in the summary
 # Characters XML 1.0 cannot hold, whatever the escaping: control characters, surrogates, U+FFFE/F.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 JUNIT_TEXT_CAP = 8000  # characters of a message or output kept in junit.xml
 
 
-def graded(name: str, key: str, verdicts: Sequence[Verdict], points: dict[str, int]) -> dict[str, Any]:
-    """The document of a graded submission: score, maximum and `check --json`'s results."""
+def graded(name: str, key: str, verdicts: Sequence[Verdict], points: dict[str, int], setup: str = "") -> dict[str, Any]:
+    """The document of a graded submission: score, maximum and `check --json`'s results (without
+    the seed: the document is sent to the student). `setup` is a digest of the seed, puzzles and
+    limits, for `--merge` to refuse entries graded differently."""
     results = to_json(verdicts, points)["results"]
+    for r in results:
+        r.pop("seed", None)
     return {
         "submission": name,
         "status": GRADED,
         "score": sum(r["points"] for r in results),
         "max_score": sum(points[v.puzzle] for v in verdicts),
         "key": key,
+        "setup": setup,
         "results": results,
     }
 
 
-def ungradable(name: str, key: str, reason: str, points: dict[str, int]) -> dict[str, Any]:
+def ungradable(name: str, key: str, reason: str, points: dict[str, int], setup: str = "") -> dict[str, Any]:
     """The document of a submission the grader could not grade: no score (not 0), and why."""
-    return {"submission": name, "status": UNGRADABLE, "score": None, "max_score": sum(points.values()), "key": key, "reason": reason, "results": []}
+    return {"submission": name, "status": UNGRADABLE, "score": None, "max_score": sum(points.values()), "key": key, "setup": setup,
+            "reason": reason, "results": []}
+
+
+def skipped(name: str, reason: str, points: dict[str, int]) -> dict[str, Any]:
+    """The row of an entry of SUBMISSIONS that was not graded (never written as a file)."""
+    return {"submission": name, "status": SKIPPED, "score": None, "max_score": sum(points.values()), "reason": reason, "results": []}
 
 
 def feedback(doc: dict[str, Any], verdicts: Sequence[Verdict] | None, points: dict[str, int]) -> str:
@@ -60,7 +73,7 @@ def feedback(doc: dict[str, Any], verdicts: Sequence[Verdict] | None, points: di
     else:
         console.print(Text(f"{doc['submission']}: {doc['score']}/{doc['max_score']} points"))
         console.print()
-        render(verdicts, console, points)
+        render(verdicts, console, points, seed=False)
     out = console.file
     assert isinstance(out, io.StringIO)
     return "".join(line.rstrip() + "\n" for line in out.getvalue().splitlines())  # rich pads lines to the width
@@ -68,13 +81,19 @@ def feedback(doc: dict[str, Any], verdicts: Sequence[Verdict] | None, points: di
 
 def write_atomic(path: Path, text: str) -> None:
     """Write `text` to `path` so that a reader (or a re-run after `kill -9`) sees all or nothing."""
-    partial = path.with_name(f".{path.name}.partial")
-    # A learner's output may hold lone surrogates: kept as `\udcff` escapes, valid in JSON too.
-    with open(partial, "w", encoding="utf-8", errors="backslashreplace", newline="") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(partial, path)
+    # A short temporary name: `.<name>.partial` of a 250-byte name would not fit a file name.
+    fd, partial = tempfile.mkstemp(prefix=".", suffix=".partial", dir=path.parent)
+    try:
+        # A learner's output may hold lone surrogates: kept as `\udcff` escapes, valid in JSON too.
+        with open(fd, "w", encoding="utf-8", errors="backslashreplace", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(partial, 0o644)
+        os.replace(partial, path)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
 
 
 def document_text(doc: dict[str, Any]) -> str:
@@ -83,14 +102,15 @@ def document_text(doc: dict[str, Any]) -> str:
 
 
 def grades_csv(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
-    """`submission, score, max_score`, points per puzzle, then `status` (graded or ungradable)."""
+    """`submission, score, max_score`, points per puzzle, then `status` (graded, ungradable or
+    skipped) and `reason` (why not graded)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["submission", "score", "max_score", *names, "status"])
+    writer.writerow(["submission", "score", "max_score", *names, "status", "reason"])
     for doc in docs:
         earned = {r["puzzle"]: r["points"] for r in doc["results"]}
         score = "" if doc["score"] is None else doc["score"]
-        writer.writerow([doc["submission"], score, doc["max_score"], *(earned.get(n, "") for n in names), doc["status"]])
+        writer.writerow([doc["submission"], score, doc["max_score"], *(earned.get(n, "") for n in names), doc["status"], doc.get("reason", "")])
     return out.getvalue()
 
 
@@ -112,10 +132,11 @@ def junit_xml(docs: Sequence[dict[str, Any]]) -> str:
         counts = Counter(r["status"] for r in results)
         suite = ET.SubElement(suites, "testsuite", name=doc["submission"], tests=str(max(len(results), 1)),
                               failures=str(counts["fail"]), errors=str(counts["error"] + (doc["status"] == UNGRADABLE)),
-                              skipped=str(counts["todo"]))
-        if doc["status"] == UNGRADABLE:
-            case = ET.SubElement(suite, "testcase", classname=doc["submission"], name="ungradable")
-            ET.SubElement(case, "error", message=_clean(doc.get("reason")), type="ungradable").text = _clean(doc.get("reason"))
+                              skipped=str(counts["todo"] + (doc["status"] == SKIPPED)))
+        if doc["status"] in (UNGRADABLE, SKIPPED):
+            case = ET.SubElement(suite, "testcase", classname=doc["submission"], name=doc["status"])
+            outcome = "error" if doc["status"] == UNGRADABLE else "skipped"
+            ET.SubElement(case, outcome, message=_clean(doc.get("reason")), type=doc["status"]).text = _clean(doc.get("reason"))
         for r in results:
             case = ET.SubElement(suite, "testcase", classname=doc["submission"], name=r["puzzle"])
             tag = _JUNIT_TAG.get(r["status"])
@@ -147,6 +168,7 @@ def summary(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[str, A
         "submissions": len(docs),
         "graded": len(done),
         "ungradable": [{"submission": d["submission"], "reason": d.get("reason", "")} for d in docs if d["status"] == UNGRADABLE],
+        "skipped": [{"submission": d["submission"], "reason": d.get("reason", "")} for d in docs if d["status"] == SKIPPED],
         "max_score": docs[0]["max_score"] if docs else 0,
         "scores": {
             "mean": round(statistics.fmean(scores), 4) if scores else None,
@@ -163,7 +185,8 @@ def summary_markdown(s: dict[str, Any]) -> str:
     """The summary for people (and a CI job summary): what the class got right and wrong."""
     lines = ["# jacpuzzles grade: summary", ""]
     sc = s["scores"]
-    lines.append(f"{s['graded']} of {s['submissions']} submissions graded; {len(s['ungradable'])} ungradable.")
+    skipped = s.get("skipped", [])
+    lines.append(f"{s['graded']} of {s['submissions']} submissions graded; {len(s['ungradable'])} ungradable" + (f"; {len(skipped)} skipped." if skipped else "."))
     if sc["mean"] is not None:
         lines.append(f"Scores out of {s['max_score']}: mean {sc['mean']:g}, median {sc['median']:g}, min {sc['min']}, max {sc['max']}.")
     lines += ["", "## Score distribution", "", "| score | submissions |", "| ---: | ---: |"]
@@ -176,4 +199,7 @@ def summary_markdown(s: dict[str, Any]) -> str:
     if s["ungradable"]:
         lines += ["", "## Ungradable", ""]
         lines += [f"- {u['submission']}: {u['reason']}" for u in s["ungradable"]]
+    if skipped:
+        lines += ["", "## Skipped (not graded: rename or remove the entry, then grade again)", ""]
+        lines += [f"- {u['submission']}: {u['reason']}" for u in skipped]
     return "\n".join(lines) + "\n"

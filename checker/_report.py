@@ -187,9 +187,10 @@ def _array_text(values: np.ndarray, prefix: str) -> str:
 class VerdictView:
     """One puzzle's verdict: status, diagnoses, and for a failure the evidence."""
 
-    def __init__(self, verdict: Verdict, one_line: int | None = None) -> None:
+    def __init__(self, verdict: Verdict, one_line: int | None = None, seed: bool = True) -> None:
         self.verdict = verdict
         self.one_line = one_line  # columns of a one-line answer (the original challenge's badge)
+        self.seed = seed  # name the draws' seed (the grader's feedback does not: it may be secret)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         v = self.verdict
@@ -216,7 +217,8 @@ class VerdictView:
             yield Padding(Text(f"Start with `jacpuzzles show {v.puzzle}`; stuck? `jacpuzzles hint {v.puzzle}`.", style="dim"), (0, 0, 0, 2))
         failure = v.failure
         if failure is not None:
-            lines = [Text(f"Exposed by the {failure.draw_label} (seed {v.seed}):", style="bold")]
+            seed = f" (seed {v.seed})" if self.seed else ""
+            lines = [Text(f"Exposed by the {failure.draw_label}{seed}:", style="bold")]
             lines += [Text(f"  {name} = {_array_text(value, f'  {name} = ')}") for name, value in failure.draw.items()]
             yield Padding(Group(*lines), (1, 0, 0, 2))
             yield Padding(_SideBySide(self._maps()), (1, 0, 0, 2))
@@ -224,7 +226,7 @@ class VerdictView:
                 axes = "rows and columns: the argument's own axes" if failure.cotangent else "rows: output index, columns: input index"
                 yield Padding(Text(f"{WRONG_MARK} marks an entry of yours that is wrong; {axes}", style="dim"), (0, 0, 0, 2))
         if v.output.strip():
-            yield Padding(Panel(v.output.rstrip(), title="your code printed", border_style="dim", expand=False), (1, 0, 0, 2))
+            yield Padding(Panel(Text(v.output.rstrip()), title="your code printed", border_style="dim", expand=False), (1, 0, 0, 2))
 
     def _maps(self) -> list[Heatmap]:
         f = self.verdict.failure
@@ -275,7 +277,7 @@ def summary_table(verdicts: Sequence[Verdict], points: dict[str, int] | None = N
         if points is not None:
             got = points.get(v.puzzle, 0) if v.passed else 0
             row.append(f"{got}/{points.get(v.puzzle, 0)}")
-        row.append(v.message)
+        row.append(Text(v.message))  # never markup: "[d f / d x]" is text
         table.add_row(*row)
     counts = Counter(v.status for v in verdicts)
     table.caption = "  ".join(f"{s.value}: {counts.get(s, 0)}" for s in Status)
@@ -286,17 +288,19 @@ def summary_table(verdicts: Sequence[Verdict], points: dict[str, int] | None = N
     return table
 
 
-def render(verdicts: Sequence[Verdict], console: Console, points: dict[str, int] | None = None, badges: Mapping[str, int] | None = None) -> None:
+def render(verdicts: Sequence[Verdict], console: Console, points: dict[str, int] | None = None, badges: Mapping[str, int] | None = None,
+           seed: bool = True) -> None:
     """Print a check's outcome: details for each puzzle that did not pass, then the summary.
 
-    `badges` maps a puzzle to the columns of its one-line answer (the original challenge's badge).
+    `badges` maps a puzzle to the columns of its one-line answer (the original challenge's badge);
+    `seed=False` leaves the draws' seed out (the grader's feedback).
     """
     if len(verdicts) == 1:
-        console.print(VerdictView(verdicts[0], (badges or {}).get(verdicts[0].puzzle)))
+        console.print(VerdictView(verdicts[0], (badges or {}).get(verdicts[0].puzzle), seed))
         return
     for v in verdicts:
         if v.status in (Status.FAIL, Status.ERROR):
-            console.print(VerdictView(v))
+            console.print(VerdictView(v, seed=seed))
             console.print()
     console.print(summary_table(verdicts, points, badges))
 

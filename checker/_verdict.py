@@ -40,6 +40,7 @@ class Kind(str, Enum):
     EXCEPTION = "exception"  # importing the file or calling jac raised
     SIGNATURE = "signature"  # jac does not take f's arguments
     MISSING = "missing"  # no file, or no `jac` in it
+    DUPLICATE = "duplicate"  # several files for one puzzle, none at the catalog's path: the grader cannot tell which
     UNTOUCHED = "untouched"  # the stub as generated, or NotImplementedError
     TIMEOUT = "timeout"  # jac did not return in time
     FORBIDDEN = "forbidden"  # uses autodiff or the kit's own code, or too large to read: not run

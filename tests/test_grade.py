@@ -25,7 +25,7 @@ import pytest
 
 from checker import puzzles
 from checker._gradebook import junit_xml
-from checker._submissions import Submission, Unreadable, unpack
+from checker._submissions import Submission, Unreadable, read
 from tests.conftest import REPO, SOLUTIONS
 
 ANSWERED = {"cumsum": "autodiff", "neg": "autodiff", "relu": "autodiff", "prod": "autodiff", "naive_lookup": "indexing"}
@@ -90,7 +90,7 @@ def test_zip_entries_with_absolute_paths_are_refused(tmp_path: Path) -> None:
     archive = tmp_path / "abs.zip"
     with zipfile.ZipFile(archive, "w") as z:
         z.writestr("/etc/cumsum.py", "x = 1\n")
-    found = unpack(Submission("abs", archive), tmp_path / "scratch")
+    found = read(Submission("abs", archive), ["cumsum"], tmp_path / "scratch")
     assert isinstance(found, Unreadable) and "'/etc/cumsum.py' has an absolute path" in found.reason
     assert not (tmp_path / "scratch").exists()
 
@@ -168,7 +168,7 @@ def test_memory_blowup_costs_only_its_puzzle(graded: dict[str, Any]) -> None:
 
 def test_a_symlink_out_of_the_submission_is_not_followed(graded: dict[str, Any]) -> None:
     neg = _result(graded, "linked", "neg")
-    assert neg["status"] == "error" and "link out of the submission" in neg["message"]
+    assert neg["status"] == "error" and "autodiff/neg.py is a symbolic link: not read" in neg["message"]
     assert _doc(graded, "linked")["score"] == FULL - POINTS["neg"]
 
 
@@ -185,7 +185,7 @@ def test_the_submissions_folder_is_never_modified(graded: dict[str, Any]) -> Non
 
 def test_grades_csv_has_one_row_per_submission_and_one_column_per_puzzle(graded: dict[str, Any]) -> None:
     rows = list(csv.DictReader(io.StringIO((graded["out"] / "grades.csv").read_text())))
-    assert list(rows[0]) == ["submission", "score", "max_score", *POINTS, "status"]
+    assert list(rows[0]) == ["submission", "score", "max_score", *POINTS, "status", "reason"]
     by_name = {r["submission"]: r for r in rows}
     assert sorted(by_name) == ["evil", "exits", "hangs", "hungry", "linked", "right", "wrong", "zipped"]
     assert by_name["right"]["score"] == str(FULL) and by_name["right"]["cumsum"] == str(POINTS["cumsum"])
