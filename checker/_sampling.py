@@ -9,15 +9,21 @@ structures for its kind (`structures`), every one of them on every seed:
   entries; where f has a kink at 0 (relu), entries on both sides of it down to 1e-9; where it has
   one at ties (sort), near-ties down to 1e-9 relative;
 - indices (arguments with integer and half-integer edges): every integer and every half, values
-  on both sides of them at 1e-8 to 1e-3, and vectors mixing all of these with plain values;
-- probability vectors: one-hot at each position, near one-hot, a zero entry, a near-tie;
+  on both sides of them at 1e-14 to 1e-3, and vectors mixing all of these with plain values; a
+  mask in [0, 1] (an index whose integers are 0 and 1) also entries 1 and 4 ulps below 1 and
+  1e-300 above 0, where an answer that divides by 1 - m or by m goes wrong;
+- probability vectors: one-hot at each position, near one-hot, one-hot but for 1 and for 4 ulps
+  (a weight that many ulps below 1, another holding the rest, the others 1e-300: masks made
+  from them are as close to 1 and to 0 as float64 tells apart), a zero entry, a near-tie;
 - integer arguments: every value (scalars), every value somewhere (arrays), all repeated, all
   at the ends of the range.
 
 Then structures of two arguments are combined pairwise (each structure of each argument meets
 the other argument's at least once), and arguments are made to coincide: one equal to the other
 or to a slice of it (a write that leaves the value unchanged), with the integer or one-hot
-arguments pointing at that slice. No draw lands where f has no derivative: never exactly on a
+arguments pointing at that slice, one per axis, and again pointing at another slice (a write of
+a value another slice holds: an answer that finds the written slice by comparing f's output
+with the arguments sees two). No draw lands where f has no derivative: never exactly on a
 kink (a zero where f has one, a tie, a tied max), and a puzzle's guard keeps the kinks that only
 show in f itself away. Floats are drawn in float64 (`_numerics`). Same seed, same draws.
 """
@@ -37,7 +43,7 @@ from checker._numerics import PRECISION
 from checker._settings import DEFAULT_SEED
 
 RANDOM_DRAWS = 6  # at least; more when an argument is small (see `_random_count`)
-VALUES_PER_ENTRY = 60  # random values each entry of each argument takes across the random draws
+VALUES_PER_ARGUMENT = 60  # random values each floating argument takes in all (entries x draws)
 # Magnitude bands: (label, low, high) of |entry|, drawn log-uniformly with random signs.
 # Zeros also meet entries this small (an isclose(x, 0) is wrong there); alone they are not
 # drawn, since exact formulas such as cos(x + pi/2) lose their relative accuracy below 1e-7.
@@ -121,10 +127,12 @@ def _random(arg: Arg, rng: np.random.Generator) -> np.ndarray:
 
 
 def _random_count(puzzle: Puzzle) -> int:
-    # A one-entry argument gets 60 random draws, a ten-entry one 6: every entry is tried at
-    # VALUES_PER_ENTRY points either way, so a mistake confined to part of the domain is met.
+    # Enough draws that the smallest floating argument takes VALUES_PER_ARGUMENT random values in
+    # all: 60 draws for a scalar, 6 for a ten-entry vector (6 values per entry, one in each sixth
+    # of the domain). Not 60 per entry: every draw costs every check, and mistakes that live on a
+    # sliver of the domain are the structures' job, which no number of random draws replaces.
     sizes = [_size(a) for a in puzzle.args if a.dtype in FLOAT_DTYPES]
-    return max(RANDOM_DRAWS, -(-VALUES_PER_ENTRY // min(sizes, default=VALUES_PER_ENTRY)))
+    return max(RANDOM_DRAWS, -(-VALUES_PER_ARGUMENT // min(sizes, default=VALUES_PER_ARGUMENT)))
 
 
 def _stratified(arg: Arg, rng: np.random.Generator, n: int) -> list[np.ndarray]:

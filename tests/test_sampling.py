@@ -3,6 +3,9 @@ derivative."""
 
 from __future__ import annotations
 
+import itertools
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -201,3 +204,33 @@ def test_tensor_write_2d_value_written_over_itself_is_a_mask_of_exactly_1(seed: 
             if np.outer(d.values[2], d.values[3])[i, j] == 1.0:
                 found += 1
     assert found == 9
+
+
+def _leading_random(batch: tuple) -> list:  # type: ignore[type-arg]
+    return list(itertools.takewhile(lambda d: d.label.startswith("random draw"), batch))
+
+
+def test_random_values_per_entry_are_what_the_docs_say() -> None:
+    # docs/checker.md: n = 60 / entries of the smallest floating argument, at least 6, and every
+    # entry takes n values per seed, one in each n-th of its domain (not 60 per entry).
+    doc = " ".join((Path(__file__).resolve().parents[1] / "docs" / "checker.md").read_text().split())
+    assert "every entry of every argument takes $n$ random values per seed: 60 for a one-entry argument (`cos`), 20 when the smallest argument has 3 entries (`assign_index`), 6 when it has ten or more (`cumsum`" in doc
+    for name, n in (("cos", 60), ("assign_index", 20), ("cumsum", 6)):
+        puzzle = _catalog.get(name)
+        assert puzzle is not None
+        for seed in (0, 1):
+            random = _leading_random(draws(puzzle, seed))
+            assert len(random) == n, (name, len(random))
+            for k, a in enumerate(puzzle.args):
+                if not a.dtype.startswith("float"):
+                    continue
+                values = np.stack([np.asarray(d.values[k], np.float64).reshape(-1) for d in random])
+                slices = np.floor((values - a.low) / ((a.high - a.low) / n)).astype(int)
+                assert (np.sort(slices, axis=0) == np.arange(n)[:, None]).all(), (name, a.name)
+
+
+def test_the_smallest_floating_argument_takes_about_60_random_values_everywhere() -> None:
+    for puzzle in _catalog.puzzles():
+        sizes = [max(1, int(np.prod(a.shape))) for a in puzzle.args if a.dtype.startswith("float")]
+        n = len(_leading_random(draws(puzzle, 0)))
+        assert n >= 6 and (n == 6 or 60 <= n * min(sizes) < 60 + min(sizes)), (puzzle.name, n, min(sizes))
