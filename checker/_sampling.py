@@ -559,7 +559,8 @@ class _Coincidence:
 
 
 def _coincidences(puzzle: Puzzle, rng: np.random.Generator) -> list[_Coincidence]:
-    """Pairs of floating arguments where one is shaped like a slice of the other (or like it)."""
+    """Pairs of floating arguments where one is shaped like a slice of the other (or like it):
+    with the pointers at that slice, and (where there are pointers) at another one."""
     found = []
     args = puzzle.args
     for s, t in itertools.permutations(range(len(args)), 2):
