@@ -598,8 +598,9 @@ def _elsewhere(lead: tuple[int, ...], lengths: tuple[int, ...], n: int) -> tuple
 
 
 def _point_at(puzzle: Puzzle, values: list[np.ndarray], c: _Coincidence) -> str:
-    """Make the integer and one-hot arguments of a coincidence draw select `c.lead`, where their
-    sizes fit (assign_index's index = the written row); returns what was set, for the label."""
+    """Make the integer and one-hot arguments of a coincidence draw select `c.aim` (`c.lead` if
+    unset), one per axis, where their sizes fit (assign_index's index = the written row; x_index
+    the row and y_index the column of tensor_write_2d's cell); returns what was set, for the label."""
     said = []
     source = puzzle.args[c.source]
     used: set[int] = set()  # one pointer per axis: x_index for the row, y_index for the column
@@ -730,7 +731,10 @@ _GUARD_TIES_MAKE = {"unique_max": _max_tie, "asymmetric": _nearest_tie}
 _GUARD_TIE_WHAT = {"unique_max": "the max's winner and runner-up", "asymmetric": "the two values nearest the target"}
 
 
-PAIRS_IN_FULL = 64  # below this many combinations, every structure of one argument meets every one of the other
+# Below this many combinations, every structure of one argument meets every one of the other:
+# two 3-entry probability vectors (8 structures each) meet in full, one-hot or ulps from it in
+# each, so a mask x_i y_j is exactly 1 and every few ulps from it.
+PAIRS_IN_FULL = 64
 
 
 def _pairs(sa: list[Structure], sb: list[Structure]) -> list[tuple[Structure, Structure]]:
