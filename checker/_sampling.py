@@ -9,15 +9,21 @@ structures for its kind (`structures`), every one of them on every seed:
   entries; where f has a kink at 0 (relu), entries on both sides of it down to 1e-9; where it has
   one at ties (sort), near-ties down to 1e-9 relative;
 - indices (arguments with integer and half-integer edges): every integer and every half, values
-  on both sides of them at 1e-8 to 1e-3, and vectors mixing all of these with plain values;
-- probability vectors: one-hot at each position, near one-hot, a zero entry, a near-tie;
+  on both sides of them at 1e-14 to 1e-3, and vectors mixing all of these with plain values; a
+  mask in [0, 1] (an index whose integers are 0 and 1) also entries 1 and 4 ulps below 1 and
+  1e-300 above 0, where an answer that divides by 1 - m or by m goes wrong;
+- probability vectors: one-hot at each position, near one-hot, one-hot but for 1 and for 4 ulps
+  (a weight that many ulps below 1, another holding the rest, the others 1e-300: masks made
+  from them are as close to 1 and to 0 as float64 tells apart), a zero entry, a near-tie;
 - integer arguments: every value (scalars), every value somewhere (arrays), all repeated, all
   at the ends of the range.
 
 Then structures of two arguments are combined pairwise (each structure of each argument meets
 the other argument's at least once), and arguments are made to coincide: one equal to the other
 or to a slice of it (a write that leaves the value unchanged), with the integer or one-hot
-arguments pointing at that slice. No draw lands where f has no derivative: never exactly on a
+arguments pointing at that slice, one per axis, and again pointing at another slice (a write of
+a value another slice holds: an answer that finds the written slice by comparing f's output
+with the arguments sees two). No draw lands where f has no derivative: never exactly on a
 kink (a zero where f has one, a tie, a tied max), and a puzzle's guard keeps the kinks that only
 show in f itself away. Floats are drawn in float64 (`_numerics`). Same seed, same draws.
 """
@@ -37,7 +43,7 @@ from checker._numerics import PRECISION
 from checker._settings import DEFAULT_SEED
 
 RANDOM_DRAWS = 6  # at least; more when an argument is small (see `_random_count`)
-VALUES_PER_ENTRY = 60  # random values each entry of each argument takes across the random draws
+VALUES_PER_ARGUMENT = 60  # random values each floating argument takes in all (entries x draws)
 # Magnitude bands: (label, low, high) of |entry|, drawn log-uniformly with random signs.
 # Zeros also meet entries this small (an isclose(x, 0) is wrong there); alone they are not
 # drawn, since exact formulas such as cos(x + pi/2) lose their relative accuracy below 1e-7.
@@ -55,6 +61,12 @@ GUARD_TIES = (3e-6, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2)
 TIE_DISTANCES = (1e-15, 1e-12, 1e-9, 1e-7, 1e-5, 1e-3)
 # Exactly on a kink is never drawn; this close is (float64 tells the sides apart).
 STRUCTURE_GAP = 1e-305
+# How many ulps below 1 a mask's weight is put (probability vectors, masks in [0, 1]), with
+# other weights ALMOST_ZERO: 1 - M and M are then as small as float64 tells apart from 0.
+MASK_ULPS = (1, 4)
+# The smallest magnitude drawn: subnormals (below 2.2e-308) are flushed to 0 by XLA and
+# TensorFlow on CPU, so a value closer to 0 would be 0 to the oracles and not to numpy.
+ALMOST_ZERO = 1e-300
 _TRIES = 12  # fresh random bases tried before a structure that a guard refuses is given up
 
 
@@ -115,10 +127,12 @@ def _random(arg: Arg, rng: np.random.Generator) -> np.ndarray:
 
 
 def _random_count(puzzle: Puzzle) -> int:
-    # A one-entry argument gets 60 random draws, a ten-entry one 6: every entry is tried at
-    # VALUES_PER_ENTRY points either way, so a mistake confined to part of the domain is met.
+    # Enough draws that the smallest floating argument takes VALUES_PER_ARGUMENT random values in
+    # all: 60 draws for a scalar, 6 for a ten-entry vector (6 values per entry, one in each sixth
+    # of the domain). Not 60 per entry: every draw costs every check, and mistakes that live on a
+    # sliver of the domain are the structures' job, which no number of random draws replaces.
     sizes = [_size(a) for a in puzzle.args if a.dtype in FLOAT_DTYPES]
-    return max(RANDOM_DRAWS, -(-VALUES_PER_ENTRY // min(sizes, default=VALUES_PER_ENTRY)))
+    return max(RANDOM_DRAWS, -(-VALUES_PER_ARGUMENT // min(sizes, default=VALUES_PER_ARGUMENT)))
 
 
 def _stratified(arg: Arg, rng: np.random.Generator, n: int) -> list[np.ndarray]:
@@ -368,7 +382,23 @@ def _indices(arg: Arg) -> list[Structure]:
     if size > 1:
         for i in range(4):
             found.append(Structure(f"mixed lattice and plain entries {i + 1}", lambda values, rng: _mixed_lattice(arg, rng)))
+    if _is_mask(arg):
+        for ulps in MASK_ULPS:
+            found.append(Structure(f"entries {_ulps(ulps)} below 1 and {ALMOST_ZERO:g} above 0", _using(_ulps_mask, arg, ulps)))
     return found
+
+
+def _is_mask(arg: Arg) -> bool:
+    # An index in [0, 1] is a soft mask (assign_index_vectored): its integers 0 and 1 are its ends.
+    return "integer" in arg.edge_names and (arg.low, arg.high) == (0.0, 1.0)
+
+
+def _ulps_mask(arg: Arg, ulps: int, rng: np.random.Generator) -> np.ndarray:
+    # Each entry `ulps` ulps below 1 or ALMOST_ZERO (both kinds in a vector): 1 - m or m is then
+    # as small as float64 tells apart from 0.
+    n = _size(arg)
+    near_one = rng.permutation(np.arange(n) % 2 == 0) if n > 1 else np.array([rng.random() < 0.5])
+    return np.where(near_one, 1.0 - ulps * np.finfo(np.float64).epsneg, ALMOST_ZERO).reshape(arg.shape)
 
 
 def _near(arg: Arg, points: np.ndarray, offset: float, rng: np.random.Generator) -> np.ndarray:
@@ -410,6 +440,9 @@ def _simplex(arg: Arg) -> list[Structure]:
     if "one-hot" in arg.edge_names:
         found += [Structure("one-hot" if i == 0 else f"one-hot {i + 1}", _using(_hot, arg, i)) for i in range(n)]
     found.append(Structure("nearly one-hot", _using(_nearly_hot, arg)))
+    if "one-hot" in arg.edge_names:
+        for ulps in MASK_ULPS:
+            found.append(Structure(f"one-hot but for {_ulps(ulps)}", _using(_ulps_hot, arg, ulps)))
     if n > 2:
         found.append(Structure("a zero weight", lambda values, rng: _zero_weight(arg, rng)))
     if n > 1:
@@ -429,6 +462,23 @@ def _hot(arg: Arg, at: int | None, rng: np.random.Generator) -> np.ndarray:
 def _nearly_hot(arg: Arg, rng: np.random.Generator) -> np.ndarray:
     result: np.ndarray = (1 - 1e-6) * _hot(arg, None, rng) + 1e-6 * _random(arg, rng)
     return result
+
+
+def _ulps(ulps: int) -> str:
+    return "1 ulp" if ulps == 1 else f"{ulps} ulps"
+
+
+def _ulps_hot(arg: Arg, ulps: int, rng: np.random.Generator) -> np.ndarray:
+    # Per row: one weight `ulps` ulps below 1, another holding the rest, any others ALMOST_ZERO:
+    # a mask as close to 1 and to 0 as float64 tells apart (where 1 - M or M is divided by).
+    rows = int(np.prod(arg.shape[:-1]))
+    n = arg.shape[-1]
+    rest = ulps * np.finfo(np.float64).epsneg  # 1 - rest is exact: the float `ulps` steps below 1
+    out = np.full((rows, n), ALMOST_ZERO if n > 2 else 0.0)
+    for r in range(rows):
+        hot, other = rng.choice(n, size=2, replace=False)
+        out[r, hot], out[r, other] = 1.0 - rest, rest
+    return out.reshape(arg.shape)
 
 
 def _zero_weight(arg: Arg, rng: np.random.Generator) -> np.ndarray:
@@ -497,16 +547,20 @@ def structures(arg: Arg) -> list[Structure]:
 
 @dataclass(frozen=True)
 class _Coincidence:
-    """Argument `target` made equal to `source[lead]`: a write of the value already there."""
+    """Argument `target` made equal to `source[lead]`, the pointers (integer or one-hot
+    arguments) at `aim`: at `lead`, a write of the value already there; elsewhere, a write of a
+    value that another slice already holds."""
 
     source: int
     target: int
     lead: tuple[int, ...]
     sign: float = 1.0  # -1: the negation (x + y = 0 where f adds them)
+    aim: tuple[int, ...] | None = None  # where the pointers point; None: at `lead`
 
 
 def _coincidences(puzzle: Puzzle, rng: np.random.Generator) -> list[_Coincidence]:
-    """Pairs of floating arguments where one is shaped like a slice of the other (or like it)."""
+    """Pairs of floating arguments where one is shaped like a slice of the other (or like it):
+    with the pointers at that slice, and (where there are pointers) at another one."""
     found = []
     args = puzzle.args
     for s, t in itertools.permutations(range(len(args)), 2):
@@ -520,18 +574,40 @@ def _coincidences(puzzle: Puzzle, rng: np.random.Generator) -> list[_Coincidence
         if len(leads) > 9:
             leads = [leads[k] for k in rng.choice(len(leads), size=9, replace=False)]
         found += [_Coincidence(s, t, lead, sign) for sign in (1.0, -1.0) for lead in leads]
+        # The same value with the pointers elsewhere: an answer that finds the written slice by
+        # comparing f's output with the arguments (instead of using the index) sees two.
+        lengths = a.shape[:lead_ndim]
+        for n, lead in enumerate(leads):
+            aim = _elsewhere(lead, lengths, n)
+            if aim != lead and _point_at(puzzle, [np.zeros(b.shape) for b in args], _Coincidence(s, t, lead, aim=aim)):
+                found.append(_Coincidence(s, t, lead, aim=aim))
     return found
 
 
+def _elsewhere(lead: tuple[int, ...], lengths: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """Another position than `lead`: the n-th draw moves one axis, or all of them, in turn (a
+    slice in another row, in another column, or in neither), by 1 to len - 1 places."""
+    patterns = [p for p in itertools.product((0, 1), repeat=len(lead)) if any(p)]
+    if not patterns:
+        return lead
+    moved = patterns[n % len(patterns)]
+    return tuple(
+        (position + (1 + (n // len(patterns)) % (length - 1) if length > 1 else 0) * move) % length
+        for position, length, move in zip(lead, lengths, moved)
+    )
+
+
 def _point_at(puzzle: Puzzle, values: list[np.ndarray], c: _Coincidence) -> str:
-    """Make the integer and one-hot arguments of a coincidence draw select `c.lead`, where their
-    sizes fit (assign_index's index = the written row); returns what was set, for the label."""
+    """Make the integer and one-hot arguments of a coincidence draw select `c.aim` (`c.lead` if
+    unset), one per axis, where their sizes fit (assign_index's index = the written row; x_index
+    the row and y_index the column of tensor_write_2d's cell); returns what was set, for the label."""
     said = []
     source = puzzle.args[c.source]
-    for axis, position in enumerate(c.lead):
+    used: set[int] = set()  # one pointer per axis: x_index for the row, y_index for the column
+    for axis, position in enumerate(c.lead if c.aim is None else c.aim):
         length = source.shape[axis]
         for k, arg in enumerate(puzzle.args):
-            if k in (c.source, c.target) or arg.static is not None or arg.cotangent:
+            if k in (c.source, c.target) or k in used or arg.static is not None or arg.cotangent:
                 continue
             if arg.dtype in INT_DTYPES and arg.shape == () and int(arg.low) <= position <= int(arg.high) and int(arg.high) - int(arg.low) + 1 == length:
                 values[k] = np.asarray(position, dtype=arg.dtype)
@@ -542,6 +618,7 @@ def _point_at(puzzle: Puzzle, values: list[np.ndarray], c: _Coincidence) -> str:
             else:
                 continue
             said.append(f"{arg.name} at {position}")
+            used.add(k)
             break
     return ", ".join(said)
 
@@ -654,7 +731,10 @@ _GUARD_TIES_MAKE = {"unique_max": _max_tie, "asymmetric": _nearest_tie}
 _GUARD_TIE_WHAT = {"unique_max": "the max's winner and runner-up", "asymmetric": "the two values nearest the target"}
 
 
-PAIRS_IN_FULL = 48  # below this many combinations, every structure of one argument meets every one of the other
+# Below this many combinations, every structure of one argument meets every one of the other:
+# two 3-entry probability vectors (8 structures each) meet in full, one-hot or ulps from it in
+# each, so a mask x_i y_j is exactly 1 and every few ulps from it.
+PAIRS_IN_FULL = 64
 
 
 def _pairs(sa: list[Structure], sb: list[Structure]) -> list[tuple[Structure, Structure]]:

@@ -3,6 +3,9 @@ derivative."""
 
 from __future__ import annotations
 
+import itertools
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -122,3 +125,112 @@ def test_the_same_structures_on_every_seed() -> None:
     assert puzzle is not None
     labels = [[d.label for d in draws(puzzle, seed)] for seed in SEEDS]
     assert all(lab == labels[0] for lab in labels)
+
+
+def _pointed(d_values: tuple[np.ndarray, ...], name: str) -> tuple[int, ...] | None:
+    """Where the pointers of a write puzzle's draw point, when they point exactly (an integer, or
+    one-hot vectors); None for a soft pointer."""
+    if name in ("assign_index", "scatter_update"):
+        return (int(d_values[1]),)
+    hots = [d_values[1]] if name == "assign_index_vectored" else [d_values[2], d_values[3]]
+    if not all(np.sum(h == 1.0) == 1 and np.sum(h == 0.0) == h.size - 1 for h in hots):
+        return None
+    return tuple(int(np.argmax(h)) for h in hots)
+
+
+WRITES = {  # puzzle: (the argument written into, the value written)
+    "assign_index": (0, 2), "assign_index_vectored": (0, 2), "scatter_update": (0, 2), "tensor_write_2d": (0, 1),
+}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("name", sorted(WRITES))
+def test_a_written_value_equal_to_another_slice_is_drawn_for_every_slice(name: str, seed: int) -> None:
+    # The value written equals slice j while the pointers select k != j (and, for every j, also
+    # with k == j): an answer that finds the written slice by comparing f's output with the
+    # arguments sees two, and one that does so only at the pointed slice is right.
+    puzzle = _catalog.get(name)
+    assert puzzle is not None
+    into, value = WRITES[name]
+    slices = list(np.ndindex(puzzle.args[into].shape[: len(puzzle.args[into].shape) - len(puzzle.args[value].shape)]))
+    aligned, elsewhere = set(), set()
+    for d in draws(puzzle, seed):
+        at = _pointed(d.values, name)
+        for j in slices:
+            if at is not None and np.array_equal(d.values[into][j], d.values[value]):
+                (aligned if at == j else elsewhere).add(j)
+    assert aligned == set(slices) and elsewhere == set(slices), (aligned, elsewhere)
+
+
+ULP = float(np.finfo(np.float64).epsneg)  # the step below 1
+
+
+def _mask_args() -> list[tuple[str, int]]:
+    return [
+        (p.name, k) for p in _catalog.puzzles() for k, a in enumerate(p.args)
+        if (a.sampler == "simplex" and "one-hot" in a.edge_names) or ("integer" in a.edge_names and (a.low, a.high) == (0.0, 1.0))
+    ]
+
+
+@pytest.mark.parametrize("seed", SEEDS[:2])
+@pytest.mark.parametrize(("name", "arg"), _mask_args(), ids=lambda x: str(x))
+def test_masks_meet_exactly_0_and_1_and_within_ulps_of_each(name: str, arg: int, seed: int) -> None:
+    entries = np.concatenate(_values(name, seed, arg))
+    assert (entries == 1.0).any() and (entries == 0.0).any()
+    assert ((entries < 1.0) & (entries >= 1.0 - 4 * ULP)).any(), "no entry within 4 ulps below 1"
+    assert ((entries > 0.0) & (entries <= 1e-299)).any(), "no entry within 1e-299 above 0"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_tensor_write_2d_mask_is_drawn_exactly_1_and_within_a_few_ulps_of_it(seed: int) -> None:
+    # M = outer(x, y): where an answer divides by 1 - M, it is exactly 0 or a few ulps.
+    puzzle = _catalog.get("tensor_write_2d")
+    assert puzzle is not None
+    masks = np.concatenate([np.outer(d.values[2], d.values[3]).reshape(-1) for d in draws(puzzle, seed)])
+    gaps = set((1.0 - masks[(masks > 1 - 16 * ULP)]) / ULP)
+    assert {0.0, 1.0, 2.0, 4.0} <= {round(g) for g in gaps}, sorted(gaps)
+
+
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_tensor_write_2d_value_written_over_itself_is_a_mask_of_exactly_1(seed: int) -> None:
+    # "element equal to arr[i, j]" points both x_index and y_index at the cell (y_index was left
+    # random once: the write then only blended the value into the cell).
+    puzzle = _catalog.get("tensor_write_2d")
+    assert puzzle is not None
+    found = 0
+    for d in draws(puzzle, seed):
+        if d.label.startswith("element equal to arr[") and "-arr" not in d.label:
+            i, j = (int(c) for c in d.label.split("[")[1].split("]")[0].split(", "))
+            if np.outer(d.values[2], d.values[3])[i, j] == 1.0:
+                found += 1
+    assert found == 9
+
+
+def _leading_random(batch: tuple) -> list:  # type: ignore[type-arg]
+    return list(itertools.takewhile(lambda d: d.label.startswith("random draw"), batch))
+
+
+def test_random_values_per_entry_are_what_the_docs_say() -> None:
+    # docs/checker.md: n = 60 / entries of the smallest floating argument, at least 6, and every
+    # entry takes n values per seed, one in each n-th of its domain (not 60 per entry).
+    doc = " ".join((Path(__file__).resolve().parents[1] / "docs" / "checker.md").read_text().split())
+    assert "every entry of every argument takes $n$ random values per seed: 60 for a one-entry argument (`cos`), 20 when the smallest argument has 3 entries (`assign_index`), 6 when it has ten or more (`cumsum`" in doc
+    for name, n in (("cos", 60), ("assign_index", 20), ("cumsum", 6)):
+        puzzle = _catalog.get(name)
+        assert puzzle is not None
+        for seed in (0, 1):
+            random = _leading_random(draws(puzzle, seed))
+            assert len(random) == n, (name, len(random))
+            for k, a in enumerate(puzzle.args):
+                if not a.dtype.startswith("float"):
+                    continue
+                values = np.stack([np.asarray(d.values[k], np.float64).reshape(-1) for d in random])
+                slices = np.floor((values - a.low) / ((a.high - a.low) / n)).astype(int)
+                assert (np.sort(slices, axis=0) == np.arange(n)[:, None]).all(), (name, a.name)
+
+
+def test_the_smallest_floating_argument_takes_about_60_random_values_everywhere() -> None:
+    for puzzle in _catalog.puzzles():
+        sizes = [max(1, int(np.prod(a.shape))) for a in puzzle.args if a.dtype.startswith("float")]
+        n = len(_leading_random(draws(puzzle, 0)))
+        assert n >= 6 and (n == 6 or 60 <= n * min(sizes) < 60 + min(sizes)), (puzzle.name, n, min(sizes))
