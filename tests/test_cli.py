@@ -63,6 +63,7 @@ def test_check_everything_as_json_is_one_object_on_stdout(workspace: Path) -> No
     assert all(isinstance(r["message"], str) and r["message"] for r in doc["results"])
 
 
+@pytest.mark.slow  # the README's first command runs the same check in CI, before the tests
 def test_the_reference_solutions_all_pass_from_the_command_line() -> None:
     result = jacpuzzles("check", "--dir", "solutions", "--json")
     assert result.returncode == 0, result.stdout[-2000:]

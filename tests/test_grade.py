@@ -276,6 +276,7 @@ def _interrupted(graded: dict[str, Any], out: Path, how: signal.Signals) -> subp
     return subprocess.CompletedProcess(grader.args, grader.returncode, stdout, stderr)
 
 
+@pytest.mark.slow
 def test_kill_9_then_rerun_ends_with_the_files_of_an_uninterrupted_run(graded: dict[str, Any], tmp_path: Path) -> None:
     out = tmp_path / "out"
     _interrupted(graded, out, signal.SIGKILL)
@@ -284,6 +285,7 @@ def test_kill_9_then_rerun_ends_with_the_files_of_an_uninterrupted_run(graded: d
     assert _snapshot(out) == _snapshot(graded["out"])
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_what_was_graded_and_says_how_to_finish(graded: dict[str, Any], tmp_path: Path) -> None:
     out = tmp_path / "out"
     stopped = _interrupted(graded, out, signal.SIGINT)

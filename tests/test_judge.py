@@ -5,6 +5,8 @@ The wording of the important messages is pinned here: they are the product.
 
 from __future__ import annotations
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -152,6 +154,17 @@ def test_nan_and_inf_never_pass() -> None:
         assert not close(a, e).all()
 
 
+@functools.lru_cache(maxsize=None)
+def _exact(name: str):  # type: ignore[no-untyped-def]
+    """The puzzle, its seed-0 draws and jax.jacfwd's blocks on each (computed once per puzzle)."""
+    puzzle = get(name)
+    assert puzzle is not None
+    batch = draws(puzzle, 0)
+    expected = [tuple(np.asarray(b) for b in jax.jacfwd(puzzle.f, puzzle.argnums)(*d.values)) if isinstance(puzzle.argnums, tuple)
+                else (np.asarray(jax.jacfwd(puzzle.f, puzzle.argnums)(*d.values)),) for d in batch]
+    return puzzle, batch, expected
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     name=st.sampled_from(["cumsum", "neg", "mean_reduce", "broadcast", "conv", "matmul", "sort", "prod"]),
@@ -160,11 +173,7 @@ def test_nan_and_inf_never_pass() -> None:
 )
 def test_any_entry_off_by_more_than_tolerance_fails(name: str, cell: int, delta: float) -> None:
     """Zero false passes: perturb one entry of the exact Jacobian on one draw; the verdict is fail."""
-    puzzle = get(name)
-    assert puzzle is not None
-    batch = draws(puzzle, 0)
-    expected = [tuple(np.asarray(b) for b in jax.jacfwd(puzzle.f, puzzle.argnums)(*d.values)) if isinstance(puzzle.argnums, tuple)
-                else (np.asarray(jax.jacfwd(puzzle.f, puzzle.argnums)(*d.values)),) for d in batch]
+    puzzle, batch, expected = _exact(name)
     answers = [tuple(b.copy() for b in blocks) for blocks in expected]
     target = answers[cell % len(answers)]
     block = target[cell % len(target)]

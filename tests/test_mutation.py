@@ -26,6 +26,7 @@ def _survivors(score: mutation_score.Score) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 def test_small_puzzles_kill_every_proven_mutant() -> None:
     score = mutation_score.run(SMALL, seeds=(0,), jobs=1)
     for p in score.puzzles:
