@@ -14,7 +14,7 @@ import numpy as np
 
 from checker._catalog import FLOAT_DTYPES, Arg, Puzzle
 from checker._sampling import Draw
-from checker._tolerance import close, failing_draws, tolerance
+from checker._tolerance import at_least_float64, close, failing_draws, tolerance
 from checker._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict
 
 Blocks = tuple[np.ndarray, ...]
@@ -357,7 +357,7 @@ def _value_diagnoses(
 
 def _precision_diagnosis(name: str, got: np.ndarray, w: np.ndarray) -> Diagnosis | None:
     # Right to the precision the answer returns, but that precision is below the checker's.
-    if got.dtype.kind in "biu" or got.dtype == np.float64:
+    if got.dtype.kind in "biu" or at_least_float64(got.dtype):
         return None
     import jax.numpy as jnp
 

@@ -218,3 +218,16 @@ def test_prod_answers_that_zero_the_entry_at_a_zero_input_fail_on_every_seed() -
             verdict = check_answer("prod", wrong, seed=seed)
             assert verdict.status is Status.FAIL, (seed, wrong.__name__)
             assert verdict.failure is not None and "zero" in verdict.failure.draw_label
+
+
+def test_a_longdouble_answer_is_judged_at_float64_tolerance() -> None:
+    # Regression: np.longdouble was judged by the float32 rule, and an answer off by 1e-6
+    # relative passed.
+    from checker._tolerance import TOLERANCES, tolerance
+
+    wide = np.dtype(np.longdouble)
+    assert tolerance(wide) == TOLERANCES["float64"]
+    off = check_answer("cumsum", lambda x: ((I10 <= O10) / 20 * (1 + 1e-6)).astype(np.longdouble))
+    assert off.status is Status.FAIL
+    exact = check_answer("cumsum", lambda x: ((I10 <= O10) / 20).astype(np.longdouble))
+    assert exact.status is Status.PASS
