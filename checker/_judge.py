@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from checker._catalog import FLOAT_DTYPES, Arg, Puzzle
-from checker._sampling import Draw
+from checker._sampling import LATTICE_OFFSETS, Draw
 from checker._tolerance import at_least_float64, close, failing_draws, tolerance
 from checker._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict
 
@@ -116,8 +116,11 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
             if not ok.all():
                 failure = _failure(*failure_args, ~ok)
                 diagnoses = _value_diagnoses(names[k], got, want, ~ok, out_shape, arg, draw, puzzle, failure)
+                near = _near_lattice_diagnoses(names[k], puzzle, draws, suspects, d)
+                if near:  # an index shifted to the lattice point it nearly sits on only looks like an off-by-one
+                    diagnoses = [x for x in diagnoses if x.kind is not Kind.SHIFTED]
                 lattice = _lattice_diagnoses(names[k], draw, d) if d == first else []  # "right on all d draws before"
-                return _fail(puzzle, seed, len(draws), lattice + diagnoses, failure)
+                return _fail(puzzle, seed, len(draws), near + lattice + diagnoses, failure)
     return Verdict(
         puzzle.name,
         Status.PASS,
@@ -394,6 +397,60 @@ def _lattice_diagnoses(name: str, draw: Draw, d: int) -> list[Diagnosis]:
             "clip at the ends of the array may hold the index still",
         )]
     return []
+
+
+_NEAR = max(LATTICE_OFFSETS) * (1 + 1e-6)  # how far from a lattice point the near draws put an index
+
+
+def _lattice_gaps(puzzle: Puzzle, draw: Draw) -> list[tuple[float, str]]:
+    """How far each index entry of `draw` is from the nearest integer and from the nearest k + 0.5
+    (for the lattices its argument is drawn on), with the lattice's name."""
+    found = []
+    for arg, values in zip(puzzle.args, draw.values):
+        v = np.asarray(values, dtype=np.float64).reshape(-1)
+        for kind in ("integer", "half-integer"):
+            if kind in arg.edge_names and arg.dtype in FLOAT_DTYPES:
+                gap = np.abs(v - np.round(v)) if kind == "integer" else np.abs(v - np.floor(v) - 0.5)
+                found += [(float(g), kind) for g in gap]
+    return found
+
+
+def _near_lattice_diagnoses(name: str, puzzle: Puzzle, draws: tuple[Draw, ...], suspects: list[int], d: int) -> list[Diagnosis]:
+    # Wrong only on draws where an index is close to an integer (or a half) without being on it:
+    # the answer snaps a nearly whole index to the lattice point (a tolerance such as
+    # abs(x - round(x)) < eps, np.isclose), where f snaps none. The shift that results is not an
+    # off-by-one in the answer's index arithmetic.
+    if not suspects or len(suspects) == len(draws):
+        return []
+    for s in suspects:
+        if not any(0 < g <= _NEAR for g, _ in _lattice_gaps(puzzle, draws[s])):
+            return []
+    gap, kind = min((g, k) for g, k in _lattice_gaps(puzzle, draws[d]) if 0 < g <= _NEAR)
+    farthest = max(min(g for g, _ in _lattice_gaps(puzzle, draws[s]) if 0 < g <= _NEAR) for s in suspects)
+    passing = [draws[e] for e in range(len(draws)) if e not in set(suspects)]
+    on = any(x.label.startswith(f"{kind} draw") for x in passing)
+    beyond = any(farthest < g <= _NEAR for x in passing for g, k in _lattice_gaps(puzzle, x) if k == kind)
+    if kind == "integer":
+        point, points = "an integer", "integers"
+        why = (
+            "does your answer treat an index that is nearly an integer as an integer (a tolerance such as "
+            "abs(x - round(x)) < eps, or np.isclose), or round it to float32, which puts it on one? f tests "
+            "for an exact integer (floor == ceil): "
+            f"{gap:.2g} away from one, floor and ceil still differ, and the derivative is the one between integers"
+        )
+    else:
+        point, points = "a half-integer (k + 0.5)", "half-integers"
+        why = (
+            "does your answer treat an index that is nearly k + 0.5 as exactly k + 0.5 (a tolerance such as "
+            f"abs(x - floor(x) - 0.5) < eps)? f rounds the index as it is: {gap:.2g} away from k + 0.5, it "
+            "rounds to the nearer side"
+        )
+    right = " and ".join(([f"exactly on {points}"] if on else []) + (["farther from them"] if beyond else []))
+    return [Diagnosis(
+        Kind.NEAR_LATTICE,
+        f"{name} is wrong only where an index is within {farthest:.2g} of {point} without being on it "
+        f"(here {gap:.2g} away){f', and right {right}' if right else ''}: {why}",
+    )]
 
 
 def _repeat_diagnoses(name: str, wrong: np.ndarray, puzzle: Puzzle, draw: Draw) -> list[Diagnosis]:

@@ -231,3 +231,47 @@ def test_a_longdouble_answer_is_judged_at_float64_tolerance() -> None:
     assert off.status is Status.FAIL
     exact = check_answer("cumsum", lambda x: ((I10 <= O10) / 20).astype(np.longdouble))
     assert exact.status is Status.PASS
+
+
+def _snapping_lookup(eps: float):  # type: ignore[no-untyped-def]
+    # linear_lookup's Jacobian, but an index within eps of an integer is taken as that integer.
+    i5 = np.arange(5)
+
+    def jac(arr, index):  # type: ignore[no-untyped-def]
+        r = np.round(index)
+        whole = np.abs(index - r) < eps
+        lo, hi = np.where(whole, r, np.floor(index)), np.where(whole, r, np.ceil(index))
+        t = np.where(whole, 0.0, index - lo)
+        i1, i2 = lo.astype(int), hi.astype(int)
+        return t * (i5 == i1) + (1 - t) * (i5 == i2), np.where(whole, 0.0, arr[i1] - arr[i2])
+
+    return jac
+
+
+def test_snapping_a_nearly_integer_index_is_named_not_an_off_by_one() -> None:
+    # Regression: a 1e-13 tolerance on "is the index an integer" was diagnosed "shifted by one ...
+    # check your index arithmetic for an off-by-one".
+    verdict = check_answer("linear_lookup", _snapping_lookup(1e-13))
+    assert verdict.status is Status.FAIL
+    assert verdict.kinds()[0] is Kind.NEAR_LATTICE and Kind.SHIFTED not in verdict.kinds()
+    assert "off-by-one" not in verdict.message
+    assert verdict.diagnoses[0].message.startswith(
+        "d f / d arr is wrong only where an index is within 1e-14 of an integer without being on it (here 1e-14 away), "
+        "and right exactly on integers and farther from them: does your answer treat an index that is nearly an "
+        "integer as an integer (a tolerance such as abs(x - round(x)) < eps, or np.isclose)"
+    )
+    wider = check_answer("linear_lookup", _snapping_lookup(1e-4))
+    assert wider.kinds()[0] is Kind.NEAR_LATTICE and "within 0.0001 of an integer" in wider.message
+
+
+def test_a_real_off_by_one_in_a_lookup_is_still_shifted() -> None:
+    i5 = np.arange(5)
+
+    def jac(arr, index):  # type: ignore[no-untyped-def]
+        lo, hi = np.floor(index), np.ceil(index)
+        t = np.where(lo == hi, 0.0, index - lo)
+        i1, i2 = lo.astype(int), hi.astype(int)
+        return t * (i5 == i1 + 1) + (1 - t) * (i5 == i2 + 1), np.where(lo == hi, 0.0, arr[i1] - arr[i2])
+
+    verdict = check_answer("linear_lookup", jac)
+    assert Kind.NEAR_LATTICE not in verdict.kinds()
