@@ -15,7 +15,7 @@ import numpy as np
 from checker._catalog import FLOAT_DTYPES, Arg, Puzzle
 from checker._sampling import LATTICE_OFFSETS, Draw
 from checker._tolerance import at_least_float64, close, failing_draws, tolerance
-from checker._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict
+from checker._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict, counted, draw_phrase
 
 Blocks = tuple[np.ndarray, ...]
 MAX_CELLS = 5  # wrong cells listed in a diagnosis
@@ -94,7 +94,8 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
     order = _order_diagnosis(puzzle, expected[0], answers[0])
     if order is not None:
         failure = _failure(puzzle, draws[0], names[0], 0, expected[0][0], answers[0][0], len(_block_arg(puzzle, 0)[0]), None)
-        return _fail(puzzle, seed, len(draws), [order], failure)
+        everywhere = _wrong_on_every_draw(expected, answers, list(range(len(draws))))
+        return _fail(puzzle, seed, len(draws), [order], dataclasses.replace(failure, everywhere=everywhere))
     suspects = failing_draws(answers, expected)  # usually none: the answer is right
     first = min(suspects, default=0)
     by_simplicity = sorted(suspects, key=lambda d: _simplicity(draws[d], d))
@@ -111,7 +112,8 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
                 else:
                     every = [(a[k], e[k]) for a, e in zip(answers, expected)]
                     diagnoses = _shape_diagnoses(names[k], got, want, out_shape, arg, every)
-                return _fail(puzzle, seed, len(draws), diagnoses, _failure(*failure_args, None))
+                failure = dataclasses.replace(_failure(*failure_args, None), everywhere=_wrong_on_every_draw(expected, answers, suspects))
+                return _fail(puzzle, seed, len(draws), diagnoses, failure)
             ok = close(got, want)
             if not ok.all():
                 failure = _failure(*failure_args, ~ok)
@@ -120,6 +122,7 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
                 if near:  # an index shifted to the lattice point it nearly sits on only looks like an off-by-one
                     diagnoses = [x for x in diagnoses if x.kind is not Kind.SHIFTED]
                 lattice = _lattice_diagnoses(names[k], draw, d) if d == first else []  # "right on all d draws before"
+                failure = dataclasses.replace(failure, everywhere=_wrong_on_every_draw(expected, answers, suspects))
                 return _fail(puzzle, seed, len(draws), near + lattice + diagnoses, failure)
     return Verdict(
         puzzle.name,
@@ -169,11 +172,22 @@ def simplicity(draw: Draw, position: int) -> tuple[float, ...]:
     )
 
 
+def _wrong_on_every_draw(expected: list[Blocks], answers: tuple[Blocks, ...], suspects: list[int]) -> bool:
+    """Whether the answer is wrong on every draw (then no draw in particular exposes it)."""
+    if len(suspects) < len(expected):
+        return False
+    return all(
+        any(g.shape != w.shape or not close(g, w).all() for g, w in zip(got, want))
+        for got, want in zip(answers, expected)
+    )
+
+
 def _fail(puzzle: Puzzle, seed: int, n: int, diagnoses: list[Diagnosis], failure: Failure) -> Verdict:
+    where = f"on all {n} draws" if failure.everywhere and n > 1 else f"on {draw_phrase(failure.draw_label)}"
     return Verdict(
         puzzle.name,
         Status.FAIL,
-        f"{diagnoses[0].message} (on the {failure.draw_label})",
+        f"{diagnoses[0].message} ({where})",
         tuple(diagnoses),
         failure,
         draws=n,
@@ -378,20 +392,25 @@ def _precision_diagnosis(name: str, got: np.ndarray, w: np.ndarray) -> Diagnosis
     )
 
 
+def _before(d: int) -> str:
+    """The `d` draws judged before this one: "all 12 draws before this one"."""
+    return "the draw before this one" if d == 1 else f"all {d} draws before this one"
+
+
 def _lattice_diagnoses(name: str, draw: Draw, d: int) -> list[Diagnosis]:
     # Every random draw came first and passed: a mistake that shows only where an index sits on
     # an integer or a half is about what f does exactly there.
     if draw.label.startswith("half-integer draw"):
         return [Diagnosis(
             Kind.HALF_INTEGER,
-            f"{name} is right on all {d} draws before this one, where an index is exactly k + 0.5: "
+            f"{name} is right on {_before(d)}, where an index is exactly k + 0.5: "
             "f rounds half to even (np.round(0.5) == 0, np.round(1.5) == 2, np.round(2.5) == 2); "
             "floor(x + 0.5) rounds half up",
         )]
     if draw.label.startswith("integer draw"):
         return [Diagnosis(
             Kind.INTEGER_INDEX,
-            f"{name} is right on all {d} draws before this one, where an index is an exact integer: "
+            f"{name} is right on {_before(d)}, where an index is an exact integer: "
             "there floor == ceil, so an interpolation weight t = (x - floor) / (ceil - floor) is 0 "
             "by f's safe division, with a zero derivative; a soft mask entry is exactly 0 or 1; and a "
             "clip at the ends of the array may hold the index still",
@@ -547,6 +566,9 @@ def _cells_diagnosis(name: str, failure: Failure) -> Diagnosis:
         "{}: yours {}, expected {}".format(_entry_name(failure, c), *distinct(c.yours, c.expected)) for c in failure.cells
     )
     more = f" (first {len(failure.cells)}: {listed})" if failure.cells else ""
+    if len(failure.cells) == 1 and failure.wrong_count == 1:
+        more = f" ({listed})"
     if failure.wrong_count == total:
-        return Diagnosis(Kind.CELLS, f"{name} is wrong on all {total} entries{more}")
-    return Diagnosis(Kind.CELLS, f"{name} is wrong on {failure.wrong_count} of {total} entries{more}")
+        every = {1: "its only entry", 2: "both its entries"}.get(total, f"all {total} entries")
+        return Diagnosis(Kind.CELLS, f"{name} is wrong on {every}{more}")
+    return Diagnosis(Kind.CELLS, f"{name} is wrong on {failure.wrong_count} of {counted(total, 'entry')}{more}")

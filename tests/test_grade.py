@@ -122,7 +122,7 @@ def _result(graded: dict[str, Any], name: str, puzzle: str) -> dict[str, Any]:
 def test_grading_completes_with_exit_0_whatever_the_students_scored(graded: dict[str, Any]) -> None:
     result = graded["result"]
     assert result.returncode == 0, result.stderr
-    assert "graded 8 submission(s), 0 unchanged" in result.stdout
+    assert "graded 8 submissions, 0 unchanged" in result.stdout
     assert graded["seconds"] < 100
 
 
@@ -241,7 +241,7 @@ def test_a_rerun_grades_nothing_and_rewrites_the_same_files(graded: dict[str, An
     before = _snapshot(graded["out"])
     again = grade(graded["subs"], graded["out"])
     assert again.returncode == 0, again.stderr
-    assert "graded 0 submission(s), 8 unchanged" in again.stdout
+    assert "graded 0 submissions, 8 unchanged" in again.stdout
     assert _snapshot(graded["out"]) == before
 
 

@@ -118,13 +118,17 @@ def test_the_exposing_draw_is_reported() -> None:
     assert verdict.status is Status.FAIL
     # Wrong wherever |x| >= 50; of those draws the simplest is shown: two zeros among large entries.
     assert verdict.failure is not None and verdict.failure.draw_label == "two zeros among large magnitudes"
+    assert not verdict.failure.everywhere  # right on the draws with small entries
+    assert verdict.message.endswith("(on the draw with two zeros among large magnitudes)")
 
 
 def test_of_many_exposing_draws_the_simplest_is_shown() -> None:
     # Wrong on every draw: the report shows a built draw with zeros, never a random one.
     verdict = check_answer("neg", lambda x: np.eye(10))
     assert verdict.failure is not None and verdict.failure.draw_label == "two zero entries"
-    assert "(on the two zero entries)" in verdict.message
+    # No draw in particular exposes a mistake made on every draw, so none is named as if it did.
+    assert verdict.failure.everywhere
+    assert verdict.message.endswith(f"(on all {verdict.draws} draws)")
 
 
 def test_simplicity_orders_built_draws_zeros_integers_and_small_numbers_first() -> None:
@@ -275,3 +279,16 @@ def test_a_real_off_by_one_in_a_lookup_is_still_shifted() -> None:
 
     verdict = check_answer("linear_lookup", jac)
     assert Kind.NEAR_LATTICE not in verdict.kinds()
+
+
+def test_a_one_entry_jacobian_wrong_on_its_only_entry_reads_in_the_singular() -> None:
+    # Regression: "the Jacobian is wrong on all 1 entries (first 1: ...)".
+    verdict = check_answer("id", lambda x: 3 * jnp.ones((1, 1)))
+    cells = [d.message for d in verdict.diagnoses if d.kind is Kind.CELLS]
+    assert cells == ["the Jacobian is wrong on its only entry (d f[0] / d x[0]: yours 3, expected 2)"]
+
+
+def test_one_wrong_entry_is_listed_without_first_one() -> None:
+    verdict = check_answer("relu", lambda x: (I10 == O10) * (x > 0) * (I10 != 3))
+    cells = [d.message for d in verdict.diagnoses if d.kind is Kind.CELLS]
+    assert cells and cells[0].startswith("the Jacobian is wrong on 1 of 100 entries (d f[3] / d x[3]: yours 0, expected 1)")
