@@ -168,7 +168,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     puzzle = _one(args.name)
     console = _console()
-    console.print(Text(f"{puzzle.title} ({puzzle.name}) · {puzzle.chapter} chapter · {puzzle.points} points", style="bold"))
+    console.print(Text(f"{puzzle.title} ({puzzle.name}) · {puzzle.chapter} chapter · {counted(puzzle.points, 'point')}", style="bold"))
     # Plain text, not Markdown: TeX's underscores would be read as emphasis.
     console.print(Text(puzzle.statement))
     console.print()

@@ -178,3 +178,11 @@ def test_watch_rechecks_a_puzzle_when_its_file_is_saved(workspace: Path) -> None
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_show_says_1_point_in_the_singular() -> None:
+    # Regression: "Doubling (id) · autodiff chapter · 1 points".
+    one = jacpuzzles("show", "id")
+    assert one.returncode == 0 and "· 1 point\n" in one.stdout and "1 points" not in one.stdout
+    two = jacpuzzles("show", "cumsum")
+    assert "· 2 points\n" in two.stdout
