@@ -315,3 +315,15 @@ def test_a_submission_named_like_a_class_wide_file_is_refused_not_overwritten(tm
     found, clashes = discover(tmp_path)
     assert [s.name for s in found] == ["alice"]
     assert len(clashes) == 1 and "may not be named 'summary'" in clashes[0].reason and "rename it" in clashes[0].reason
+
+
+def test_summary_and_feedback_counts_agree_with_their_nouns() -> None:
+    # Regression: "1 of 1 submissions graded", "0/1 points" in the class summary and feedback.
+    from checker._gradebook import summary_markdown
+
+    one = {
+        "submissions": 1, "graded": 1, "ungradable": [], "max_score": 1, "puzzles": {},
+        "scores": {"mean": 1.0, "median": 1.0, "min": 1, "max": 1, "distribution": {"1": 1}},
+    }
+    assert "1 of 1 submission graded; 0 ungradable." in summary_markdown(one)
+    assert "1 of 2 submissions graded" in summary_markdown({**one, "submissions": 2})
