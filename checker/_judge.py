@@ -424,7 +424,7 @@ _NEAR = max(LATTICE_OFFSETS) * (1 + 1e-6)  # how far from a lattice point the ne
 def _lattice_gaps(puzzle: Puzzle, draw: Draw) -> list[tuple[float, str]]:
     """How far each index entry of `draw` is from the nearest integer and from the nearest k + 0.5
     (for the lattices its argument is drawn on), with the lattice's name."""
-    found = []
+    found: list[tuple[float, str]] = []
     for arg, values in zip(puzzle.args, draw.values):
         v = np.asarray(values, dtype=np.float64).reshape(-1)
         for kind in ("integer", "half-integer"):
