@@ -35,7 +35,9 @@ from rich.text import Text
 from checker._assignment import Assignment, BadSetup
 from checker._grade import grade_one
 from checker._gradebook import GRADED, write_atomic
+from checker._report import exposing
 from checker._sandbox import Limits
+from checker._verdict import counted, out_of
 
 BELOW_THRESHOLD = 1  # --fail-under: the score is below it (the only cause of exit code 1)
 UNGRADABLE = 3  # a single submission the grader could not grade: no score was produced
@@ -54,7 +56,7 @@ def puzzle_feedback(result: dict[str, Any]) -> str:
     """One puzzle's feedback as plain text, from its `check --json` result: status and points,
     each diagnosis, where it happened, the input that exposed it, what the answer printed."""
     status = result["status"]
-    lines = [f"{result['puzzle']}: {status.upper()}, {result['points']}/{result['max_points']} points"]
+    lines = [f"{result['puzzle']}: {status.upper()}, {out_of(result['points'], result['max_points'])}"]
     if status == "pass":
         lines.append(result["message"])
     else:
@@ -64,13 +66,13 @@ def puzzle_feedback(result: dict[str, Any]) -> str:
             lines.append(f"  at {result['location']}")
         draw = result.get("draw")
         if draw:
-            lines.append(f"Exposed by the {draw['label']}:")
+            lines.append(f"{exposing(draw['label'], bool(result.get('wrong_on_every_draw')), int(result.get('draws') or 0))}:")
             lines += [f"  {arg} = {_values(value)}" for arg, value in draw.items() if arg != "label"]
     if result.get("path"):
         lines.append(f"File: {result['path']}")
     printed = result.get("output") or ""
     if printed:
-        cut = printed if len(printed) <= OUTPUT_CAP else printed[:OUTPUT_CAP] + f"… ({len(printed) - OUTPUT_CAP} more characters)"
+        cut = printed if len(printed) <= OUTPUT_CAP else printed[:OUTPUT_CAP] + f"… ({counted(len(printed) - OUTPUT_CAP, 'more character')})"
         lines += ["Your answer printed:", cut]
     if status in ("fail", "error"):
         lines.append(f"See the full report (the Jacobians side by side): jacpuzzles check {result['puzzle']}")
@@ -93,7 +95,7 @@ def _flatten(value: Any) -> list[Any]:
 
 
 def _capped(text: str, cap: int = MESSAGE_CAP) -> str:
-    return text if len(text) <= cap else text[:cap] + f"… ({len(text) - cap} more characters: run jacpuzzles check for all of it)"
+    return text if len(text) <= cap else text[:cap] + f"… ({counted(len(text) - cap, 'more character')}: run jacpuzzles check for all of it)"
 
 
 # ---- GitHub Classroom ----
@@ -174,7 +176,7 @@ def gradescope_results(doc: dict[str, Any], seconds: float) -> dict[str, Any] | 
     if doc["status"] != GRADED:
         return None
     counts = {s: sum(r["status"] == s for r in doc["results"]) for s in ("pass", "fail", "error", "todo")}
-    summary = f"{doc['score']}/{doc['max_score']} points. Puzzles: " + ", ".join(f"{n} {s}" for s, n in counts.items()) + "."
+    summary = f"{out_of(doc['score'], doc['max_score'])}. Puzzles: " + ", ".join(f"{n} {s}" for s, n in counts.items()) + "."
     tests = [
         {
             "name": r["puzzle"],
@@ -265,7 +267,7 @@ def class_exit_code(out: Path, fail_under: float, console: Console) -> int:
         console.print(Text(f"no submission was graded: that fails --fail-under {fail_under:g}", style="bold red"))
         return BELOW_THRESHOLD
     if low:
-        console.print(Text(f"{len(low)} of {len(rows)} submission(s) below --fail-under {fail_under:g} or ungradable: {', '.join(low)}", style="bold red"))
+        console.print(Text(f"{len(low)} of {counted(len(rows), 'submission')} below --fail-under {fail_under:g} or ungradable: {', '.join(low)}", style="bold red"))
         return BELOW_THRESHOLD
     return 0
 
@@ -281,7 +283,7 @@ def _exit_code(doc: dict[str, Any], fail_under: float | None, console: Console) 
 
 
 def _score(doc: dict[str, Any]) -> str:
-    return "not graded" if doc["score"] is None else f"{doc['score']}/{doc['max_score']} points"
+    return "not graded" if doc["score"] is None else out_of(doc["score"], doc["max_score"])
 
 
 def _name(directory: Path) -> str:

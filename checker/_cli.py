@@ -25,7 +25,7 @@ from checker import _badge, _catalog, _state, _stubs, _workspace
 from checker._catalog import UnknownPuzzle, puzzle_named
 from checker._stubs import find_answers
 from checker._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
-from checker._verdict import Diagnosis, Kind, Status, Verdict
+from checker._verdict import Diagnosis, Kind, Status, Verdict, counted
 
 USAGE_ERROR = 2
 INTERRUPTED = 130  # the shell's code for a command ended by Ctrl-C
@@ -214,7 +214,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     puzzle = _one(args.name)
     console = _console()
-    console.print(Text(f"{puzzle.title} ({puzzle.name}) · {puzzle.chapter} chapter · {puzzle.points} points", style="bold"))
+    console.print(Text(f"{puzzle.title} ({puzzle.name}) · {puzzle.chapter} chapter · {counted(puzzle.points, 'point')}", style="bold"))
     # Plain text, not Markdown: TeX's underscores would be read as emphasis.
     console.print(Text(puzzle.statement))
     console.print()
@@ -281,7 +281,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
     console = _console()
     if args.action == "generate":
         written = _stubs.generate(root)
-        console.print(f"wrote {len(written)} file(s)" + "".join(f"\n  {p}" for p in written))
+        console.print(f"wrote {counted(len(written), 'file')}" + "".join(f"\n  {p}" for p in written))
         return 0
     if args.action == "record-tf":
         from checker import _tf_oracle
@@ -296,7 +296,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
     problems = _stubs.drift(root)
     for problem in problems:
         console.print(Text(problem, style="red"))
-    console.print("generated files match the catalog" if not problems else f"{len(problems)} file(s) drifted: run `jacpuzzles dev generate`")
+    console.print("generated files match the catalog" if not problems else f"{counted(len(problems), 'file')} drifted: run `jacpuzzles dev generate`")
     stale = _tf_oracle.stale()
     if stale:
         console.print(Text(

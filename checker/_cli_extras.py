@@ -70,7 +70,7 @@ def write_picture(puzzle: Puzzle, args: argparse.Namespace, console: Console) ->
         return 1
     out.write_text(picture, encoding="utf-8")
     wrong = verdict.failure.wrong_count if verdict.failure is not None and verdict.failure.wrong is not None else 0
-    detail = f", {wrong} wrong entries crossed" if wrong else ""
+    detail = f", {wrong} wrong {'entry' if wrong == 1 else 'entries'} crossed" if wrong else ""
     console.print(f"wrote yours and the expected Jacobian of {puzzle.name} ({verdict.status.value}{detail}) to {out}")
     return 0 if verdict.passed else 1
 

@@ -24,7 +24,7 @@ from typing import Any, Callable, NoReturn
 import numpy as np
 
 from checker._catalog import Puzzle
-from checker._verdict import Kind
+from checker._verdict import Kind, counted
 
 _INPUT_LETTERS = "ijklmn"
 _OUTPUT_LETTERS = "opqrst"
@@ -123,7 +123,7 @@ def _derivatives(puzzle: Puzzle, returned: Any) -> list[Callable[..., Any]]:
     form = f"(f, {', '.join(names)})"
     wrt = ", ".join(a.name for a in puzzle.wrt)
     if not isinstance(returned, (tuple, list)) or len(returned) != 1 + len(names):
-        got = f"a {type(returned).__name__} of {len(returned)} entries" if isinstance(returned, (tuple, list)) else f"a {type(returned).__name__}"
+        got = f"a {type(returned).__name__} of {counted(len(returned), 'entry')}" if isinstance(returned, (tuple, list)) else f"a {type(returned).__name__}"
         _raise(Kind.STRUCTURE, (
             f"{fb_name(puzzle)} returns {form}: f, then one derivative function per argument of f ({wrt}); got {got}"
         ))

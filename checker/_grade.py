@@ -34,7 +34,7 @@ from checker._shard import Shard
 from checker._catalog import puzzle_named
 from checker._runner import Run
 from checker._sandbox import Limits
-from checker._verdict import Diagnosis, Kind, Status, Verdict
+from checker._verdict import Diagnosis, Kind, Status, Verdict, counted
 
 GRADER_VERSION = 3  # bump when grading changes what a journaled result would be
 
@@ -77,7 +77,7 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
     names = list(points)
     found, skipped = _submissions.discover(submissions)
     if shard is not None:
-        progress.print(f"shard {shard}: {sum(shard.holds(s.name) for s in found)} of the {len(found)} submissions")
+        progress.print(f"shard {shard}: {sum(shard.holds(s.name) for s in found)} of the {counted(len(found), 'submission')}")
         found = [s for s in found if shard.holds(s.name)]
         skipped = [s for s in skipped if shard.holds(s.name)]
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-grade-") as scratch:
@@ -92,7 +92,7 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
     docs.sort(key=lambda d: str(d["submission"]))
     _write_gradebook(out, docs, names)
     console.print(_table(docs))
-    console.print(f"graded {len(todo)} submission(s), {len(plans) - len(todo)} unchanged since the last run; results in {out}")
+    console.print(f"graded {counted(len(todo), 'submission')}, {len(plans) - len(todo)} unchanged since the last run; results in {out}")
     return 0
 
 
@@ -112,7 +112,7 @@ def merge_class(out: Path, assignment: Assignment | None, console: Console) -> i
             continue  # summary.json, or not an entry of ours
         puzzles = [r.get("puzzle") for r in doc.get("results", [])]
         if doc["status"] == _gradebook.GRADED and puzzles != names:
-            raise BadSetup(f"{path.name} was graded on {len(puzzles)} puzzle(s) ({', '.join(map(str, puzzles[:3]))}…), not on the {len(names)} of this "
+            raise BadSetup(f"{path.name} was graded on {counted(len(puzzles), 'puzzle')} ({', '.join(map(str, puzzles[:3]))}…), not on the {len(names)} of this "
                            "assignment: pass the --assignment the shards were graded with")
         setups.add(str(doc.get("setup", "")))
         docs.append(doc)
@@ -122,7 +122,7 @@ def merge_class(out: Path, assignment: Assignment | None, console: Console) -> i
         raise BadSetup(f"the entries in {out} were graded with different seeds, points or limits: grade every shard with the same --assignment, --seed, --timeout and --memory-mb")
     _write_gradebook(out, docs, names)
     console.print(_table(docs))
-    console.print(f"merged {len(docs)} submission(s) into {out}: grades.csv, junit.xml, summary.md, summary.json")
+    console.print(f"merged {counted(len(docs), 'submission')} into {out}: grades.csv, junit.xml, summary.md, summary.json")
     return 0
 
 

@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.text import Text
 
 from checker._report import render, to_json
-from checker._verdict import Verdict
+from checker._verdict import Verdict, counted, out_of
 
 GRADED = "graded"
 UNGRADABLE = "ungradable"
@@ -71,7 +71,7 @@ def feedback(doc: dict[str, Any], verdicts: Sequence[Verdict] | None, points: di
         console.print(Text(f"{doc['submission']}: ungradable: {doc.get('reason', '')}"))
         console.print(Text("This is not a score: the grader could not grade this submission. Ask your instructor."))
     else:
-        console.print(Text(f"{doc['submission']}: {doc['score']}/{doc['max_score']} points"))
+        console.print(Text(f"{doc['submission']}: {out_of(doc['score'], doc['max_score'])}"))
         console.print()
         render(verdicts, console, points, seed=False)
     out = console.file
@@ -117,7 +117,7 @@ def grades_csv(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
 def _clean(text: str | None, cap: int = JUNIT_TEXT_CAP) -> str:
     """Text XML can hold: invalid characters replaced, length capped."""
     cleaned = _NOT_XML.sub("\ufffd", text or "")
-    return cleaned if len(cleaned) <= cap else cleaned[:cap] + f"… ({len(cleaned) - cap} more characters)"
+    return cleaned if len(cleaned) <= cap else cleaned[:cap] + f"… ({counted(len(cleaned) - cap, 'more character')})"
 
 
 _JUNIT_TAG = {"fail": "failure", "error": "error", "todo": "skipped"}
@@ -186,7 +186,7 @@ def summary_markdown(s: dict[str, Any]) -> str:
     lines = ["# jacpuzzles grade: summary", ""]
     sc = s["scores"]
     skipped = s.get("skipped", [])
-    lines.append(f"{s['graded']} of {s['submissions']} submissions graded; {len(s['ungradable'])} ungradable" + (f"; {len(skipped)} skipped." if skipped else "."))
+    lines.append(f"{s['graded']} of {counted(s['submissions'], 'submission')} graded; {len(s['ungradable'])} ungradable" + (f"; {len(skipped)} skipped." if skipped else "."))
     if sc["mean"] is not None:
         lines.append(f"Scores out of {s['max_score']}: mean {sc['mean']:g}, median {sc['median']:g}, min {sc['min']}, max {sc['max']}.")
     lines += ["", "## Score distribution", "", "| score | submissions |", "| ---: | ---: |"]

@@ -13,9 +13,9 @@ from typing import Callable, Sequence
 import numpy as np
 
 from checker._catalog import FLOAT_DTYPES, Arg, Puzzle
-from checker._sampling import Draw
-from checker._tolerance import close, failing_draws, tolerance
-from checker._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict
+from checker._sampling import LATTICE_OFFSETS, Draw
+from checker._tolerance import at_least_float64, close, failing_draws, tolerance
+from checker._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict, counted, draw_phrase
 
 Blocks = tuple[np.ndarray, ...]
 MAX_CELLS = 5  # wrong cells listed in a diagnosis
@@ -94,7 +94,8 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
     order = _order_diagnosis(puzzle, expected[0], answers[0])
     if order is not None:
         failure = _failure(puzzle, draws[0], names[0], 0, expected[0][0], answers[0][0], len(_block_arg(puzzle, 0)[0]), None)
-        return _fail(puzzle, seed, len(draws), [order], failure)
+        everywhere = _wrong_on_every_draw(expected, answers, list(range(len(draws))))
+        return _fail(puzzle, seed, len(draws), [order], dataclasses.replace(failure, everywhere=everywhere))
     suspects = failing_draws(answers, expected)  # usually none: the answer is right
     first = min(suspects, default=0)
     by_simplicity = sorted(suspects, key=lambda d: _simplicity(draws[d], d))
@@ -111,13 +112,18 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
                 else:
                     every = [(a[k], e[k]) for a, e in zip(answers, expected)]
                     diagnoses = _shape_diagnoses(names[k], got, want, out_shape, arg, every)
-                return _fail(puzzle, seed, len(draws), diagnoses, _failure(*failure_args, None))
+                failure = dataclasses.replace(_failure(*failure_args, None), everywhere=_wrong_on_every_draw(expected, answers, suspects))
+                return _fail(puzzle, seed, len(draws), diagnoses, failure)
             ok = close(got, want)
             if not ok.all():
                 failure = _failure(*failure_args, ~ok)
                 diagnoses = _value_diagnoses(names[k], got, want, ~ok, out_shape, arg, draw, puzzle, failure)
+                near = _near_lattice_diagnoses(names[k], puzzle, draws, suspects, d)
+                if near:  # an index shifted to the lattice point it nearly sits on only looks like an off-by-one
+                    diagnoses = [x for x in diagnoses if x.kind is not Kind.SHIFTED]
                 lattice = _lattice_diagnoses(names[k], draw, d) if d == first else []  # "right on all d draws before"
-                return _fail(puzzle, seed, len(draws), lattice + diagnoses, failure)
+                failure = dataclasses.replace(failure, everywhere=_wrong_on_every_draw(expected, answers, suspects))
+                return _fail(puzzle, seed, len(draws), near + lattice + diagnoses, failure)
     return Verdict(
         puzzle.name,
         Status.PASS,
@@ -166,11 +172,25 @@ def simplicity(draw: Draw, position: int) -> tuple[float, ...]:
     )
 
 
+def _wrong_on_every_draw(expected: list[Blocks], answers: tuple[Blocks, ...], suspects: list[int]) -> bool:
+    """Whether the answer is wrong on every draw (then no draw in particular exposes it)."""
+    if len(suspects) < len(expected):
+        return False
+    blocks = range(len(expected[0])) if expected else range(0)
+    if all(len({a[k].shape for a in answers} | {e[k].shape for e in expected}) == 1 and len({a[k].dtype for a in answers}) == 1 for k in blocks):
+        return True  # the blocks stacked, so `failing_draws` compared every draw: all of them failed
+    return all(
+        any(g.shape != w.shape or not close(g, w).all() for g, w in zip(got, want))
+        for got, want in zip(answers, expected)
+    )
+
+
 def _fail(puzzle: Puzzle, seed: int, n: int, diagnoses: list[Diagnosis], failure: Failure) -> Verdict:
+    where = f"on all {n} draws" if failure.everywhere and n > 1 else f"on {draw_phrase(failure.draw_label)}"
     return Verdict(
         puzzle.name,
         Status.FAIL,
-        f"{diagnoses[0].message} (on the {failure.draw_label})",
+        f"{diagnoses[0].message} ({where})",
         tuple(diagnoses),
         failure,
         draws=n,
@@ -357,7 +377,7 @@ def _value_diagnoses(
 
 def _precision_diagnosis(name: str, got: np.ndarray, w: np.ndarray) -> Diagnosis | None:
     # Right to the precision the answer returns, but that precision is below the checker's.
-    if got.dtype.kind in "biu" or got.dtype == np.float64:
+    if got.dtype.kind in "biu" or at_least_float64(got.dtype):
         return None
     import jax.numpy as jnp
 
@@ -375,25 +395,84 @@ def _precision_diagnosis(name: str, got: np.ndarray, w: np.ndarray) -> Diagnosis
     )
 
 
+def _before(d: int) -> str:
+    """The `d` draws judged before this one: "all 12 draws before this one"."""
+    return "the draw before this one" if d == 1 else f"all {d} draws before this one"
+
+
 def _lattice_diagnoses(name: str, draw: Draw, d: int) -> list[Diagnosis]:
     # Every random draw came first and passed: a mistake that shows only where an index sits on
     # an integer or a half is about what f does exactly there.
     if draw.label.startswith("half-integer draw"):
         return [Diagnosis(
             Kind.HALF_INTEGER,
-            f"{name} is right on all {d} draws before this one, where an index is exactly k + 0.5: "
+            f"{name} is right on {_before(d)}, where an index is exactly k + 0.5: "
             "f rounds half to even (np.round(0.5) == 0, np.round(1.5) == 2, np.round(2.5) == 2); "
             "floor(x + 0.5) rounds half up",
         )]
     if draw.label.startswith("integer draw"):
         return [Diagnosis(
             Kind.INTEGER_INDEX,
-            f"{name} is right on all {d} draws before this one, where an index is an exact integer: "
+            f"{name} is right on {_before(d)}, where an index is an exact integer: "
             "there floor == ceil, so an interpolation weight t = (x - floor) / (ceil - floor) is 0 "
             "by f's safe division, with a zero derivative; a soft mask entry is exactly 0 or 1; and a "
             "clip at the ends of the array may hold the index still",
         )]
     return []
+
+
+_NEAR = max(LATTICE_OFFSETS) * (1 + 1e-6)  # how far from a lattice point the near draws put an index
+
+
+def _lattice_gaps(puzzle: Puzzle, draw: Draw) -> list[tuple[float, str]]:
+    """How far each index entry of `draw` is from the nearest integer and from the nearest k + 0.5
+    (for the lattices its argument is drawn on), with the lattice's name."""
+    found: list[tuple[float, str]] = []
+    for arg, values in zip(puzzle.args, draw.values):
+        v = np.asarray(values, dtype=np.float64).reshape(-1)
+        for kind in ("integer", "half-integer"):
+            if kind in arg.edge_names and arg.dtype in FLOAT_DTYPES:
+                gap = np.abs(v - np.round(v)) if kind == "integer" else np.abs(v - np.floor(v) - 0.5)
+                found += [(float(g), kind) for g in gap]
+    return found
+
+
+def _near_lattice_diagnoses(name: str, puzzle: Puzzle, draws: tuple[Draw, ...], suspects: list[int], d: int) -> list[Diagnosis]:
+    # Wrong only on draws where an index is close to an integer (or a half) without being on it:
+    # the answer snaps a nearly whole index to the lattice point (a tolerance such as
+    # abs(x - round(x)) < eps, np.isclose), where f snaps none. The shift that results is not an
+    # off-by-one in the answer's index arithmetic.
+    if not suspects or len(suspects) == len(draws):
+        return []
+    for s in suspects:
+        if not any(0 < g <= _NEAR for g, _ in _lattice_gaps(puzzle, draws[s])):
+            return []
+    gap, kind = min((g, k) for g, k in _lattice_gaps(puzzle, draws[d]) if 0 < g <= _NEAR)
+    farthest = max(min(g for g, _ in _lattice_gaps(puzzle, draws[s]) if 0 < g <= _NEAR) for s in suspects)
+    passing = [draws[e] for e in range(len(draws)) if e not in set(suspects)]
+    on = any(x.label.startswith(f"{kind} draw") for x in passing)
+    beyond = any(farthest < g <= _NEAR for x in passing for g, k in _lattice_gaps(puzzle, x) if k == kind)
+    if kind == "integer":
+        point, points = "an integer", "integers"
+        why = (
+            "does your answer treat an index that is nearly an integer as an integer (a tolerance such as "
+            "abs(x - round(x)) < eps, or np.isclose), or round it to float32, which puts it on one? f tests "
+            "for an exact integer (floor == ceil): "
+            f"{gap:.2g} away from one, floor and ceil still differ, and the derivative is the one between integers"
+        )
+    else:
+        point, points = "a half-integer (k + 0.5)", "half-integers"
+        why = (
+            "does your answer treat an index that is nearly k + 0.5 as exactly k + 0.5 (a tolerance such as "
+            f"abs(x - floor(x) - 0.5) < eps)? f rounds the index as it is: {gap:.2g} away from k + 0.5, it "
+            "rounds to the nearer side"
+        )
+    right = " and ".join(([f"exactly on {points}"] if on else []) + (["farther from them"] if beyond else []))
+    return [Diagnosis(
+        Kind.NEAR_LATTICE,
+        f"{name} is wrong only where an index is within {farthest:.2g} of {point} without being on it "
+        f"(here {gap:.2g} away){f', and right {right}' if right else ''}: {why}",
+    )]
 
 
 def _repeat_diagnoses(name: str, wrong: np.ndarray, puzzle: Puzzle, draw: Draw) -> list[Diagnosis]:
@@ -490,6 +569,9 @@ def _cells_diagnosis(name: str, failure: Failure) -> Diagnosis:
         "{}: yours {}, expected {}".format(_entry_name(failure, c), *distinct(c.yours, c.expected)) for c in failure.cells
     )
     more = f" (first {len(failure.cells)}: {listed})" if failure.cells else ""
+    if len(failure.cells) == 1 and failure.wrong_count == 1:
+        more = f" ({listed})"
     if failure.wrong_count == total:
-        return Diagnosis(Kind.CELLS, f"{name} is wrong on all {total} entries{more}")
-    return Diagnosis(Kind.CELLS, f"{name} is wrong on {failure.wrong_count} of {total} entries{more}")
+        every = {1: "its only entry", 2: "both its entries"}.get(total, f"all {total} entries")
+        return Diagnosis(Kind.CELLS, f"{name} is wrong on {every}{more}")
+    return Diagnosis(Kind.CELLS, f"{name} is wrong on {failure.wrong_count} of {counted(total, 'entry')}{more}")

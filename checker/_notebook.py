@@ -148,7 +148,7 @@ def chapter_notebook(chapter: Chapter, answers: Mapping[str, str] | None = None)
         what = "Cotangent" if p.is_vjp else "Jacobian"
         cells.append(_markdown(
             f"## {number}. {p.title} (`{p.name}`)\n\n{p.statement}\n\n"
-            f"{what} shape{'s' if len(p.jac_shapes()) > 1 else ''}: {shapes} · {p.points} points"
+            f"{what} shape{'s' if len(p.jac_shapes()) > 1 else ''}: {shapes} · {p.points} point{'' if p.points == 1 else 's'}"
         ))
         cells.append(_code(p.code.rstrip()))
         answer = answers.get(p.name)

@@ -22,6 +22,7 @@ from checker._catalog import Puzzle
 from checker._tolerance import close, close_per_draw
 from checker._sampling import Draw, stacked
 from checker._settings import FAST_COMPILE
+from checker._verdict import draw_phrase
 
 # One entry per Jacobian block, output-major (see `Puzzle.jac_shapes`).
 Blocks = tuple[np.ndarray, ...]
@@ -34,7 +35,7 @@ class OracleDisagreement(Exception):
 
     def __init__(self, puzzle: str, draw: str, block: int, worst: float, first: str = "jax.jacfwd", second: str = "jax.jacrev") -> None:
         super().__init__(
-            f"{puzzle}: {first} and {second} disagree on the {draw} (block {block}, "
+            f"{puzzle}: {first} and {second} disagree on {draw_phrase(draw)} (block {block}, "
             f"largest difference {worst:.3g}). This is a bug in jacpuzzles, not in your answer: "
             "please report it with this message."
         )

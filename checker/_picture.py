@@ -17,7 +17,7 @@ from typing import Sequence
 import numpy as np
 
 from checker._catalog import Puzzle
-from checker._verdict import Verdict
+from checker._verdict import Verdict, draw_phrase
 
 _STYLE = (
     "<style>text{font-family:ui-monospace,Menlo,Consolas,monospace}.tick{font-size:10px;fill:#555}"
@@ -190,7 +190,7 @@ def expected_pictures(puzzles: Sequence[Puzzle], seed: int = 0) -> dict[str, str
     pictures = {}
     for puzzle, batch in work:
         what = "cotangents" if puzzle.is_vjp else "Jacobian"
-        title = f"{puzzle.name}: the expected {what} on the {batch[0].label} (seed {seed})"
+        title = f"{puzzle.name}: the expected {what} on {draw_phrase(batch[0].label)} (seed {seed})"
         pictures[puzzle.name] = svg(title, block_panels(puzzle, found[puzzle.name][0]))
     return pictures
 
@@ -214,7 +214,7 @@ def answer_picture(puzzle: Puzzle, path: Path, seed: int = 0) -> tuple[str | Non
                 failure.yours, yours_split, failure.out_label, failure.arg, failure.wrong,
             ),
         ]
-        title = f"{puzzle.name}: {verdict.status.value} on the {failure.draw_label} (seed {seed})"
+        title = f"{puzzle.name}: {verdict.status.value} on {draw_phrase(failure.draw_label)} (seed {seed})"
         return svg(title, panels, verdict.diagnoses[0].message[:160] if verdict.diagnoses else ""), verdict
     if not verdict.passed:
         return None, verdict
@@ -225,5 +225,5 @@ def answer_picture(puzzle: Puzzle, path: Path, seed: int = 0) -> tuple[str | Non
     if run.problem is not None or not run.answers:
         return expected, verdict
     panels = block_panels(puzzle, run.answers[0], "yours: ")
-    title = f"{puzzle.name}: pass; yours on the {batch[0].label} (seed {seed})"
+    title = f"{puzzle.name}: pass; yours on {draw_phrase(batch[0].label)} (seed {seed})"
     return svg(title, panels, verdict.message), verdict

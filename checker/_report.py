@@ -21,7 +21,7 @@ from rich.text import Text
 
 from checker._badge import SYMBOL as BADGE
 from checker._badge import label as badge_label
-from checker._verdict import Status, Verdict
+from checker._verdict import Failure, Status, Verdict, draw_phrase
 
 STATUS_STYLE = {
     Status.PASS: "bold green",
@@ -218,7 +218,7 @@ class VerdictView:
         failure = v.failure
         if failure is not None:
             seed = f" (seed {v.seed})" if self.seed else ""
-            lines = [Text(f"Exposed by the {failure.draw_label}{seed}:", style="bold")]
+            lines = [Text(f"{shown_draw(failure, v.draws)}{seed}:", style="bold")]
             lines += [Text(f"  {name} = {_array_text(value, f'  {name} = ')}") for name, value in failure.draw.items()]
             yield Padding(Group(*lines), (1, 0, 0, 2))
             yield Padding(_SideBySide(self._maps()), (1, 0, 0, 2))
@@ -245,6 +245,19 @@ class VerdictView:
             Heatmap(f"expected {f.block} {f.expected.shape}", f.expected, split, focus=focus),
             Heatmap(f"yours ({f.wrong_count} wrong)", f.yours, split, f.wrong, focus=focus),
         ]
+
+
+def exposing(label: str, everywhere: bool, draws: int) -> str:
+    """What the draw shown with a failure is: the input that exposed the mistake, or, for a
+    mistake on every draw, just one of them ("Wrong on all 44 draws; shown on the random draw 1")."""
+    if everywhere and draws > 1:
+        return f"Wrong on all {draws} draws; shown on {draw_phrase(label)}"
+    return f"Exposed by {draw_phrase(label)}"
+
+
+def shown_draw(failure: Failure, draws: int) -> str:
+    """`exposing` for a failure's draw."""
+    return exposing(failure.draw_label, failure.everywhere, draws)
 
 
 def _oracle_line(v: Verdict) -> Text:
@@ -332,6 +345,7 @@ def to_json(verdicts: Iterable[Verdict], points: dict[str, int] | None = None, b
         if v.failure is not None:
             entry["draw"] = {"label": v.failure.draw_label, **{k: np.asarray(a).tolist() for k, a in v.failure.draw.items()}}
             entry["wrong_entries"] = v.failure.wrong_count
+            entry["wrong_on_every_draw"] = v.failure.everywhere
         results.append(entry)
     counts = Counter(r["status"] for r in results)
     return {"results": results, "summary": {s.value: counts.get(s.value, 0) for s in Status}}

@@ -29,7 +29,7 @@ from checker._catalog import Puzzle
 from checker._settings import DEFAULT_TIMEOUT, FAST_COMPILE, OUTPUT_CAP
 from checker._sampling import Draw
 from checker._stubs import _is_untouched as _stubs_untouched, stub
-from checker._verdict import Kind, Status
+from checker._verdict import Kind, Status, counted, draw_phrase
 
 
 
@@ -312,7 +312,7 @@ def _captured(body: Callable[[_Capture], Run]) -> Run:
 
 
 def _too_slow(puzzle: Puzzle, timeout: float, draw: Draw) -> Run:
-    return Run(problem=Problem(Kind.TIMEOUT, f"{puzzle.answer_name} did not return within {timeout:g} s on the {draw.label}", draw=draw.label))
+    return Run(problem=Problem(Kind.TIMEOUT, f"{puzzle.answer_name} did not return within {timeout:g} s on {draw_phrase(draw.label)}", draw=draw.label))
 
 
 def _inputs(puzzle: Puzzle, values: tuple[np.ndarray, ...]) -> list[Any]:
@@ -354,10 +354,10 @@ def _call_each(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float
             return Run(problem=Problem(Kind.UNTOUCHED, f"{name} raises NotImplementedError: fill it in", _location(exc, path), status=Status.TODO))
         except _forms.FormError as exc:  # a per-entry answer, unusable as written: the message names the entry
             cause = exc.__cause__ if exc.__cause__ is not None else exc
-            return Run(problem=Problem(exc.kind, f"{exc.message} on the {draw.label}", _location(cause, path), draw.label))
+            return Run(problem=Problem(exc.kind, f"{exc.message} on {draw_phrase(draw.label)}", _location(cause, path), draw.label))
         except BaseException as exc:  # noqa: BLE001 - whatever jac raises is this answer's error
             _learners(exc)
-            return Run(problem=Problem(Kind.EXCEPTION, f"{name} raised {_describe(exc)} on the {draw.label}{_advice(exc)}", _location(exc, path), draw.label))
+            return Run(problem=Problem(Kind.EXCEPTION, f"{name} raised {_describe(exc)} on {draw_phrase(draw.label)}{_advice(exc)}", _location(exc, path), draw.label))
         blocks = _blocks(puzzle, raw)
         if isinstance(blocks, Problem):
             return Run(problem=Problem(blocks.kind, blocks.message, draw=draw.label, status=blocks.status))
@@ -615,7 +615,7 @@ def _blocks(puzzle: Puzzle, raw: Any) -> tuple[np.ndarray, ...] | Problem:
             elif isinstance(group, tuple) and len(group) != 1:
                 return Problem(
                     Kind.STRUCTURE,
-                    f"got a tuple of {len(group)} entries, but f has one floating argument ({wrt_names}): return a single array",
+                    f"got a tuple of {counted(len(group), 'entry')}, but f has one floating argument ({wrt_names}): return a single array",
                 )
             else:
                 parts = [group[0] if isinstance(group, tuple) else group]
@@ -662,7 +662,7 @@ def _is_number_list(group: Any) -> bool:
 
 def _shape_of_return(raw: Any) -> str:
     if isinstance(raw, (tuple, list)):
-        return f"a {type(raw).__name__} of {len(raw)} entries"
+        return f"a {type(raw).__name__} of {counted(len(raw), 'entry')}"
     shape = getattr(raw, "shape", None)
     return f"one array of shape {tuple(shape)}" if shape is not None else f"a {type(raw).__name__}"
 

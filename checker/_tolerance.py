@@ -9,8 +9,8 @@ often below 1e-20, and an answer that puts 0 there must fail however small that 
 all-zero block is compared at scale 1. NaN and inf never pass.
 
 The expected Jacobians are float64 (`_numerics`), and the tolerance is the one of the precision
-the answer returns. A float64 answer gets rtol 1e-7: a formula that is exact in maths passes on
-every draw (`cos(x + pi/2)` is off by 2e-16 absolute, and no draw puts x closer to 0 than 1e-7),
+the answer returns. A float64 answer, or a wider one (`np.longdouble`), gets rtol 1e-7: a formula
+that is exact in maths passes on every draw (`cos(x + pi/2)` is off by 2e-16 absolute, and no draw puts x closer to 0 than 1e-7),
 while a constant rounded to six digits fails. An answer that returns float32 gets the float32
 rule, rtol 2e-6 (a product of ten float32 roundings is within 1.2e-6); one that returns float16
 or bfloat16 is read as numbers and judged by the float32 rule too, so it passes only where its
@@ -33,11 +33,17 @@ TOLERANCES: dict[str, tuple[float, float]] = {
 
 
 def tolerance(dtype: np.dtype) -> tuple[float, float]:
-    """(rtol, atol) for an answer block of `dtype`: float64's for exact (integer, boolean) and
-    float64 values, float32's for float32 and anything less precise."""
-    if dtype.kind in "biu" or dtype == np.float64:
+    """(rtol, atol) for an answer block of `dtype`: float64's for exact (integer, boolean) values
+    and for float64 or any wider float (`np.longdouble`: never looser than float64), float32's
+    for float32 and anything less precise."""
+    if dtype.kind in "biu" or at_least_float64(dtype):
         return TOLERANCES["float64"]
     return TOLERANCES["float32"]
+
+
+def at_least_float64(dtype: np.dtype) -> bool:
+    """Whether `dtype` is a float at least as precise as float64 (float64, longdouble)."""
+    return dtype.kind == "f" and dtype.itemsize >= 8
 
 
 def close(actual: np.ndarray | np.generic, expected: np.ndarray | np.generic) -> np.ndarray:

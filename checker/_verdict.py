@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 
@@ -32,6 +33,7 @@ class Kind(str, Enum):
     CELLS = "cells"  # right except on some cells
     HALF_INTEGER = "half-integer"  # right on every draw before an index at k + 0.5: the rounding rule
     INTEGER_INDEX = "integer-index"  # right on every draw before an index on an integer: floor == ceil
+    NEAR_LATTICE = "near-lattice"  # wrong only near (not on) an integer or a half: a tolerance snapped the index
     REPEATED = "repeated-indices"  # wrong exactly where an index repeats: overwrote instead of adding
     EXTRA_AXIS = "extra-axis"  # one axis too many: every slice along it is already the Jacobian
     PRECISION = "precision"  # right to the precision returned (float16, bfloat16), not to the checker's
@@ -85,6 +87,7 @@ class Failure:
     cells: tuple[Cell, ...] = ()
     wrong_count: int = 0
     cotangent: bool = False  # the block is a backward pass's result, shaped like `arg`
+    everywhere: bool = False  # wrong on every draw: no input in particular exposes it
 
 
 @dataclass(frozen=True)
@@ -119,3 +122,65 @@ class Verdict:
     def kinds(self) -> tuple[Kind, ...]:
         """The kinds of every diagnosis, in order."""
         return tuple(d.kind for d in self.diagnoses)
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """`n` and the noun agreeing with it: "1 entry", "2 entries", "0 points"."""
+    if n == 1:
+        return f"{n} {noun}"
+    if plural is None:
+        plural = noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
+    return f"{n} {plural}"
+
+
+def out_of(got: float, total: float, noun: str = "point") -> str:
+    """A score with its noun agreeing with the total: "0/1 point", "3/40 points"."""
+    def number(x: float) -> str:
+        return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+    return f"{number(got)}/{number(total)} {noun if total == 1 else noun + 's'}"
+
+
+_NAMED_DRAW = re.compile(r"(random|integer|half-integer) draw \d+")
+_PAIR = re.compile(r"(\w+): (.+); (\w+): (.+)")
+_OF_ARG = re.compile(r"(.+) \((\w+)\)")
+_LATTICE_PART = re.compile(r"(integer|half-integer) draw \d+")
+
+
+def _draw_part(what: str, arg: str | None) -> str:
+    """One argument's share of a draw label as a noun phrase: "two zero entries in x"."""
+    if what == "zero entry":
+        what = "a zero entry"
+    elif what.startswith("within ") or re.match(r"[\d.e+-]+ (above|below) ", what):
+        what = "entries " + what  # "entries within 1e-05 of the low end", "entries 1e-14 above an integer"
+    elif what.startswith("one-hot"):
+        number = what[len("one-hot"):].strip()
+        what = "one-hot weights" + (f" (variant {number})" if number else "")
+    elif what == "nearly one-hot":
+        what = "nearly one-hot weights"
+    elif what == "repeated":
+        what = "repeated entries"
+    elif what.startswith("all "):
+        what = f"every entry {what[len('all '):]}"
+    elif _LATTICE_PART.fullmatch(what):
+        what = f"{what.split(' draw')[0]}s ({what})"
+    if arg is None or what.split(" ")[0] == arg:  # "index = 2" names its argument already
+        return what
+    return f"{what} in {arg}"
+
+
+def draw_phrase(label: str) -> str:
+    """A draw's label as a noun phrase to follow "on" or "exposed by": "the random draw 3",
+    "the draw with entries within 1e-05 of the low end of the domain", "the draw with two zero
+    entries in arr and entries 1e-14 above an integer in index"."""
+    if _NAMED_DRAW.fullmatch(label):
+        return f"the {label}"
+    pair = _PAIR.fullmatch(label)
+    if pair:
+        parts = [(pair[2], pair[1]), (pair[4], pair[3])]
+    else:
+        of_arg = _OF_ARG.fullmatch(label)
+        if of_arg and _NAMED_DRAW.fullmatch(of_arg[1]):
+            return f"the {of_arg[1]} of {of_arg[2]}"
+        parts = [(of_arg[1], of_arg[2])] if of_arg else [(label, None)]
+    return "the draw with " + " and ".join(_draw_part(what, arg) for what, arg in parts)

@@ -276,7 +276,7 @@ class Trimmed:
         if len(rendered) > self.lines:
             hidden = len(rendered) - max(self.lines - 1, 0)
             rendered = rendered[: max(self.lines - 1, 0)]
-            note = Text(f"… {hidden} more line(s): {self.more}", style="dim", no_wrap=True, overflow="ellipsis")
+            note = Text(f"… {hidden} more line{'' if hidden == 1 else 's'}: {self.more}", style="dim", no_wrap=True, overflow="ellipsis")
             rendered += console.render_lines(note, options.update(height=None), pad=False)[:1]
         for line in rendered[: max(self.lines, 0)]:
             yield from line

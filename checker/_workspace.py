@@ -79,7 +79,7 @@ def init(root: Path) -> list[Path]:
     if existing:
         shown = ", ".join(str(p) for p in existing[:5]) + (f" and {len(existing) - 5} more" if len(existing) > 5 else "")
         raise WorkspaceError(
-            f"{root} already holds {len(existing)} answer file(s): {shown}. Nothing was written, so no work is lost. "
+            f"{root} already holds {len(existing)} answer file{'' if len(existing) == 1 else 's'}: {shown}. Nothing was written, so no work is lost. "
             f"To keep working there: `cd {root}` and `jacpuzzles list`; to start one puzzle over: "
             f"`jacpuzzles reset NAME --dir {root}` (your file is backed up); for a fresh set of stubs: "
             "`jacpuzzles init` into a new, empty folder"

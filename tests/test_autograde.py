@@ -99,10 +99,10 @@ def test_classroom_result_is_the_reporters_format_field_by_field(classroom: dict
         assert tests[name]["filename"] == f"autodiff/{name}.py"
     relu = tests["relu"]
     assert relu["status"] == "fail" and relu["score"] == 0
-    assert relu["message"].startswith("relu: FAIL, 0/1 points\n- ")
+    assert relu["message"].startswith("relu: FAIL, 0/1 point\n- ")
     assert "jacpuzzles check relu" in relu["message"] and "(seed" not in relu["message"]
     assert tests["prod"]["status"] == "fail" and "no answer file prod.py" in tests["prod"]["message"]
-    assert tests["id"]["status"] == "error" and tests["id"]["message"].startswith("id: ERROR, 0/1 points\n- jac raised ValueError: oops")
+    assert tests["id"]["status"] == "error" and tests["id"]["message"].startswith("id: ERROR, 0/1 point\n- jac raised ValueError: oops")
     assert sum(t["score"] for t in doc["tests"]) == EARNED  # what the reporter posts to Classroom
 
 
@@ -155,7 +155,7 @@ def test_gradescope_results_json_in_gradescopes_format(gradescope: dict[str, Any
     assert tests["neg"]["status"] == "passed" and tests["neg"]["score"] == tests["neg"]["max_score"] == POINTS["neg"]
     relu = tests["relu"]
     assert relu["status"] == "failed" and relu["score"] == 0 and relu["max_score"] == POINTS["relu"]
-    assert relu["output"].startswith("relu: FAIL, 0/1 points\n- ") and relu["output_format"] == "text"
+    assert relu["output"].startswith("relu: FAIL, 0/1 point\n- ") and relu["output_format"] == "text"
     assert relu["extra_data"]["jacpuzzles_status"] == "fail" and relu["extra_data"]["diagnoses"]
     assert tests["prod"]["status"] == "failed" and tests["prod"]["extra_data"]["jacpuzzles_status"] == "todo"
     assert tests["id"]["status"] == "failed" and tests["id"]["extra_data"]["jacpuzzles_status"] == "error"
@@ -182,9 +182,9 @@ def test_fail_under_gives_exit_code_1_only_below_the_threshold(tmp_path: Path) -
     _answers(subs / "alice")
     below = jacpuzzles(str(subs), "--out", str(tmp_path / "out"), *LIMITS, "--fail-under", str(EARNED + 1), cwd=tmp_path)
     assert below.returncode == 1, below.stderr
-    assert f"1 of 1 submission(s) below --fail-under {EARNED + 1} or ungradable: alice" in below.stdout
+    assert f"1 of 1 submission below --fail-under {EARNED + 1} or ungradable: alice" in below.stdout
     at = jacpuzzles(str(subs), "--out", str(tmp_path / "out"), *LIMITS, "--fail-under", str(EARNED), cwd=tmp_path)
-    assert at.returncode == 0 and "graded 0 submission(s), 1 unchanged" in at.stdout  # the journal: no re-grading
+    assert at.returncode == 0 and "graded 0 submissions, 1 unchanged" in at.stdout  # the journal: no re-grading
 
 
 # ---- the pytest plugin ----
@@ -216,9 +216,9 @@ def test_plugin_one_junit_case_per_puzzle_with_the_verdict(plugin_run: dict[str,
         assert list(cases[name]) == []  # passed
     failure = cases["relu"].find("failure")
     assert failure is not None and failure.text is not None
-    assert failure.text.startswith("relu: FAIL, 0/1 points\n- ") and "Traceback" not in failure.text
+    assert failure.text.startswith("relu: FAIL, 0/1 point\n- ") and "Traceback" not in failure.text
     error = cases["id"].find("error")  # an answer that raises: an error, as a test's setup error is
-    assert error is not None and (error.text or "").startswith("id: ERROR, 0/1 points\n- jac raised ValueError: oops")
+    assert error is not None and (error.text or "").startswith("id: ERROR, 0/1 point\n- jac raised ValueError: oops")
     skipped = cases["prod"].find("skipped")
     assert skipped is not None and "todo: no answer file prod.py" in (skipped.get("message") or "")
     assert "FAILED jacpuzzles::relu" in result.stdout and "ERROR jacpuzzles::id" in result.stdout
@@ -259,3 +259,22 @@ def test_bad_setups_say_what_to_do(tmp_path: Path) -> None:
     assert no_out.returncode == 2 and "grade needs --out OUT" in no_out.stderr
     no_dir = _run(["-m", "pytest", "--jacpuzzles", "--jacpuzzles-dir", "missing", "-p", "no:cacheprovider"], tmp_path)
     assert no_dir.returncode == 4 and "--jacpuzzles-dir 'missing' is not a folder" in no_dir.stderr
+
+
+def test_feedback_names_an_exposing_input_only_for_a_mistake_on_some_draws() -> None:
+    # Regression: "Exposed by the within 1e-05 of the low end of the domain", and "Exposed by"
+    # for answers wrong on every draw.
+    from checker._autograde import puzzle_feedback
+
+    result = {
+        "puzzle": "cos", "status": "fail", "points": 0, "max_points": 1, "message": "m", "path": None,
+        "diagnoses": [{"kind": "cells", "message": "the Jacobian is wrong on its only entry"}], "draws": 80,
+        "draw": {"label": "within 1e-05 of the low end of the domain", "x": [-0.99999]}, "wrong_on_every_draw": False,
+    }
+    text = puzzle_feedback(result)
+    assert text.startswith("cos: FAIL, 0/1 point\n")
+    assert "Exposed by the draw with entries within 1e-05 of the low end of the domain:\n  x = [-1]" in text
+    everywhere = puzzle_feedback({**result, "wrong_on_every_draw": True, "max_points": 2})
+    assert everywhere.startswith("cos: FAIL, 0/2 points\n")
+    assert "Exposed by" not in everywhere
+    assert "Wrong on all 80 draws; shown on the draw with entries within 1e-05 of the low end of the domain:" in everywhere

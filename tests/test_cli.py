@@ -48,7 +48,8 @@ def test_check_a_wrong_answer_exits_1_with_the_diagnosis(workspace: Path) -> Non
     assert result.returncode == 1
     assert "✘ neg: FAIL" in result.stdout
     assert "the Jacobian has the wrong sign" in result.stdout
-    assert "Exposed by the two zero entries (seed 0):" in result.stdout  # the simplest exposing draw
+    # Wrong on every draw: the simplest draw is shown, not named as the one that exposed it.
+    assert "draws; shown on the draw with two zero entries (seed 0):" in result.stdout
 
 
 def test_check_everything_as_json_is_one_object_on_stdout(workspace: Path) -> None:
@@ -242,3 +243,11 @@ def test_watch_rechecks_a_puzzle_when_its_file_is_saved(workspace: Path) -> None
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_show_says_1_point_in_the_singular() -> None:
+    # Regression: "Doubling (id) · autodiff chapter · 1 points".
+    one = jacpuzzles("show", "id")
+    assert one.returncode == 0 and "· 1 point\n" in one.stdout and "1 points" not in one.stdout
+    two = jacpuzzles("show", "cumsum")
+    assert "· 2 points\n" in two.stdout

@@ -122,7 +122,7 @@ def _result(graded: dict[str, Any], name: str, puzzle: str) -> dict[str, Any]:
 def test_grading_completes_with_exit_0_whatever_the_students_scored(graded: dict[str, Any]) -> None:
     result = graded["result"]
     assert result.returncode == 0, result.stderr
-    assert "graded 8 submission(s), 0 unchanged" in result.stdout
+    assert "graded 8 submissions, 0 unchanged" in result.stdout
     assert graded["seconds"] < 100
 
 
@@ -241,7 +241,7 @@ def test_a_rerun_grades_nothing_and_rewrites_the_same_files(graded: dict[str, An
     before = _snapshot(graded["out"])
     again = grade(graded["subs"], graded["out"])
     assert again.returncode == 0, again.stderr
-    assert "graded 0 submission(s), 8 unchanged" in again.stdout
+    assert "graded 0 submissions, 8 unchanged" in again.stdout
     assert _snapshot(graded["out"]) == before
 
 
@@ -317,3 +317,15 @@ def test_a_submission_named_like_a_class_wide_file_is_refused_not_overwritten(tm
     found, clashes = discover(tmp_path)
     assert [s.name for s in found] == ["alice"]
     assert len(clashes) == 1 and "may not be named 'summary'" in clashes[0].reason and "rename it" in clashes[0].reason
+
+
+def test_summary_and_feedback_counts_agree_with_their_nouns() -> None:
+    # Regression: "1 of 1 submissions graded", "0/1 points" in the class summary and feedback.
+    from checker._gradebook import summary_markdown
+
+    one = {
+        "submissions": 1, "graded": 1, "ungradable": [], "max_score": 1, "puzzles": {},
+        "scores": {"mean": 1.0, "median": 1.0, "min": 1, "max": 1, "distribution": {"1": 1}},
+    }
+    assert "1 of 1 submission graded; 0 ungradable." in summary_markdown(one)
+    assert "1 of 2 submissions graded" in summary_markdown({**one, "submissions": 2})

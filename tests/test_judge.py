@@ -120,13 +120,17 @@ def test_the_exposing_draw_is_reported() -> None:
     assert verdict.status is Status.FAIL
     # Wrong wherever |x| >= 50; of those draws the simplest is shown: two zeros among large entries.
     assert verdict.failure is not None and verdict.failure.draw_label == "two zeros among large magnitudes"
+    assert not verdict.failure.everywhere  # right on the draws with small entries
+    assert verdict.message.endswith("(on the draw with two zeros among large magnitudes)")
 
 
 def test_of_many_exposing_draws_the_simplest_is_shown() -> None:
     # Wrong on every draw: the report shows a built draw with zeros, never a random one.
     verdict = check_answer("neg", lambda x: np.eye(10))
     assert verdict.failure is not None and verdict.failure.draw_label == "two zero entries"
-    assert "(on the two zero entries)" in verdict.message
+    # No draw in particular exposes a mistake made on every draw, so none is named as if it did.
+    assert verdict.failure.everywhere
+    assert verdict.message.endswith(f"(on all {verdict.draws} draws)")
 
 
 def test_simplicity_orders_built_draws_zeros_integers_and_small_numbers_first() -> None:
@@ -227,3 +231,73 @@ def test_prod_answers_that_zero_the_entry_at_a_zero_input_fail_on_every_seed() -
             verdict = check_answer("prod", wrong, seed=seed)
             assert verdict.status is Status.FAIL, (seed, wrong.__name__)
             assert verdict.failure is not None and "zero" in verdict.failure.draw_label
+
+
+def test_a_longdouble_answer_is_judged_at_float64_tolerance() -> None:
+    # Regression: np.longdouble was judged by the float32 rule, and an answer off by 1e-6
+    # relative passed.
+    from checker._tolerance import TOLERANCES, tolerance
+
+    wide = np.dtype(np.longdouble)
+    assert tolerance(wide) == TOLERANCES["float64"]
+    off = check_answer("cumsum", lambda x: ((I10 <= O10) / 20 * (1 + 1e-6)).astype(np.longdouble))
+    assert off.status is Status.FAIL
+    exact = check_answer("cumsum", lambda x: ((I10 <= O10) / 20).astype(np.longdouble))
+    assert exact.status is Status.PASS
+
+
+def _snapping_lookup(eps: float):  # type: ignore[no-untyped-def]
+    # linear_lookup's Jacobian, but an index within eps of an integer is taken as that integer.
+    i5 = np.arange(5)
+
+    def jac(arr, index):  # type: ignore[no-untyped-def]
+        r = np.round(index)
+        whole = np.abs(index - r) < eps
+        lo, hi = np.where(whole, r, np.floor(index)), np.where(whole, r, np.ceil(index))
+        t = np.where(whole, 0.0, index - lo)
+        i1, i2 = lo.astype(int), hi.astype(int)
+        return t * (i5 == i1) + (1 - t) * (i5 == i2), np.where(whole, 0.0, arr[i1] - arr[i2])
+
+    return jac
+
+
+def test_snapping_a_nearly_integer_index_is_named_not_an_off_by_one() -> None:
+    # Regression: a 1e-13 tolerance on "is the index an integer" was diagnosed "shifted by one ...
+    # check your index arithmetic for an off-by-one".
+    verdict = check_answer("linear_lookup", _snapping_lookup(1e-13))
+    assert verdict.status is Status.FAIL
+    assert verdict.kinds()[0] is Kind.NEAR_LATTICE and Kind.SHIFTED not in verdict.kinds()
+    assert "off-by-one" not in verdict.message
+    assert verdict.diagnoses[0].message.startswith(
+        "d f / d arr is wrong only where an index is within 1e-14 of an integer without being on it (here 1e-14 away), "
+        "and right exactly on integers and farther from them: does your answer treat an index that is nearly an "
+        "integer as an integer (a tolerance such as abs(x - round(x)) < eps, or np.isclose)"
+    )
+    wider = check_answer("linear_lookup", _snapping_lookup(1e-4))
+    assert wider.kinds()[0] is Kind.NEAR_LATTICE and "within 0.0001 of an integer" in wider.message
+
+
+def test_a_real_off_by_one_in_a_lookup_is_still_shifted() -> None:
+    i5 = np.arange(5)
+
+    def jac(arr, index):  # type: ignore[no-untyped-def]
+        lo, hi = np.floor(index), np.ceil(index)
+        t = np.where(lo == hi, 0.0, index - lo)
+        i1, i2 = lo.astype(int), hi.astype(int)
+        return t * (i5 == i1 + 1) + (1 - t) * (i5 == i2 + 1), np.where(lo == hi, 0.0, arr[i1] - arr[i2])
+
+    verdict = check_answer("linear_lookup", jac)
+    assert Kind.NEAR_LATTICE not in verdict.kinds()
+
+
+def test_a_one_entry_jacobian_wrong_on_its_only_entry_reads_in_the_singular() -> None:
+    # Regression: "the Jacobian is wrong on all 1 entries (first 1: ...)".
+    verdict = check_answer("id", lambda x: 3 * jnp.ones((1, 1)))
+    cells = [d.message for d in verdict.diagnoses if d.kind is Kind.CELLS]
+    assert cells == ["the Jacobian is wrong on its only entry (d f[0] / d x[0]: yours 3, expected 2)"]
+
+
+def test_one_wrong_entry_is_listed_without_first_one() -> None:
+    verdict = check_answer("relu", lambda x: (I10 == O10) * (x > 0) * (I10 != 3))
+    cells = [d.message for d in verdict.diagnoses if d.kind is Kind.CELLS]
+    assert cells and cells[0].startswith("the Jacobian is wrong on 1 of 100 entries (d f[3] / d x[3]: yours 0, expected 1)")

@@ -152,3 +152,13 @@ def test_the_autodiff_notebook_runs_end_to_end_with_the_reference_answers(tmp_pa
         expected = "FAIL" if name == wrong_name else "PASS"
         assert text.startswith(f"{name}: {expected}"), text
 
+
+
+def test_a_one_point_puzzle_reads_1_point_in_the_notebook() -> None:
+    from checker._catalog import chapters
+    from checker._notebook import chapter_notebook
+
+    cells = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"] for ch in chapters() for c in chapter_notebook(ch)["cells"]]
+    headers = [c for c in cells if " · " in c and "point" in c]
+    assert any(c.endswith("· 1 point") for c in headers) and any(c.endswith("· 2 points") for c in headers)
+    assert not any("· 1 points" in c for c in headers)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import numpy as np
 from rich.console import Console
@@ -31,7 +32,9 @@ def test_a_failure_shows_both_heatmaps_the_draw_and_marks_wrong_entries() -> Non
     out = _text(VerdictView(verdict))
     assert "✘ cumsum: FAIL" in out
     assert "the Jacobian is transposed" in out
-    assert "Exposed by the two zero entries (seed 0):" in out  # the simplest draw that shows it
+    # Wrong on every draw: no draw "exposes" it; the simplest one is shown.
+    assert f"Wrong on all {verdict.draws} draws; shown on the draw with two zero entries (seed 0):" in out
+    assert "Exposed by" not in out
     assert "x = [" in out
     assert "expected the Jacobian (10, 10)" in out and "yours (90 wrong)" in out
     assert out.count("*") >= 90
@@ -118,3 +121,57 @@ def test_json_document_has_the_stable_fields() -> None:
     assert entry["puzzle"] == "neg" and entry["status"] == Status.FAIL.value and entry["message"]
     assert entry["diagnoses"][0]["kind"] == "sign"
     assert entry["draw"]["label"] == "two zero entries" and len(entry["draw"]["x"]) == 10
+
+
+def test_a_mistake_on_some_draws_only_names_the_draw_that_exposed_it() -> None:
+    i = np.arange(10)
+    verdict = check_answer("neg", lambda x: -1.0 * (i == i[:, None]) * (np.abs(x) < 50))
+    out = _text(VerdictView(verdict))
+    assert "Exposed by the draw with two zeros among large magnitudes (seed 0):" in out
+    assert "Wrong on all" not in out
+    assert to_json([verdict])["results"][0]["wrong_on_every_draw"] is False
+
+
+def test_a_mistake_on_every_draw_names_no_exposing_input() -> None:
+    # Regression: "Exposed by the two zero entries" for answers wrong everywhere (sign, shape).
+    for name, answer in [("neg", lambda x: np.eye(10)), ("prod", lambda x: np.ones(10))]:
+        verdict = check_answer(name, answer)
+        out = _text(VerdictView(verdict))
+        assert "Exposed by" not in out, name
+        assert f"Wrong on all {verdict.draws} draws; shown on the draw with two zero entries (seed 0):" in out, name
+        assert to_json([verdict])["results"][0]["wrong_on_every_draw"] is True
+
+
+def test_every_draw_label_reads_as_a_noun_phrase() -> None:
+    # Regression: "Exposed by the within 1e-05 of the low end of the domain".
+    from checker._catalog import puzzles
+    from checker._sampling import draws
+    from checker._verdict import draw_phrase
+
+    labels = {d.label for p in puzzles() for d in draws(p, 0)}
+    for label in labels:
+        phrase = draw_phrase(label)
+        assert phrase.startswith(("the draw with ", "the random draw ", "the integer draw ", "the half-integer draw ")), label
+        parts = re.split(r" and (?!\d)", phrase.removeprefix("the draw with ")) if phrase.startswith("the draw with ") else []
+        for part in parts:  # split at " and ", but not in "between 0.1 and 1"
+            first = part.split(" ")[0]
+            assert first not in ("the", "within", "above", "below", "all"), phrase  # "with within 1e-05 of ..."
+            assert not first[0].isdigit(), phrase  # "with 1e-14 above an integer"
+        assert "the the " not in phrase and ";" not in phrase, phrase
+    assert draw_phrase("within 1e-05 of the low end of the domain") == "the draw with entries within 1e-05 of the low end of the domain"
+    assert draw_phrase("two zero entries") == "the draw with two zero entries"
+    assert draw_phrase("zero entry (x)") == "the draw with a zero entry in x"
+    assert draw_phrase("random draw 3") == "the random draw 3"
+    assert draw_phrase("integer draw 2 (index)") == "the integer draw 2 of index"
+    assert draw_phrase("arr: two zero entries; index: 1e-14 below an integer") == (
+        "the draw with two zero entries in arr and entries 1e-14 below an integer in index"
+    )
+    assert draw_phrase("y equal to -x[0]") == "the draw with y equal to -x[0]"
+
+
+def test_counts_agree_with_their_nouns() -> None:
+    from checker._verdict import counted, out_of
+
+    assert [counted(n, "entry") for n in (0, 1, 2)] == ["0 entries", "1 entry", "2 entries"]
+    assert counted(1, "point") == "1 point" and counted(3, "point") == "3 points" and counted(2, "day") == "2 days"
+    assert [out_of(0, 1), out_of(1, 1), out_of(3, 40), out_of(2.5, 4)] == ["0/1 point", "1/1 point", "3/40 points", "2.5/4 points"]

@@ -74,7 +74,7 @@ def test_init_refuses_to_overwrite_answers_and_writes_nothing(tmp_path: Path) ->
     assert result.returncode == 2
     assert result.stdout == ""
     message = " ".join(result.stderr.split())
-    assert "ws already holds 1 answer file(s): ws/week1/cumsum.py" in message
+    assert "ws already holds 1 answer file: ws/week1/cumsum.py" in message
     assert "Nothing was written" in message and "jacpuzzles reset NAME --dir ws" in message
     assert mine.read_text() == "# my work\n"
     assert sorted(p.name for p in (tmp_path / "ws").iterdir()) == ["week1"]
