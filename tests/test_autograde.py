@@ -69,7 +69,8 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     repo = _answers(root / "student-repo")
     output = root / "github_output"
     output.write_text("earlier=kept\n")  # a step's output file may already hold lines: append
-    result = jacpuzzles("--github-classroom", *LIMITS, cwd=repo, GITHUB_OUTPUT=str(output))
+    # As in an Actions log: not a terminal, no COLUMNS (an empty one is ignored), GITHUB_ACTIONS set.
+    result = jacpuzzles("--github-classroom", *LIMITS, cwd=repo, GITHUB_OUTPUT=str(output), GITHUB_ACTIONS="true", COLUMNS="")
     return {"result": result, "output": output}
 
 
@@ -111,6 +112,15 @@ def test_classroom_prints_the_report_and_says_where_the_result_went(classroom: d
     assert f"student-repo: {EARNED}/{sum(POINTS.values())} points" in out
     assert "✘ relu: FAIL" in out
     assert f"wrote the Classroom result ({EARNED}/{sum(POINTS.values())} points) to $GITHUB_OUTPUT" in out
+
+
+def test_classroom_log_shows_the_report_unwrapped(classroom: dict[str, Any]) -> None:
+    # rich alone would wrap at 80 columns in a log; the report is laid out 100 columns wide.
+    lines = classroom["result"].stdout.splitlines()
+    assert "  * marks an entry of yours that is wrong; rows: output index, columns: input index" in lines
+    grid = [line for line in lines if line.startswith("  0 · · · · · · · · · ·")]
+    assert grid and all(line.rstrip().endswith("1*· · · · · · · · ·") for line in grid)
+    assert max(map(len, lines)) > 80
 
 
 def test_an_ungradable_repository_posts_no_points_to_classroom() -> None:
