@@ -9,7 +9,8 @@ it where the platform reads it:
 - GitHub Classroom's reporter (`classroom-resources/autograding-grading-reporter`) reads, for each
   runner id in its `runners` input, the environment variable `<ID>_RESULTS`: a base64-encoded
   JSON object `{"version": 1, "status", "max_score", "tests": [...]}`, the step output `result`
-  of a grader step. It posts the sum of the tests' `score` to Classroom, unless `max_score` is 0.
+  of a grader step. It posts the sum of the tests' `score` to Classroom as a notice annotation
+  (`Points T/M`), unless `max_score` is 0, and fails the job when `status` is `fail` or `error`.
 - Gradescope reads `/autograder/results/results.json`; a run that leaves no valid file there is
   shown as "The autograder failed to execute correctly", not scored.
 
