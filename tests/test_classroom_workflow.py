@@ -138,6 +138,19 @@ def test_init_classroom_writes_the_workflow_and_a_gitignore(template: Path) -> N
     assert {p.name for p in template.iterdir()} == {".github", ".gitignore", ".jacpuzzles", "autodiff", "indexing"}
 
 
+def test_classroom_workflow_asks_only_what_the_reporter_v1_needs() -> None:
+    """The reporter (v1) posts its points as annotations and calls no API: no `checks: write`.
+    It reads `<ID>_RESULTS` for each id of `runners`, the grading step's output."""
+    document = yaml.safe_load((TEMPLATES / "classroom.yml").read_text())
+    assert document["permissions"] == {"contents": "read"}
+    steps = document["jobs"]["run-autograding-tests"]["steps"]
+    (reporter,) = [s for s in steps if s.get("uses") == "classroom-resources/autograding-grading-reporter@v1"]
+    (grading,) = [s for s in steps if s.get("id") == "jacpuzzles"]
+    runners = reporter["with"]["runners"].split(",")
+    assert reporter["env"] == {f"{r.strip().upper()}_RESULTS": f"${{{{ steps.{grading['id']}.outputs.result }}}}" for r in runners}
+    assert reporter["if"] == "always()"
+
+
 def test_init_classroom_refuses_an_existing_workflow_and_writes_nothing(tmp_path: Path) -> None:
     workflow = tmp_path / ".github" / "workflows" / "classroom.yml"
     workflow.parent.mkdir(parents=True)
