@@ -9,7 +9,8 @@ it where the platform reads it:
 - GitHub Classroom's reporter (`classroom-resources/autograding-grading-reporter`) reads, for each
   runner id in its `runners` input, the environment variable `<ID>_RESULTS`: a base64-encoded
   JSON object `{"version": 1, "status", "max_score", "tests": [...]}`, the step output `result`
-  of a grader step. It posts the sum of the tests' `score` to Classroom, unless `max_score` is 0.
+  of a grader step. It posts the sum of the tests' `score` to Classroom as a notice annotation
+  (`Points T/M`), unless `max_score` is 0, and fails the job when `status` is `fail` or `error`.
 - Gradescope reads `/autograder/results/results.json`; a run that leaves no valid file there is
   shown as "The autograder failed to execute correctly", not scored.
 
@@ -50,6 +51,9 @@ CLASSROOM_RESULT_CAP = 96 * 1024  # characters of base64
 MESSAGE_CAP = 1500  # characters of one puzzle's feedback, in either platform's output
 OUTPUT_CAP = 600  # characters of what an answer printed, within its feedback
 _SEED = re.compile(r" \(seed -?\d+\)")
+# A CI log has no width of its own: lines are shown whole. rich assumes 80 columns when its output
+# is not a terminal, which would re-wrap the report (written 100 columns wide) and break its grids.
+LOG_WIDTH = 160
 
 
 def puzzle_feedback(result: dict[str, Any]) -> str:
@@ -238,9 +242,23 @@ def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, 
 # ---- the command line's part ----
 
 
+def log_console(console: Console, environ: Mapping[str, str] = os.environ) -> Console:
+    """`console`, or one as wide as a CI log can show when it writes to a log (GitHub Actions, a
+    file, a pipe) rather than to a terminal a person reads: nothing of the report is re-wrapped."""
+    try:
+        terminal = os.isatty(console.file.fileno())
+    except (AttributeError, OSError, ValueError):  # io.StringIO and the like: no descriptor
+        terminal = False
+    if (terminal and environ.get("GITHUB_ACTIONS") != "true") or console.width >= LOG_WIDTH:
+        return console
+    return Console(file=console.file, width=LOG_WIDTH, highlight=False, soft_wrap=False,
+                   force_terminal=console.is_terminal, color_system=console.color_system)  # type: ignore[arg-type]
+
+
 def run(args: argparse.Namespace, limits: Limits, seed: int, console: Console, progress: Console, assignment: Assignment | None = None) -> int:
     """`jacpuzzles grade --github-classroom [DIR]` or `--gradescope`: check the combination of
     options, grade, write the platform's output; returns the exit code."""
+    console = log_console(console)
     if args.github_classroom is not None and args.gradescope:
         raise BadSetup("--github-classroom and --gradescope grade for different platforms: pass one of them")
     mode = "--github-classroom" if args.gradescope is False else "--gradescope"

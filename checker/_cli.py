@@ -350,12 +350,18 @@ def cmd_grade(args: argparse.Namespace) -> int:
 def cmd_init(args: argparse.Namespace) -> int:
     root = Path(args.target)
     try:
-        written = _workspace.init(root)
+        written = _workspace.init_classroom(root) if args.classroom else _workspace.init(root)
     except _workspace.WorkspaceError as exc:
         raise UsageError(str(exc)) from None
     console = _console()
     chapters = ", ".join(f"{ch.name}/ ({len(ch.puzzles)})" for ch in _catalog.chapters())
     console.print(Text(f"Made a workspace in {root}: {len(written)} puzzle stubs, by chapter: {chapters}.", style="bold green"))
+    if args.classroom:
+        console.print(Text(
+            f"Also wrote {_workspace.CLASSROOM_WORKFLOW.as_posix()} (GitHub Classroom's autograding) and .gitignore: set the jacpuzzles "
+            "version the workflow installs (JACPUZZLES_REF in it), then push the folder as the assignment's template repository (docs/autograding.md).",
+            style="bold",
+        ))
     first = _catalog.puzzles()[0]
     pairs = (
         (f"cd {shlex.quote(str(root))}", ""),
@@ -486,6 +492,7 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_watch)
     p = sub.add_parser("init", help="write a fresh set of stubs into DIR: a workspace of your own, anywhere")
     p.add_argument("target", metavar="DIR", help="the folder to make or fill; it must hold no answer files yet")
+    p.add_argument("--classroom", action="store_true", help="also write .github/workflows/classroom.yml and a .gitignore: a GitHub Classroom template repository")
     p.set_defaults(run=cmd_init)
     p = with_dir(sub.add_parser("reset", help="put one puzzle's stub back, keeping your file as a backup"))
     p.add_argument("name", metavar="NAME")

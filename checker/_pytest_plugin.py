@@ -5,17 +5,21 @@ installed, our own test suite included. Without `--jacpuzzles` it only declares 
 no hook of it runs, nothing is collected, nothing heavy is imported.
 
 With `--jacpuzzles`, pytest collects nothing from the file system (no test file of the
-repository is imported) and one item per puzzle instead, named after the puzzle. The answers are
-graded once, by the class grader out of process (`_grade.grade_one`), on the first item that
-runs; each item then passes, fails (`fail`), errors (`error`, reported from its setup) or is
-skipped (`todo`) with the verdict's feedback as its text. docs/autograding.md says why out of
-process, and what pytest itself does with `conftest.py` files.
+repository is imported) and one item per puzzle instead, named after the puzzle. The selected
+puzzles' answers are graded once, by the class grader out of process (`_grade.grade_one`), at
+the start of the session's test loop, before any item runs: no item's time (nor a per-test
+time limit such as pytest-timeout's `--timeout`) is charged with it, and a failure of the
+grading is reported by every item without grading again. Each item then passes, fails
+(`fail`), errors (`error`, reported from its setup) or is skipped (`todo`) with the verdict's
+feedback as its text. docs/autograding.md says why out of process, and what pytest itself does
+with `conftest.py` files.
 """
 
 from __future__ import annotations
 
 import io
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -52,8 +56,10 @@ class _Session:
     def __init__(self, config: pytest.Config, answers: Path) -> None:
         self.config = config
         self.answers = answers
-        self._results: dict[str, dict[str, Any]] | None = None
+        self._graded = False  # set before grading starts: whatever happens, it is never repeated
+        self._results: dict[str, dict[str, Any]] = {}
         self._reason: str | None = None
+        self._session: pytest.Session | None = None
 
     def pytest_ignore_collect(self, collection_path: Path, config: pytest.Config) -> bool:
         return True  # the file system holds no test of ours: importing the repository's would run its code
@@ -62,31 +68,58 @@ class _Session:
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
         from checker import _assignment
 
+        self._session = session
         suite = _Suite.from_parent(session, name=SUITE, nodeid=SUITE)  # not `::jacpuzzles`
         items[:] = [PuzzleItem.from_parent(suite, name=name) for name in _assignment.default().points()]
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> None:
+        """Grade the selected puzzles (after -k and -m) before the first item runs: outside every
+        item's time, so a per-test time limit only ever covers reading a verdict."""
+        if session.config.option.collectonly or not session.items:
+            return
+        self.grade([item.name for item in session.items if isinstance(item, PuzzleItem)])
+
     def result(self, puzzle: str) -> dict[str, Any] | str:
         """The puzzle's `check --json` result, or why the answers could not be graded."""
-        if self._results is None and self._reason is None:
-            self._grade()
+        if not self._graded:  # another plugin ran the test loop: grade every selected puzzle now
+            items = self._session.items if self._session is not None else []
+            self.grade([item.name for item in items if isinstance(item, PuzzleItem)] or [puzzle])
         if self._reason is not None:
             return self._reason
-        assert self._results is not None
-        return self._results[puzzle]
+        return self._results.get(puzzle) or f"{puzzle} was not graded: it was not selected when the session started"
 
-    def _grade(self) -> None:
-        """Grade every answer once, out of process, with the class grader's limits."""
+    def grade(self, names: list[str]) -> None:
+        """Grade the answers of the puzzles `names` once, out of process, with the class grader's limits."""
+        if self._graded:
+            return
+        self._graded = True
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"jacpuzzles: grading {len(names)} puzzle(s) in {self.answers}, out of process…")
+        start = time.monotonic()
+        try:
+            self._grade(names)
+        except Exception as exc:  # noqa: BLE001 - the grader's own failure: every item reports it, once graded
+            self._reason = f"the answers in {self.answers} could not be graded: the grader failed: {type(exc).__name__}: {exc}"
+        if reporter is not None:
+            outcome = "could not grade them" if self._reason is not None else "graded"
+            reporter.write_line(f"jacpuzzles: {outcome} in {time.monotonic() - start:.1f} s (not counted in any test's time)")
+
+    def _grade(self, names: list[str]) -> None:
         from rich.console import Console
 
-        from checker._assignment import BadSetup, default, resolve
+        from checker._assignment import Assignment, BadSetup, default, resolve
         from checker._grade import grade_one
         from checker._sandbox import Limits
 
+        points = default().points()
+        chosen = Assignment(tuple((name, points[name]) for name in points if name in names))
         given = resolve(default(), jobs=None, timeout=None, memory_mb=None, seed=self.config.getoption("jacpuzzles_seed"))
         quiet = Console(file=io.StringIO(), width=100)
         try:
             with tempfile.TemporaryDirectory(prefix="jacpuzzles-pytest-") as out:
-                doc = grade_one(self.answers, "answers", Path(out), Limits(given.timeout, given.memory_mb), given.seed, quiet, quiet)
+                doc = grade_one(self.answers, "answers", Path(out), Limits(given.timeout, given.memory_mb), given.seed, quiet, quiet, chosen)
         except BadSetup as exc:
             self._reason = str(exc)
             return
@@ -134,5 +167,5 @@ class PuzzleItem(pytest.Item):
     def reportinfo(self) -> tuple[Path, int, str]:
         """The answer file (the answers folder when there is none), its first line, the puzzle."""
         session = self._session()
-        path = (session._results or {}).get(self.name, {}).get("path")
+        path = session._results.get(self.name, {}).get("path")
         return (session.answers / path if path else session.answers), 0, f"jacpuzzles: {self.name}"

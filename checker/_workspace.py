@@ -20,6 +20,9 @@ HOME = ".jacpuzzles"  # hidden: answer files are never looked for in it
 MARKER_FILE = "workspace.toml"
 BACKUPS = "backups"
 FALLBACK = Path("puzzles")  # the answer folder outside any workspace (a clone of the repository)
+CLASSROOM_WORKFLOW = Path(".github") / "workflows" / "classroom.yml"
+# Local state a learner's commits should not carry into the graded repository.
+CLASSROOM_GITIGNORE = "# jacpuzzles: the learner's progress and reset backups stay local\n.jacpuzzles-state.json\n.jacpuzzles/backups/\n__pycache__/\n"
 
 
 class WorkspaceError(Exception):
@@ -93,6 +96,28 @@ def init(root: Path) -> list[Path]:
     if not marker(root).is_file():
         marker(root).parent.mkdir(parents=True, exist_ok=True)
         marker(root).write_text(_marker_text(), encoding="utf-8")
+    return written
+
+
+def classroom_workflow() -> str:
+    """The GitHub Classroom workflow (docs/templates/classroom.yml), from the installed package."""
+    return (_catalog._DATA / "classroom.yml").read_text(encoding="utf-8")
+
+
+def init_classroom(root: Path) -> list[Path]:
+    """`init`, plus `.github/workflows/classroom.yml` and a `.gitignore`: `root` is then an
+    assignment's template repository for GitHub Classroom; returns the stubs.
+
+    Refuses, writing nothing, where `init` does and when `root` already holds that workflow.
+    """
+    workflow = root / CLASSROOM_WORKFLOW
+    if workflow.exists():
+        raise WorkspaceError(f"{workflow} already exists. Nothing was written: remove it to write a fresh one, or run `jacpuzzles init --classroom` into a new, empty folder")
+    written = init(root)
+    workflow.parent.mkdir(parents=True, exist_ok=True)
+    workflow.write_text(classroom_workflow(), encoding="utf-8")
+    if not (root / ".gitignore").exists():
+        (root / ".gitignore").write_text(CLASSROOM_GITIGNORE, encoding="utf-8")
     return written
 
 

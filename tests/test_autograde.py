@@ -69,7 +69,8 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     repo = _answers(root / "student-repo")
     output = root / "github_output"
     output.write_text("earlier=kept\n")  # a step's output file may already hold lines: append
-    result = jacpuzzles("--github-classroom", *LIMITS, cwd=repo, GITHUB_OUTPUT=str(output))
+    # As in an Actions log: not a terminal, no COLUMNS (an empty one is ignored), GITHUB_ACTIONS set.
+    result = jacpuzzles("--github-classroom", *LIMITS, cwd=repo, GITHUB_OUTPUT=str(output), GITHUB_ACTIONS="true", COLUMNS="")
     return {"result": result, "output": output}
 
 
@@ -111,6 +112,15 @@ def test_classroom_prints_the_report_and_says_where_the_result_went(classroom: d
     assert f"student-repo: {EARNED}/{sum(POINTS.values())} points" in out
     assert "✘ relu: FAIL" in out
     assert f"wrote the Classroom result ({EARNED}/{sum(POINTS.values())} points) to $GITHUB_OUTPUT" in out
+
+
+def test_classroom_log_shows_the_report_unwrapped(classroom: dict[str, Any]) -> None:
+    # rich alone would wrap at 80 columns in a log; the report is laid out 100 columns wide.
+    lines = classroom["result"].stdout.splitlines()
+    assert "  * marks an entry of yours that is wrong; rows: output index, columns: input index" in lines
+    grid = [line for line in lines if line.startswith("  0 · · · · · · · · · ·")]
+    assert grid and all(line.rstrip().endswith("1*· · · · · · · · ·") for line in grid)
+    assert max(map(len, lines)) > 80
 
 
 def test_an_ungradable_repository_posts_no_points_to_classroom() -> None:
@@ -189,6 +199,8 @@ def test_fail_under_gives_exit_code_1_only_below_the_threshold(tmp_path: Path) -
 
 # ---- the pytest plugin ----
 
+PLUGIN_TIMEOUT = 2  # seconds per test (pytest-timeout): grading the answers takes longer
+
 
 @pytest.fixture(scope="module")
 def plugin_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
@@ -199,8 +211,10 @@ def plugin_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     (answers / "conftest.py").write_text(f"open({str(marker)!r}, 'w').close()\nraise SystemExit('conftest imported')\n")
     (answers / "autodiff" / "test_student.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
     junit = root / "report.xml"
+    # pytest-timeout's limit per test, far below what grading takes: grading must not count in any test's time.
     result = _run(["-m", "pytest", "--jacpuzzles", "--jacpuzzles-dir", str(answers), "-p", "no:cacheprovider",
-                   f"--junitxml={junit}", "-q", "-rA"], root, JACPUZZLES_CACHE=os.environ["JACPUZZLES_CACHE"])
+                   f"--junitxml={junit}", "-q", "-rA", "--timeout", str(PLUGIN_TIMEOUT), "--durations=0", "--durations-min=0"],
+                  root, JACPUZZLES_CACHE=os.environ["JACPUZZLES_CACHE"])
     return {"result": result, "junit": junit, "marker": marker}
 
 
@@ -222,6 +236,44 @@ def test_plugin_one_junit_case_per_puzzle_with_the_verdict(plugin_run: dict[str,
     skipped = cases["prod"].find("skipped")
     assert skipped is not None and "todo: no answer file prod.py" in (skipped.get("message") or "")
     assert "FAILED jacpuzzles::relu" in result.stdout and "ERROR jacpuzzles::id" in result.stdout
+
+
+def test_plugin_grades_once_before_the_tests_outside_their_time_limit(plugin_run: dict[str, Any]) -> None:
+    out = plugin_run["result"].stdout + plugin_run["result"].stderr
+    assert "Timeout" not in out and "timed out" not in out
+    assert out.count(f"jacpuzzles: grading {len(POINTS)} puzzle(s) in ") == 1  # once, for every test
+    assert out.count("jacpuzzles: graded in ") == 1 and "(not counted in any test's time)" in out
+    # --durations=0 --durations-min=0: every phase of every test, each well within the per-test limit.
+    timings = [line.split() for line in out.splitlines() if line.endswith(tuple(f"jacpuzzles::{n}" for n in POINTS))]
+    phases = [(float(t[0].rstrip("s")), t[1], t[2]) for t in timings if t[0].endswith("s") and t[1] in ("setup", "call", "teardown")]
+    assert {name for _, _, name in phases} == {f"jacpuzzles::{n}" for n in POINTS}
+    assert max(seconds for seconds, _, _ in phases) < PLUGIN_TIMEOUT
+
+
+def test_plugin_grades_only_the_selected_puzzles(tmp_path: Path) -> None:
+    answers = _answers(tmp_path / "answers")
+    result = _run(["-m", "pytest", "--jacpuzzles", "--jacpuzzles-dir", str(answers), "-p", "no:cacheprovider", "-k", "cumsum or relu",
+                   "--timeout", str(PLUGIN_TIMEOUT)], tmp_path, JACPUZZLES_CACHE=os.environ["JACPUZZLES_CACHE"])
+    assert "jacpuzzles: grading 2 puzzle(s) in " in result.stdout, result.stdout
+    assert f"1 failed, 1 passed, {len(POINTS) - 2} deselected" in result.stdout
+
+
+def test_plugin_reports_a_grading_failure_in_every_test_without_grading_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from checker import _grade, _pytest_plugin
+
+    calls = []
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        calls.append(args)
+        raise RuntimeError("the zygote died")
+
+    monkeypatch.setattr(_grade, "grade_one", broken)
+    config = type("Config", (), {"getoption": lambda self, name: None, "pluginmanager": type("PM", (), {"get_plugin": lambda self, name: None})()})()
+    session = _pytest_plugin._Session(config, tmp_path)  # type: ignore[arg-type]
+    session.grade(["cumsum", "neg"])
+    first, second = session.result("cumsum"), session.result("neg")
+    assert len(calls) == 1
+    assert first == second == f"the answers in {tmp_path} could not be graded: the grader failed: RuntimeError: the zygote died"
 
 
 def test_plugin_imports_no_conftest_and_no_test_file_among_the_answers(plugin_run: dict[str, Any]) -> None:

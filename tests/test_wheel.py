@@ -54,7 +54,7 @@ def test_the_wheel_carries_every_reference_answer_unchanged(wheel: Path) -> None
         names = set(zf.namelist())
     source = {p.relative_to(SOLUTIONS).as_posix(): p.read_bytes() for p in SOLUTIONS.glob("*/*.py")}
     assert packaged == source
-    assert {"checker/_data/autodiff.toml", "checker/_data/indexing.toml", "checker/py.typed"} <= names
+    assert {"checker/_data/autodiff.toml", "checker/_data/indexing.toml", "checker/_data/classroom.yml", "checker/py.typed"} <= names
 
 
 def test_learner_loop_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> None:
@@ -86,3 +86,5 @@ def test_learner_loop_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> No
     assert "What your answer is tried on" in page.stdout and "Hint 3/3" in page.stdout
     shown = run(jacpuzzles, "solution", "cumsum", cwd=ws, env=env)
     assert "return (Is <= Os) / 20" in shown.stdout and "Why it is right" in shown.stdout
+    run(jacpuzzles, "init", "--classroom", "template", cwd=home, env=env)  # the workflow is package data
+    assert (home / "template" / ".github" / "workflows" / "classroom.yml").read_text() == (REPO / "docs" / "templates" / "classroom.yml").read_text()
