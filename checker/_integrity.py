@@ -359,8 +359,9 @@ def message(names: Iterable[str]) -> str:
         parts.append(f"reaches {', '.join(reached)}: answers must compute the Jacobian by hand; "
                      f"autodiff is not allowed, whatever name or module it is reached through")
     if probes:
-        parts.append(f"{', '.join(probes)}: answers may not search the interpreter's memory, re-run JAX's or "
-                     f"the kit's modules, or rewrite their code (ways around the autodiff rule)")
+        parts.append(f"{', '.join(probes)}: not allowed in an answer, as a way around the rule that answers compute the "
+                     f"Jacobian by hand (no searching the interpreter's memory, re-running JAX's or the kit's modules, "
+                     f"or rewriting their code)")
     if imports:
         parts.append(f"imports {', '.join(imports)}: answers may not use the checker's code or the reference answers")
     return "; ".join(parts)
@@ -420,6 +421,7 @@ def install_guards(always: bool = True) -> None:
     builtins.__import__ = _import_guard(builtins.__import__)
     importlib.import_module = _import_guard(importlib.import_module)
     importlib.__import__ = _import_guard(importlib.__import__)
+    importlib.reload = _reload_guard(importlib.reload)
     sys.addaudithook(_audit)
     _ALWAYS = always
     _INSTALLED = True
@@ -585,15 +587,35 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
         code = args[0] if args else None
         module = _MODULE_FILES.get(getattr(code, "co_filename", ""))
         if module is not None:
-            _stop(f"{PROBE}runs the code of {module} again (a reload)")
+            _stop(_again(module))
     elif event == "compile" and len(args) > 1 and isinstance(args[1], (str, bytes)):
         filename = os.fsdecode(args[1])
         if filename.startswith("/") and _trusted(filename) and not sys._getframe(1).f_code.co_filename.startswith("<frozen importlib"):
-            _stop(f"{PROBE}compiles code under the file name {os.path.basename(filename)} of the kit, JAX or an installed library")
+            shown = "/".join(Path(filename).parts[-2:])
+            _stop(f"{PROBE}compiles code under the file name {shown} of the kit, JAX or an installed library")
     elif event == "object.__setattr__" and args:
         target = args[0]
         if (id(target) in _GATED_IDS and args[1] == "__code__") or any(target is c for c in _GATED_CLASSES):
             _stop(f"{PROBE}rewrites {getattr(target, '__qualname__', target)}.{args[1]}")
+
+
+def _again(module: str) -> str:
+    return f"{PROBE}runs the code of {module} again (a reload)"
+
+
+def _reload_guard(real: Callable[..., Any]) -> Callable[..., Any]:
+    """`importlib.reload`, refusing JAX's and the kit's modules before it even looks for them
+    (the audit hook refuses running their code again however it is done; this says the same
+    where the worker could not find the module's file to run)."""
+
+    def reload(module: Any) -> Any:
+        name = getattr(module, "__name__", None)
+        if refusing() and isinstance(name, str) and name.partition(".")[0] in ("jax", "jaxlib", *KIT):
+            _stop(_again(name))
+        return real(module)
+
+    reload.__doc__ = getattr(real, "__doc__", None)
+    return reload
 
 
 def _trusted(filename: str) -> bool:
