@@ -389,10 +389,11 @@ def install_guards(always: bool = True) -> None:
     import jax._src.interpreters.ad as ad
     import jax._src.lax.control_flow.solves as solves
 
+    jet: Any = None
     try:
-        import jax.experimental.jet as jet
-    except ImportError:  # pragma: no cover - every JAX the kit supports has it
-        jet = None
+        jet = importlib.import_module("jax.experimental.jet")
+    except ImportError:  # pragma: no cover - every JAX the kit supports has it (the worker preloads it)
+        pass
     for short in JAX_AUTODIFF:
         original = getattr(api, short, None) or getattr(jax, short, None)
         if original is not None:
@@ -402,7 +403,7 @@ def install_guards(always: bool = True) -> None:
     _stand_in_everywhere()
     _JAX_DIR = str(Path(jax.__file__).resolve().parent) + "/"
     _SOLVE_CODES = frozenset({_unwrapped(solves.custom_linear_solve).__code__})
-    _swap(core.Trace.__init__, "a trace", "trace")
+    _swap(vars(core.Trace)["__init__"], "a trace", "trace")
     for klass in (ad.JVPTrace, ad.LinearizeTrace, *((jet.JetTrace,) if jet is not None else ())):
         _GATED_CLASSES.append(klass)
         for value in list(vars(klass).values()):
