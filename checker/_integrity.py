@@ -308,11 +308,12 @@ _TRANSPOSE_KINDS = frozenset({_TRANSPOSITION, *(v for (_, t), v in _TABLES.items
 
 # key -> (the guarded function's original, as a function of its own; what it reaches; the rule
 # deciding: "trace" for Trace.__init__, "transpose" for transposition, "always" otherwise)
-_GATED: dict[int, tuple[Callable[..., Any], str, str]] = {}
+_GATED: dict[int, tuple[Callable[..., Any] | None, str, str]] = {}
 _GATED_IDS: set[int] = set()  # ids of the functions whose code was swapped
 _GATED_CLASSES: list[type] = []
 _SEEN_RULES: dict[str, int] = {}  # table -> its size when its rules were last guarded
 _MODULE_FILES: dict[str, str] = {}  # file -> module, for the modules of JAX and the kit loaded
+_MODULES_SEEN = [0]  # how many modules were loaded when `_MODULE_FILES` was last brought up to date
 _SOLVE_CODES: frozenset[Any] = frozenset()  # custom_linear_solve's code (see above)
 
 
@@ -408,13 +409,13 @@ def install_guards(always: bool = True) -> None:
         _GATED_CLASSES.append(klass)
         for value in list(vars(klass).values()):
             if isinstance(value, types.FunctionType):
-                _swap(value, _TRACES[klass.__name__], "always")
+                _swap(value, _TRACES[klass.__name__], "always", final=always)
     _GATED_CLASSES.append(core.Trace)
     for name in ("backward_pass", "backward_pass3", "closed_backward_pass", "get_primitive_transpose"):
         function = getattr(ad, name, None)
         if isinstance(function, types.FunctionType):
             _swap(function, _TRANSPOSITION, "transpose")
-    _guard_new_rules()
+    _guard_new_rules(final=always)
     kit = Path(__file__).resolve().parent
     paths = sysconfig.get_paths()
     _TRUSTED = tuple(str(Path(p).resolve()) + "/" for p in {str(kit), *(paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths)})
@@ -423,7 +424,7 @@ def install_guards(always: bool = True) -> None:
     importlib.import_module = _import_guard(importlib.import_module)
     importlib.__import__ = _import_guard(importlib.__import__)
     importlib.reload = _reload_guard(importlib.reload)
-    sys.addaudithook(_audit)
+    sys.addaudithook(_private_audit() if always else _audit)
     _ALWAYS = always
     _INSTALLED = True
 
@@ -478,30 +479,41 @@ _GUARD_FILE = "<jacpuzzles autodiff guard>"  # the file name of the swapped code
 _FLAGS_SKIPPED = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
 
 
-def _gate_code(freevars: tuple[str, ...], key: int) -> types.CodeType:
+def _gate_code(freevars: tuple[str, ...], key: int, final: bool) -> types.CodeType:
     """`def f(*args, **kwargs): return _jacpuzzles_autodiff_gate(key, args, kwargs)`, with the
-    free variables `freevars` (a function's code can only be swapped for code with the same)."""
-    template = _TEMPLATES.get(freevars)
+    free variables `freevars` (a function's code can only be swapped for code with the same).
+    `final`: the code ends in a `raise` of its own, whatever the gate does."""
+    template = _TEMPLATES.get((freevars, final))
     if template is None:
         lines = ["def outer():", *(f"    {v} = None" for v in freevars), "    def gate(*args, **kwargs):"]
         if freevars:
             lines.append(f"        ({', '.join(freevars)},)")
-        lines += [f"        return {_GATE}('KEY', args, kwargs)", "    return gate"]
+        if final:
+            lines += [f"        {_GATE}('KEY', args, kwargs)", f"        raise {_GATE}"]
+        else:
+            lines += [f"        return {_GATE}('KEY', args, kwargs)"]
         namespace: dict[str, Any] = {}
-        exec(compile("\n".join(lines), _GUARD_FILE, "exec"), namespace)  # noqa: S102 - our own text
-        template = _TEMPLATES[freevars] = namespace["outer"]().__code__
+        exec(compile("\n".join(lines + ["    return gate"]), _GUARD_FILE, "exec"), namespace)  # noqa: S102 - our own text
+        template = _TEMPLATES[(freevars, final)] = namespace["outer"]().__code__
     return template.replace(co_consts=tuple(key if c == "KEY" else c for c in template.co_consts))
 
 
-def _swap(function: types.FunctionType, what: str, rule: str) -> None:
-    """Make `function` run `_gate` first, whatever references it (skipped when it cannot be)."""
+def _swap(function: types.FunctionType, what: str, rule: str, final: bool = False) -> None:
+    """Make `function` run `_gate` first, whatever references it (skipped when it cannot be).
+
+    `final` (the grading worker, for what nothing there may use: the differentiating traces and
+    the derivative rules): the original is not kept anywhere, so nothing an answer finds or
+    rewrites in memory brings it back."""
     if id(function) in _GATED_IDS or function.__code__.co_flags & _FLAGS_SKIPPED:
         return
-    code = _gate_code(function.__code__.co_freevars, len(_GATED))
+    final = final and rule == "always"
+    code = _gate_code(function.__code__.co_freevars, len(_GATED), final)
     if code.co_freevars != function.__code__.co_freevars:
         return
-    original = types.FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__, function.__closure__)
-    original.__kwdefaults__ = function.__kwdefaults__
+    original = None
+    if not final:
+        original = types.FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__, function.__closure__)
+        original.__kwdefaults__ = function.__kwdefaults__
     _GATED[len(_GATED)] = (original, what, rule)
     function.__globals__.setdefault(_GATE, _gate)
     function.__code__ = code
@@ -510,6 +522,8 @@ def _swap(function: types.FunctionType, what: str, rule: str) -> None:
 
 def _gate(key: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     original, what, rule = _GATED[key]
+    if original is None:
+        _stop(REACHED + what)
     if refusing():
         if rule == "trace":
             reached = _ad_trace(type(args[0])) if args else None
@@ -541,7 +555,7 @@ def _inside_solve() -> bool:
     return False
 
 
-def _guard_new_rules() -> None:
+def _guard_new_rules(final: bool = False) -> None:
     """Guard the rules in JAX's derivative tables (again when a module imported since added some)."""
     for (module_name, table_name), what in _TABLES.items():
         table = getattr(sys.modules.get(module_name), table_name, None)
@@ -550,7 +564,7 @@ def _guard_new_rules() -> None:
         rule = "transpose" if what in _TRANSPOSE_KINDS else "always"
         for value in list(table.values()):
             for function in _functions_in(value):
-                _swap(function, what, rule)
+                _swap(function, what, rule, final or _ALWAYS)
         _SEEN_RULES[module_name + table_name] = len(table)
 
 
@@ -568,6 +582,9 @@ def _functions_in(value: Any) -> Iterator[types.FunctionType]:
 
 def _note_modules() -> None:
     """Remember the files of JAX's and the kit's modules loaded now: running one again is a reload."""
+    if len(sys.modules) == _MODULES_SEEN[0]:
+        return
+    _MODULES_SEEN[0] = len(sys.modules)
     for name, module in list(sys.modules.items()):
         if name.partition(".")[0] in ("jax", "jaxlib", *KIT):
             file = getattr(module, "__file__", None)
@@ -598,6 +615,19 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
         target = args[0]
         if (id(target) in _GATED_IDS and args[1] == "__code__") or any(target is c for c in _GATED_CLASSES):
             _stop(f"{PROBE}rewrites {getattr(target, '__qualname__', target)}.{args[1]}")
+
+
+def _private_audit() -> Callable[[str, tuple[Any, ...]], None]:
+    """The audit hook for the grading worker: `_audit` with its own copy of what it reads, which
+    nothing refers to but the interpreter's list of hooks, so that an answer that rewrites this
+    module's names (`refusing`, `_MODULE_FILES`...) cannot switch it off."""
+    private = dict(globals())
+    private["refusing"] = lambda: True
+    private["_MODULE_FILES"] = dict(_MODULE_FILES)
+    private["_GATED_IDS"] = frozenset(_GATED_IDS)
+    private["_GATED_CLASSES"] = tuple(_GATED_CLASSES)
+    private["_trusted"] = types.FunctionType(_trusted.__code__, private, "_trusted")
+    return types.FunctionType(_audit.__code__, private, "_audit")
 
 
 def _again(module: str) -> str:

@@ -169,3 +169,48 @@ def test_grade_refuses_each_route_with_the_message_check_gives(checked: dict[str
             assert graded[name][0] == "pass" or "scipy" in graded[name][2], (name, graded[name])
             del graded[name]
     assert graded == {n: v for n, v in from_check.items() if v[0] != "pass"}
+
+
+TAMPERED = '''
+import importlib, json, sys
+import jax, jax.numpy as jnp
+from checker import _integrity, _runner
+_runner.own_primitives()
+_integrity.install_guards()  # as the grading worker does
+# An answer that read the kit's source switches every guard of this module off:
+kit = [m for name, m in list(sys.modules.items()) if name.endswith("_integrity")][0]
+kit._ALWAYS, kit._DEPTH[0], kit.refusing = False, 0, (lambda: False)
+kit._MODULE_FILES.clear(), kit._GATED_IDS.clear(), kit._GATED_CLASSES.clear()
+results = {}
+
+def attempt(label, thunk):
+    try:
+        thunk()
+        results[label] = "ran"
+    except BaseException as exc:
+        results[label] = type(exc).__name__
+
+f = lambda x: jnp.sin(x)
+stand_in = jax.jacfwd
+original = [c.cell_contents for c in stand_in.__closure__ if getattr(c.cell_contents, "__name__", "") == "jacfwd"][0]
+attempt("original_jacfwd", lambda: original(f)(jnp.ones(3)))
+attempt("stand_in", lambda: stand_in(f)(jnp.ones(3)))
+attempt("jvp_rule", lambda: kit._GATED[[k for k, v in kit._GATED.items() if "derivative rules" in v[1]][0]][0](jnp.ones(3)))
+attempt("gc", lambda: __import__("gc").get_objects())
+attempt("reload", lambda: importlib.reload(sys.modules["jax._src.api"]))
+attempt("forward_pass_still_works", lambda: jnp.linalg.solve(jnp.eye(3) * 2, jnp.ones(3)))
+print(json.dumps(results))
+'''
+
+
+def test_in_the_worker_switching_the_guards_module_off_does_not_bring_autodiff_back(tmp_path: Path) -> None:
+    """The worker's guards hold no original of the differentiating traces and rules, and its audit
+    hook reads nothing this module's names lead to: rewriting them reaches nothing."""
+    script = tmp_path / "tampered.py"
+    script.write_text(TAMPERED)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=240, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = json.loads(done.stdout.splitlines()[-1])
+    assert results.pop("forward_pass_still_works") == "ran"
+    assert "ran" not in results.values(), results
