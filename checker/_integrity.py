@@ -30,7 +30,7 @@ import sysconfig
 import types
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, NoReturn
 
 # JAX's transformations that differentiate; each is forbidden under `jax.` and `jax._src.api.`.
 JAX_AUTODIFF = ("jacfwd", "jacrev", "jacobian", "grad", "value_and_grad", "vjp", "jvp", "linearize", "hessian", "linear_transpose")
@@ -368,7 +368,7 @@ def message(names: Iterable[str]) -> str:
     return "; ".join(parts)
 
 
-def _stop(name: str) -> None:
+def _stop(name: str) -> NoReturn:
     _USED.append(name)
     raise Forbidden(message([name]))
 
@@ -473,7 +473,7 @@ def _refuse(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
 
 # ---- guarding a function wherever it is referenced: its code is swapped ----
 
-_TEMPLATES: dict[tuple[str, ...], types.CodeType] = {}
+_TEMPLATES: dict[tuple[tuple[str, ...], bool], types.CodeType] = {}
 _GATE = "_jacpuzzles_autodiff_gate"  # the name the swapped code calls, put in the function's globals
 _GUARD_FILE = "<jacpuzzles autodiff guard>"  # the file name of the swapped code
 _FLAGS_SKIPPED = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
