@@ -1,19 +1,18 @@
 """Answers that let autodiff or the kit do the work: found in the source before an answer runs
-(`scan`), and caught in the act while it runs (`install_guards`, `used`, `message`).
+(`scan`), and stopped in the act while it runs (`install_guards`, `armed`, `used`, `message`).
 
-The puzzles ask for Jacobians computed by hand, so an answer may not call JAX's (or TensorFlow's,
+The puzzles ask for Jacobians computed by hand, so an answer may not use JAX's (or TensorFlow's,
 or PyTorch's) automatic differentiation, nor import the checker or the reference answers.
+`check` and the grader apply the same rule with the same words: a learner never sees a pass
+from `check` for an answer the grader refuses.
 
-- `scan` reads an answer file's syntax tree in the grader's own process (the file is never run
-  there). It follows import aliases (`import jax as J; J.jacfwd`, `from jax import grad as g`),
-  `getattr` and `__import__` with constant strings, and `sys.modules[...]`, so that a learner's
-  own variable called `grad` or function called `vjp` is never mistaken for JAX's.
-- `install_guards` is for the grading worker, before any answer runs: it replaces JAX's autodiff
-  entry points (in `jax` and where they are defined, `jax._src.api`) with functions that record
-  the call and raise `Forbidden`, and refuses imports of `checker` and `solutions` made by code
-  outside the kit, the standard library and the installed packages. It covers what obfuscation
-  defeats in `scan` (`getattr(__import__('ja' + 'x'), name)`), not a determined attack: the
-  guards run in the learner's own process.
+- `scan` reads an answer file's syntax tree (the file is not run). It follows import aliases
+  (`import jax as J; J.jacfwd`, `from jax import grad as g`), `getattr` and `__import__` with
+  constant strings, and `sys.modules[...]`, so that a learner's own variable called `grad` or
+  function called `vjp` is never mistaken for JAX's.
+- `install_guards` (the grading worker, for good) and `armed` (`check`, while an answer runs)
+  refuse at run time what a scan cannot read (`getattr(jax, "jac" + "fwd")`), and, beyond names,
+  JAX's differentiation machinery itself, whatever route reaches it (see below).
 """
 
 from __future__ import annotations
@@ -279,7 +278,17 @@ def _constant(node: ast.AST) -> str | None:
 # machinery, before (`check`) or in another process (the grader). One exception: JAX transposes
 # a linear function inside `lax.custom_linear_solve` (which `jnp.linalg.solve` uses) to build the
 # solve's own derivative; that transposition is JAX's forward pass, and is let through when no
-# answer code stands between the two.
+# answer code stands between the two. (Transposition only ever applies to linear functions, whose
+# Jacobian an answer may read off by calling them on the identity anyway.)
+#
+# In the grading worker nothing but answers runs once the guards are in: there the traces' methods
+# and the derivative rules keep no original at all (`final`), and the audit hook reads a private
+# copy of its state, so an answer that rewrites this module's names (`_ALWAYS`, `refusing`) brings
+# nothing back. In `check` the originals are kept for the kit's own oracles, and a program written
+# to take this module apart in memory can get past `check`, not the grader. Not caught anywhere:
+# JAX's autodiff source copied into an answer under another file name, with derivative rules of
+# its own: that is writing an autodiff of one's own, which the rule cannot tell from a hand-made
+# Jacobian (and TensorFlow and PyTorch are refused by the scan only).
 
 _USED: list[str] = []  # what guarded calls and imports were attempted since the last `used()`
 _INSTALLED = False
