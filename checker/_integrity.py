@@ -1,32 +1,35 @@
 """Answers that let autodiff or the kit do the work: found in the source before an answer runs
-(`scan`), and caught in the act while it runs (`install_guards`, `used`, `message`).
+(`scan`), and stopped in the act while it runs (`install_guards`, `armed`, `used`, `message`).
 
-The puzzles ask for Jacobians computed by hand, so an answer may not call JAX's (or TensorFlow's,
+The puzzles ask for Jacobians computed by hand, so an answer may not use JAX's (or TensorFlow's,
 or PyTorch's) automatic differentiation, nor import the checker or the reference answers.
+`check` and the grader apply the same rule with the same words: a learner never sees a pass
+from `check` for an answer the grader refuses.
 
-- `scan` reads an answer file's syntax tree in the grader's own process (the file is never run
-  there). It follows import aliases (`import jax as J; J.jacfwd`, `from jax import grad as g`),
-  `getattr` and `__import__` with constant strings, and `sys.modules[...]`, so that a learner's
-  own variable called `grad` or function called `vjp` is never mistaken for JAX's.
-- `install_guards` is for the grading worker, before any answer runs: it replaces JAX's autodiff
-  entry points (in `jax` and where they are defined, `jax._src.api`) with functions that record
-  the call and raise `Forbidden`, and refuses imports of `checker` and `solutions` made by code
-  outside the kit, the standard library and the installed packages. It covers what obfuscation
-  defeats in `scan` (`getattr(__import__('ja' + 'x'), name)`), not a determined attack: the
-  guards run in the learner's own process.
+- `scan` reads an answer file's syntax tree (the file is not run). It follows import aliases
+  (`import jax as J; J.jacfwd`, `from jax import grad as g`), `getattr` and `__import__` with
+  constant strings, and `sys.modules[...]`, so that a learner's own variable called `grad` or
+  function called `vjp` is never mistaken for JAX's.
+- `install_guards` (the grading worker, for good) and `armed` (`check`, while an answer runs)
+  refuse at run time what a scan cannot read (`getattr(jax, "jac" + "fwd")`), and, beyond names,
+  JAX's differentiation machinery itself, whatever route reaches it (see below).
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import functools
 import importlib
+import inspect
+import os
 import sys
 import sysconfig
+import types
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator, NoReturn
 
 # JAX's transformations that differentiate; each is forbidden under `jax.` and `jax._src.api.`.
 JAX_AUTODIFF = ("jacfwd", "jacrev", "jacobian", "grad", "value_and_grad", "vjp", "jvp", "linearize", "hessian", "linear_transpose")
@@ -251,81 +254,408 @@ def _constant(node: ast.AST) -> str | None:
     return None
 
 
-# ---- at run time, in the grading worker ----
+# ---- at run time: in the grading worker, and in `check` while an answer runs ----
+#
+# Names are only the front door: `jax.jvp` is also `jax._src.api.jvp`, `jax._src.scipy.special.
+# jvp`, whatever `gc` finds, or a fresh copy after `importlib.reload`. So the guards also sit
+# where every route ends, in JAX's differentiation machinery itself:
+#
+# - every trace is built by `core.Trace.__init__`: a trace whose class is (or derives from)
+#   `JVPTrace`, `LinearizeTrace` or `JetTrace` is refused, whichever module defined it (a reload
+#   defines the classes anew, under the same names);
+# - the methods of those classes, transposition (`backward_pass`), and every derivative rule in
+#   JAX's tables (`primitive_jvps`, `primitive_transposes`, the jet rules) are refused too.
+#
+# These functions are guarded by swapping their *code* in place (`_swap`), not the names bound to
+# them: every reference to them, wherever it was taken (a `from ... import`, a `partial`, a
+# closure, `__wrapped__`, `gc`), runs the guard. An audit hook refuses what would get around
+# that: searching the heap (`gc.get_objects`, `get_referrers`, `get_referents`), re-running one
+# of JAX's or the kit's modules (`reload`, or `exec` of its code), compiling code under a file
+# name of JAX, the kit, the standard library or an installed package, and writing the code of a
+# guarded function or the attributes of a guarded class.
+#
+# Refused only while an answer runs: the kit computes its expected Jacobians with the same
+# machinery, before (`check`) or in another process (the grader). One exception: JAX transposes
+# a linear function inside `lax.custom_linear_solve` (which `jnp.linalg.solve` uses) to build the
+# solve's own derivative; that transposition is JAX's forward pass, and is let through when no
+# answer code stands between the two. (Transposition only ever applies to linear functions, whose
+# Jacobian an answer may read off by calling them on the identity anyway.)
+#
+# In the grading worker nothing but answers runs once the guards are in: there the traces' methods
+# and the derivative rules keep no original at all (`final`), and the audit hook reads a private
+# copy of its state, so an answer that rewrites this module's names (`_ALWAYS`, `refusing`) brings
+# nothing back. In `check` the originals are kept for the kit's own oracles, and a program written
+# to take this module apart in memory can get past `check`, not the grader. Not caught anywhere:
+# JAX's autodiff source copied into an answer under another file name, with derivative rules of
+# its own: that is writing an autodiff of one's own, which the rule cannot tell from a hand-made
+# Jacobian (and TensorFlow and PyTorch are refused by the scan only).
 
 _USED: list[str] = []  # what guarded calls and imports were attempted since the last `used()`
 _INSTALLED = False
+_ALWAYS = False  # the grading worker: refused for good once installed
+_DEPTH = [0]  # `check`: refused while > 0 (`armed`)
 _TRUSTED: tuple[str, ...] = ()  # folders whose code may import the kit: the kit, stdlib, site-packages
+_JAX_DIR = ""  # JAX's package folder (frames of JAX's own code)
+
+# Recorded names for what was reached (`message` says "reaches ..."), by what was reached.
+REACHED = "reaches "
+PROBE = "probe "
+_TRACES = {
+    "JVPTrace": "JAX's forward-mode autodiff (JVPTrace)",
+    "LinearizeTrace": "JAX's linearization, the first half of reverse mode (LinearizeTrace)",
+    "JetTrace": "JAX's Taylor-mode autodiff (JetTrace)",
+}
+_TRANSPOSITION = "JAX's transposition, the second half of reverse mode (backward_pass)"
+_TABLES = {  # (module, table): what its rules are
+    ("jax._src.interpreters.ad", "primitive_jvps"): "JAX's derivative rules (ad.primitive_jvps)",
+    ("jax._src.interpreters.ad", "primitive_transposes"): "JAX's transposition rules (ad.primitive_transposes)",
+    ("jax._src.interpreters.ad", "fancy_transposes"): "JAX's transposition rules (ad.fancy_transposes)",
+    ("jax._src.interpreters.ad", "reducing_transposes"): "JAX's transposition rules (ad.reducing_transposes)",
+    ("jax.experimental.jet", "jet_rules"): "JAX's Taylor-mode rules (jet.jet_rules)",
+}
+_TRANSPOSE_KINDS = frozenset({_TRANSPOSITION, *(v for (_, t), v in _TABLES.items() if "transpose" in t)})
+
+# key -> (the guarded function's original, as a function of its own; what it reaches; the rule
+# deciding: "trace" for Trace.__init__, "transpose" for transposition, "always" otherwise)
+_GATED: dict[int, tuple[Callable[..., Any] | None, str, str]] = {}
+_GATED_IDS: set[int] = set()  # ids of the functions whose code was swapped
+_GATED_CLASSES: list[type] = []
+_SEEN_RULES: dict[str, int] = {}  # table -> its size when its rules were last guarded
+_MODULE_FILES: dict[str, str] = {}  # file -> module, for the modules of JAX and the kit loaded
+_MODULES_SEEN = [0]  # how many modules were loaded when `_MODULE_FILES` was last brought up to date
+_SOLVE_CODES: frozenset[Any] = frozenset()  # custom_linear_solve's code (see above)
+
+
+def refusing() -> bool:
+    """Whether the guards refuse now: in the worker, always once installed; in `check`, while armed."""
+    return _ALWAYS or _DEPTH[0] > 0
+
+
+@contextlib.contextmanager
+def armed() -> Iterator[None]:
+    """Refuse autodiff and the kit while the block runs (an answer, in `check`); installs the
+    guards the first time."""
+    install_guards(always=False)
+    _guard_new_rules()
+    _stand_in_everywhere()
+    _note_modules()
+    _DEPTH[0] += 1
+    try:
+        yield
+    finally:
+        _DEPTH[0] -= 1
 
 
 def used() -> list[str]:
     """What answers tried since the last call, in order, and forget it: `"jax.jacfwd"` for a
-    call, `"import checker._engine"` for an import."""
+    call, `"import checker._engine"` for an import, `"reaches JAX's ..."` for the machinery."""
     found = list(dict.fromkeys(_USED))
     _USED.clear()
     return found
 
 
 def message(names: Iterable[str]) -> str:
-    """The diagnosis for what `used()` returned: which calls or imports, and that they are not allowed."""
+    """The diagnosis for what `used()` returned: which calls, machinery or imports, and that they
+    are not allowed."""
     unique = list(dict.fromkeys(names))
-    calls = [n for n in unique if not n.startswith("import ")]
+    reached = [n.removeprefix(REACHED) for n in unique if n.startswith(REACHED)]
+    probes = [n.removeprefix(PROBE) for n in unique if n.startswith(PROBE)]
     imports = [n.removeprefix("import ") for n in unique if n.startswith("import ")]
+    calls = [n for n in unique if not n.startswith(("import ", REACHED, PROBE))]
     parts = []
     if calls:
         parts.append(f"calls {', '.join(calls)}: answers must compute the Jacobian by hand; autodiff is not allowed")
+    if reached:
+        parts.append(f"reaches {', '.join(reached)}: answers must compute the Jacobian by hand; "
+                     f"autodiff is not allowed, whatever name or module it is reached through")
+    if probes:
+        parts.append(f"{', '.join(probes)}: not allowed in an answer, as a way around the rule that answers compute the "
+                     f"Jacobian by hand (no searching the interpreter's memory, re-running JAX's or the kit's modules, "
+                     f"or rewriting their code)")
     if imports:
         parts.append(f"imports {', '.join(imports)}: answers may not use the checker's code or the reference answers")
     return "; ".join(parts)
 
 
-def install_guards() -> None:
-    """Guard JAX's autodiff entry points and imports of the kit in this process (idempotent).
+def _stop(name: str) -> NoReturn:
+    _USED.append(name)
+    raise Forbidden(message([name]))
 
-    Call it in the grading worker once JAX and the kit are imported, before any answer runs.
-    A guarded call or import records its name (see `used`) and raises `Forbidden`.
+
+def install_guards(always: bool = True) -> None:
+    """Guard JAX's autodiff, its machinery, and imports of the kit in this process (idempotent).
+
+    `always`: the grading worker, where nothing but answers runs from now on: refuse for good.
+    Otherwise (`check`) the guards refuse only inside `armed()`.
+    A refused call or import records its name (see `used`) and raises `Forbidden`.
     """
-    global _INSTALLED, _TRUSTED
+    global _INSTALLED, _TRUSTED, _ALWAYS, _JAX_DIR, _SOLVE_CODES
     if _INSTALLED:
+        _ALWAYS = _ALWAYS or always
         return
     import jax
     import jax._src.api as api
+    import jax._src.core as core
+    import jax._src.interpreters.ad as ad
+    import jax._src.lax.control_flow.solves as solves
 
+    jet: Any = None
+    try:
+        jet = importlib.import_module("jax.experimental.jet")
+    except ImportError:  # pragma: no cover - every JAX the kit supports has it (the worker preloads it)
+        pass
     for short in JAX_AUTODIFF:
         original = getattr(api, short, None) or getattr(jax, short, None)
-        if original is None:
-            continue
-        guard = _refuse(f"jax.{short}", original)
-        for module in (jax, api):
-            if getattr(module, short, None) is not None:
-                setattr(module, short, guard)
-    try:
-        import jax.experimental.jet as jet
-    except ImportError:
-        pass
-    else:
-        jet.jet = _refuse("jax.experimental.jet.jet", jet.jet)
+        if original is not None:
+            _STAND_INS[id(original)] = (original, _refuse(f"jax.{short}", original))
+    if jet is not None:
+        _STAND_INS[id(jet.jet)] = (jet.jet, _refuse("jax.experimental.jet.jet", jet.jet))
+    _stand_in_everywhere()
+    _JAX_DIR = str(Path(jax.__file__).resolve().parent) + "/"
+    _SOLVE_CODES = frozenset({_unwrapped(solves.custom_linear_solve).__code__})
+    _swap(vars(core.Trace)["__init__"], "a trace", "trace")
+    for klass in (ad.JVPTrace, ad.LinearizeTrace, *((jet.JetTrace,) if jet is not None else ())):
+        _GATED_CLASSES.append(klass)
+        for value in list(vars(klass).values()):
+            if isinstance(value, types.FunctionType):
+                _swap(value, _TRACES[klass.__name__], "always", final=always)
+    _GATED_CLASSES.append(core.Trace)
+    for name in ("backward_pass", "backward_pass3", "closed_backward_pass", "get_primitive_transpose"):
+        function = getattr(ad, name, None)
+        if isinstance(function, types.FunctionType):
+            _swap(function, _TRANSPOSITION, "transpose")
+    _guard_new_rules(final=always)
     kit = Path(__file__).resolve().parent
     paths = sysconfig.get_paths()
     _TRUSTED = tuple(str(Path(p).resolve()) + "/" for p in {str(kit), *(paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths)})
+    _note_modules()
     builtins.__import__ = _import_guard(builtins.__import__)
     importlib.import_module = _import_guard(importlib.import_module)
     importlib.__import__ = _import_guard(importlib.__import__)
+    importlib.reload = _reload_guard(importlib.reload)
+    sys.addaudithook(_private_audit() if always else _audit)
+    _ALWAYS = always
     _INSTALLED = True
 
 
+def _stand_in_everywhere() -> None:
+    """Put the stand-ins wherever JAX's modules hold the originals (`jax.jvp`, `jax._src.api.jvp`,
+    `jax._src.scipy.special.jvp`...), whenever those modules were imported: so that a name says
+    the same (`calls jax.jvp`) in `check` as in the grader, whatever either imported first."""
+    if len(sys.modules) == _STAND_INS_SEEN[0]:
+        return
+    for name, module in list(sys.modules.items()):
+        if name.partition(".")[0] != "jax" or module is None:
+            continue
+        namespace = vars(module)
+        for key, value in list(namespace.items()):
+            if id(value) in _STAND_INS and _STAND_INS[id(value)][0] is value:
+                namespace[key] = _STAND_INS[id(value)][1]
+    _STAND_INS_SEEN[0] = len(sys.modules)
+
+
+_STAND_INS: dict[int, tuple[Any, Callable[..., Any]]] = {}  # id of an original -> (it, its stand-in)
+_STAND_INS_SEEN = [0]  # how many modules were loaded when the stand-ins were last put in place
+
+
+def _unwrapped(function: Any) -> Any:
+    while hasattr(function, "__wrapped__"):
+        function = function.__wrapped__
+    return function
+
+
 def _refuse(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
-    """A stand-in for an autodiff function: records the call and stops the answer. It keeps no
-    reference to the original, so an answer cannot dig it out of the stand-in."""
+    """A stand-in for an autodiff function: records the call and stops the answer while the
+    guards refuse; the kit's own calls (its oracles, in `check`) go through."""
+    transpose = name == "jax.linear_transpose"
 
     def refused(*args: Any, **kwargs: Any) -> Any:
-        _USED.append(name)
-        raise Forbidden(message([name]))
+        if refusing() and not (transpose and _inside_solve()):
+            _stop(name)
+        return original(*args, **kwargs)
 
     refused.__name__ = getattr(original, "__name__", name)
     refused.__qualname__ = getattr(original, "__qualname__", name)
     refused.__doc__ = getattr(original, "__doc__", None)
     return refused
+
+
+# ---- guarding a function wherever it is referenced: its code is swapped ----
+
+_TEMPLATES: dict[tuple[tuple[str, ...], bool], types.CodeType] = {}
+_GATE = "_jacpuzzles_autodiff_gate"  # the name the swapped code calls, put in the function's globals
+_GUARD_FILE = "<jacpuzzles autodiff guard>"  # the file name of the swapped code
+_FLAGS_SKIPPED = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
+
+
+def _gate_code(freevars: tuple[str, ...], key: int, final: bool) -> types.CodeType:
+    """`def f(*args, **kwargs): return _jacpuzzles_autodiff_gate(key, args, kwargs)`, with the
+    free variables `freevars` (a function's code can only be swapped for code with the same).
+    `final`: the code ends in a `raise` of its own, whatever the gate does."""
+    template = _TEMPLATES.get((freevars, final))
+    if template is None:
+        lines = ["def outer():", *(f"    {v} = None" for v in freevars), "    def gate(*args, **kwargs):"]
+        if freevars:
+            lines.append(f"        ({', '.join(freevars)},)")
+        if final:
+            lines += [f"        {_GATE}('KEY', args, kwargs)", f"        raise {_GATE}"]
+        else:
+            lines += [f"        return {_GATE}('KEY', args, kwargs)"]
+        namespace: dict[str, Any] = {}
+        exec(compile("\n".join(lines + ["    return gate"]), _GUARD_FILE, "exec"), namespace)  # noqa: S102 - our own text
+        template = _TEMPLATES[(freevars, final)] = namespace["outer"]().__code__
+    return template.replace(co_consts=tuple(key if c == "KEY" else c for c in template.co_consts))
+
+
+def _swap(function: types.FunctionType, what: str, rule: str, final: bool = False) -> None:
+    """Make `function` run `_gate` first, whatever references it (skipped when it cannot be).
+
+    `final` (the grading worker, for what nothing there may use: the differentiating traces and
+    the derivative rules): the original is not kept anywhere, so nothing an answer finds or
+    rewrites in memory brings it back."""
+    if id(function) in _GATED_IDS or function.__code__.co_flags & _FLAGS_SKIPPED:
+        return
+    final = final and rule == "always"
+    code = _gate_code(function.__code__.co_freevars, len(_GATED), final)
+    if code.co_freevars != function.__code__.co_freevars:
+        return
+    original = None
+    if not final:
+        original = types.FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__, function.__closure__)
+        original.__kwdefaults__ = function.__kwdefaults__
+    _GATED[len(_GATED)] = (original, what, rule)
+    function.__globals__.setdefault(_GATE, _gate)
+    function.__code__ = code
+    _GATED_IDS.add(id(function))
+
+
+def _gate(key: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    original, what, rule = _GATED[key]
+    if original is None:
+        _stop(REACHED + what)
+    if refusing():
+        if rule == "trace":
+            reached = _ad_trace(type(args[0])) if args else None
+            if reached is not None:
+                _stop(REACHED + reached)
+        elif rule != "transpose" or not _inside_solve():
+            _stop(REACHED + what)
+    return original(*args, **kwargs)
+
+
+def _ad_trace(klass: type) -> str | None:
+    """What a trace class is, when it is (or derives from) one of JAX's differentiating traces."""
+    for base in klass.__mro__:
+        if base.__name__ in _TRACES:
+            return _TRACES[base.__name__]
+    return None
+
+
+def _inside_solve() -> bool:
+    """Whether JAX's own `custom_linear_solve` is transposing here, with only JAX's own code
+    between the two (an answer's callback in between is the answer transposing)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code in _SOLVE_CODES:
+            return True
+        if not frame.f_code.co_filename.startswith((_JAX_DIR, __file__, _GUARD_FILE)):
+            return False
+        frame = frame.f_back  # type: ignore[assignment]
+    return False
+
+
+def _guard_new_rules(final: bool = False) -> None:
+    """Guard the rules in JAX's derivative tables (again when a module imported since added some)."""
+    for (module_name, table_name), what in _TABLES.items():
+        table = getattr(sys.modules.get(module_name), table_name, None)
+        if not isinstance(table, dict) or _SEEN_RULES.get(module_name + table_name) == len(table):
+            continue
+        rule = "transpose" if what in _TRANSPOSE_KINDS else "always"
+        for value in list(table.values()):
+            for function in _functions_in(value):
+                _swap(function, what, rule, final or _ALWAYS)
+        _SEEN_RULES[module_name + table_name] = len(table)
+
+
+def _functions_in(value: Any) -> Iterator[types.FunctionType]:
+    """The Python functions a rule is made of: itself, or a `partial`'s function and arguments."""
+    if isinstance(value, types.FunctionType):
+        yield value
+    elif isinstance(value, functools.partial):
+        yield from _functions_in(value.func)
+        for arg in value.args:
+            for item in arg if isinstance(arg, (list, tuple)) else (arg,):
+                if isinstance(item, types.FunctionType):
+                    yield item
+
+
+def _note_modules() -> None:
+    """Remember the files of JAX's and the kit's modules loaded now: running one again is a reload."""
+    if len(sys.modules) == _MODULES_SEEN[0]:
+        return
+    _MODULES_SEEN[0] = len(sys.modules)
+    for name, module in list(sys.modules.items()):
+        if name.partition(".")[0] in ("jax", "jaxlib", *KIT):
+            file = getattr(module, "__file__", None)
+            if isinstance(file, str) and file not in _MODULE_FILES:
+                _MODULE_FILES[file] = name
+
+
+_HEAP = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents"})
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    """The audit hook (for good once added): refuses, while the guards refuse, what gets around them."""
+    if not refusing():
+        return
+    if event in _HEAP:
+        _stop(f"{PROBE}calls {event}")
+    elif event == "exec":
+        code = args[0] if args else None
+        module = _MODULE_FILES.get(getattr(code, "co_filename", ""))
+        if module is not None:
+            _stop(_again(module))
+    elif event == "compile" and len(args) > 1 and isinstance(args[1], (str, bytes)):
+        filename = os.fsdecode(args[1])
+        if filename.startswith("/") and _trusted(filename) and not sys._getframe(1).f_code.co_filename.startswith("<frozen importlib"):
+            shown = "/".join(Path(filename).parts[-2:])
+            _stop(f"{PROBE}compiles code under the file name {shown} of the kit, JAX or an installed library")
+    elif event == "object.__setattr__" and args:
+        target = args[0]
+        if (id(target) in _GATED_IDS and args[1] == "__code__") or any(target is c for c in _GATED_CLASSES):
+            _stop(f"{PROBE}rewrites {getattr(target, '__qualname__', target)}.{args[1]}")
+
+
+def _private_audit() -> Callable[[str, tuple[Any, ...]], None]:
+    """The audit hook for the grading worker: `_audit` with its own copy of what it reads, which
+    nothing refers to but the interpreter's list of hooks, so that an answer that rewrites this
+    module's names (`refusing`, `_MODULE_FILES`...) cannot switch it off."""
+    private = dict(globals())
+    private["refusing"] = lambda: True
+    private["_MODULE_FILES"] = dict(_MODULE_FILES)
+    private["_GATED_IDS"] = frozenset(_GATED_IDS)
+    private["_GATED_CLASSES"] = tuple(_GATED_CLASSES)
+    private["_trusted"] = types.FunctionType(_trusted.__code__, private, "_trusted")
+    return types.FunctionType(_audit.__code__, private, "_audit")
+
+
+def _again(module: str) -> str:
+    return f"{PROBE}runs the code of {module} again (a reload)"
+
+
+def _reload_guard(real: Callable[..., Any]) -> Callable[..., Any]:
+    """`importlib.reload`, refusing JAX's and the kit's modules before it even looks for them
+    (the audit hook refuses running their code again however it is done; this says the same
+    where the worker could not find the module's file to run)."""
+
+    def reload(module: Any) -> Any:
+        name = getattr(module, "__name__", None)
+        if refusing() and isinstance(name, str) and name.partition(".")[0] in ("jax", "jaxlib", *KIT):
+            _stop(_again(name))
+        return real(module)
+
+    reload.__doc__ = getattr(real, "__doc__", None)
+    return reload
 
 
 def _trusted(filename: str) -> bool:
@@ -341,10 +671,10 @@ def _import_guard(real: Callable[..., Any]) -> Callable[..., Any]:
     """`real` (an import function), refusing `checker` and `solutions` to untrusted callers."""
 
     def guarded(name: Any, *args: Any, **kwargs: Any) -> Any:
-        level = args[3] if len(args) > 3 else kwargs.get("level", 0)
-        if isinstance(name, str) and not level and name.partition(".")[0] in KIT:
+        if refusing() and isinstance(name, str) and name.partition(".")[0] in KIT:
+            level = args[3] if len(args) > 3 else kwargs.get("level", 0)
             caller = sys._getframe(1).f_code.co_filename
-            if not _trusted(caller):
+            if not level and not _trusted(caller):
                 _USED.append(f"import {name}")
                 raise Forbidden(message([f"import {name}"]))
         return real(name, *args, **kwargs)

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from checker import _forms, _numerics
+from checker import _forms, _integrity, _numerics
 from checker._catalog import Puzzle
 from checker._settings import DEFAULT_TIMEOUT, FAST_COMPILE, OUTPUT_CAP
 from checker._sampling import Draw
@@ -72,13 +72,18 @@ _ctrl_c = threading.Event()
 
 @contextlib.contextmanager
 def _guarded() -> Iterator[None]:
-    """While learner code runs: `os._exit` raises instead of ending the process, and Ctrl-C is
-    told apart from a KeyboardInterrupt the code raises itself."""
+    """While learner code runs: autodiff and the kit are refused (`_integrity`), `os._exit`
+    raises instead of ending the process, and Ctrl-C is told apart from a KeyboardInterrupt the
+    code raises itself."""
     real_exit = os._exit
 
     def fake_exit(status: int = 0) -> None:
         raise _Exited(status)
 
+    # Before the snapshot, so that the guards' stand-ins for `jax.jacfwd` etc. stay in place,
+    # and before refusing `gc.get_objects`, which finding JAX's own primitives needs.
+    _integrity.install_guards(always=False)
+    own_primitives()
     os._exit = fake_exit  # type: ignore[assignment]
     # Left set by a Ctrl-C whose KeyboardInterrupt ended an earlier run (a notebook's interrupt,
     # watch stopping a check): stale, or the next run would end with a Ctrl-C nobody pressed.
@@ -92,7 +97,8 @@ def _guarded() -> Iterator[None]:
 
         previous = signal.signal(signal.SIGINT, on_sigint)
     try:
-        yield
+        with _integrity.armed():
+            yield
     finally:
         os._exit = real_exit
         _restore(saved)
@@ -209,6 +215,9 @@ def precheck(puzzle: Puzzle, path: Path) -> Run | None:
         return Run(problem=Problem(Kind.EXCEPTION, f"cannot read {path}: {exc.strerror or exc}"))
     if text == stub(puzzle):
         return Run(problem=Problem(Kind.UNTOUCHED, "the stub is untouched: fill in `jac`", status=Status.TODO))
+    findings = _integrity.scan(text)
+    if findings:  # as the grader refuses it, before running it: named as a submission names it
+        return Run(problem=Problem(Kind.FORBIDDEN, _integrity.describe(findings, f"{path.parent.name}/{path.name}")))
     return None
 
 
@@ -305,9 +314,13 @@ def run_callable(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
 def _captured(body: Callable[[_Capture], Run]) -> Run:
     """Run `body` with the learner's stdout and stderr captured into the result, guarded."""
     captured = _Capture()
+    _integrity.used()  # nothing before this answer counts against it
     with _guarded(), contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
         result = body(captured)
     _numerics.repin()
+    used = _integrity.used()
+    if used:  # autodiff or the kit, reached while it ran: refused, even if the answer caught it
+        return Run(problem=Problem(Kind.FORBIDDEN, _integrity.message(used)), output=captured.getvalue())
     return Run(result.answers, result.problem, captured.getvalue())
 
 

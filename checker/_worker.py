@@ -56,7 +56,7 @@ BATCH_OPTIONS: dict[str, Any] = {"xla_cpu_use_fusion_emitters": False}
 # Imported by the zygote: JAX and what it imports lazily to start its backend and compile, the
 # kit, and what answer files commonly import.
 PRELOAD = (
-    "jax.numpy", "jax.extend.core", "jax.experimental.shard_map", "jax.experimental.multihost_utils", "jax._src.checkify", "jaxlib.mlir.dialects.mhlo",
+    "jax.numpy", "jax.extend.core", "jax.experimental.shard_map", "jax.experimental.jet", "jax.experimental.multihost_utils", "jax._src.checkify", "jaxlib.mlir.dialects.mhlo",
     "jaxlib.mlir.dialects.builtin", "jaxlib.mlir.extras.meta",
     "jax.nn", "jax.lax", "jax.scipy.special", "jax.scipy.linalg", "jax.numpy.linalg", "numpy.linalg",
     "jaxtyping", "einops", "checker._integrity", "checker._runner", "checker._forms",

@@ -91,6 +91,7 @@ from pathlib import Path
 import jax, jax.numpy as jnp
 from checker import _integrity, _runner, _sampling
 from checker._catalog import puzzles
+_runner.own_primitives()  # as the grader's zygote does, before any guard refuses `gc`
 _integrity.install_guards()
 _integrity.install_guards()  # idempotent
 results = {}
