@@ -23,8 +23,9 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
-from checker import _assignment, _catalog, _gradebook, _integrity, _numerics, _sampling, _sandbox, _submissions
+from checker import _assignment, _catalog, _gradebook, _integrity, _numerics, _oracles, _sampling, _sandbox, _solutions, _stubs, _submissions
 from checker._assignment import Assignment
 from checker._assignment import BadSetup as BadSetup  # defined there, raised and caught as `_grade.BadSetup`
 from checker._shard import Shard
@@ -79,7 +80,7 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
         plans = [_plan(s, Path(scratch) / f"{k}", names, points, seed, limits) for k, s in enumerate(found)]
         todo = [p for p in plans if not _journaled(out, p)]
         with _numerics.pinned():
-            _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress)
+            _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress, hidden=(submissions, out))
     for clash in clashes:
         progress.print(f"[yellow]skipped[/] {clash.reason}")
     docs = [json.loads((out / f"{p.name}.json").read_text()) for p in plans]
@@ -196,21 +197,29 @@ def _journaled(out: Path, plan: Plan) -> bool:
     return bool(doc.get("key") == plan.key and (out / f"{plan.name}.txt").is_file())
 
 
-def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits, jobs: int, console: Console) -> None:
-    """Grade `todo`, `jobs` at a time, journaling each as it finishes."""
+def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits, jobs: int, console: Console,
+               hidden: tuple[Path, ...] = ()) -> None:
+    """Grade `todo`, `jobs` at a time, journaling each as it finishes.
+
+    `hidden`: folders of the grader's a worker must not see (SUBMISSIONS, OUT); the scratch
+    folder and the cache of expected Jacobians are hidden too.
+    """
     needed = sorted({n for p in todo for n in p.runnable()}, key=names.index)
     draws = {n: _sampling.draws(puzzle_named(n), seed) for n in needed}
     expected = _expected(needed, draws)
     sandbox: _sandbox.Pool | str | None = None
     if needed:
+        cache = _oracles.cache_dir()
         try:
-            sandbox = _sandbox.Pool(scratch, draws, limits)
-            for what, why in sandbox.missing.items():
-                if os.geteuid() == 0:
-                    lost = "no network" if what == "network" else "a uid of their own"
-                    console.print(f"[yellow]note:[/] workers run without {lost}: {why} (docs/grading.md)")
+            sandbox = _sandbox.Pool(scratch, draws, limits, hidden=(*hidden, *([cache] if cache is not None else [])))
         except _sandbox.WorkerFailure as exc:
             sandbox = str(exc)  # every submission is ungradable, with the reason, and retried next run
+        if isinstance(sandbox, _sandbox.Pool):
+            console.print(Text(sandbox.isolation(), style="yellow" if sandbox.missing else "dim"))
+            failed = _prove(sandbox, needed[0], draws, expected)
+            if failed is not None:
+                sandbox.close()
+                raise BadSetup(failed)
     columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"))
     try:
         with Progress(*columns, console=console, transient=False) as progress, concurrent.futures.ThreadPoolExecutor(jobs) as threads:
@@ -228,6 +237,33 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
     finally:
         if isinstance(sandbox, _sandbox.Pool):
             sandbox.close()
+
+
+def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any]) -> str | None:
+    """Run the kit's reference answer for `name` as a student's answer runs, before grading
+    anyone: None when it passes, else one line saying why grading cannot work and what to do."""
+    from checker._engine import _verdict
+
+    folder = _solutions.folder()
+    puzzle = puzzle_named(name)
+    rel = _stubs.relative_path(puzzle)
+    if folder is None or not (folder / rel).is_file():
+        return None  # an installation without reference answers: nothing to prove with
+    with tempfile.TemporaryDirectory(prefix="proof-", dir=sandbox.scratch) as tmp:
+        (Path(tmp) / rel).parent.mkdir(parents=True)
+        (Path(tmp) / rel).write_bytes((folder / rel).read_bytes())
+        try:
+            runs = sandbox.run(Path(tmp), [(name, str(rel))])
+        except _sandbox.WorkerFailure as exc:
+            return f"the grader's workers cannot run answers on this machine: {exc}. {_ADVICE}"
+    verdict = _verdict(puzzle, draws[name], runs[0], 0, expected.get(name))
+    if verdict.status == Status.PASS:
+        return None
+    return f"the grader's workers cannot run answers on this machine: the reference answer for {name} got {verdict.status.value} ({' '.join(verdict.message.split())[:300]}). {_ADVICE}"
+
+
+_ADVICE = ("As root, workers run as other users: Python, its packages and the kit must be readable by every user "
+           "(chmod -R o+rX on their folders, or install them outside a private home), or run the grader as a plain user (docs/grading.md)")
 
 
 def _expected(needed: list[str], draws: dict[str, tuple[_sampling.Draw, ...]]) -> dict[str, Any]:
@@ -333,7 +369,7 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-grade-") as scratch:
         plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits)
         with _numerics.pinned():
-            _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress)
+            _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress, hidden=(root, out))
     from rich.text import Text  # only here: the rest of the grader prints tables
 
     doc: dict[str, Any] = json.loads((out / f"{name}.json").read_text())
