@@ -37,7 +37,7 @@ from checker._catalog import puzzle_named
 from checker._runner import Problem, Run
 from checker._sampling import Draw
 from checker._verdict import Kind, Status
-from checker._worker import BATCH, CURRENT, READY
+from checker._worker import BATCH, CURRENT
 
 STARTUP_BUDGET = 120.0  # seconds for the zygote to import JAX, or a worker to start (a busy machine)
 POLL = 0.05  # seconds between looks at a running worker
@@ -80,6 +80,7 @@ class _Ended:
     ready: bool
     stderr: str
     current: str  # what it was on: "trace N" or "run N" for puzzle N, "batch", or "" before any
+    oom: bool = False  # its tree hit the memory limit of its control group
 
 
 class WorkerFailure(Exception):
@@ -120,7 +121,8 @@ class Pool:
         # What isolation the machine allows: "" where it does, else why not (docs/grading.md).
         self.enclosed = ready.get("namespaces") == ""
         self.unprivileged = ready.get("user") == ""
-        self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user") and v}
+        self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups") and v}
+        self.grouped = ready.get("groups") == ""
         self._uids = _uid_block() if self.unprivileged else None
         if self.unprivileged and self._uids is None:
             self.unprivileged = False
@@ -129,8 +131,9 @@ class Pool:
     def isolation(self) -> str:
         """One line: what keeps a worker from the grader's files, other workers and the network."""
         if self.enclosed and self.unprivileged:
-            return ("isolation: namespaces (mount, pid, network, IPC), a uid of its own and a process limit per submission; "
-                    f"private /tmp; memory limit per process ({self.limits.memory_mb} MB on top of JAX)")
+            memory = (f"a memory limit over its whole tree and a process limit (cgroup v1)" if self.grouped
+                      else f"a memory limit per process and a process limit per uid ({self.missing.get('groups', '')})")
+            return f"isolation: namespaces (mount, pid, network, IPC), a uid of its own, private /tmp, {memory} for each submission"
         parts = []
         if not self.enclosed:
             parts.append(f"no namespaces ({self.missing.get('namespaces', '')}): workers see the host's files, processes and network")
@@ -261,6 +264,7 @@ class Pool:
         the first time it is seen, so rewriting the file buys no time.
         """
         reaper: int | None = None
+        oom = False
         worker: int | None = None
         status: int | None = None
         timed_out = False
@@ -278,16 +282,17 @@ class Pool:
                 reaper = int(message["reaper"])
             elif event == "started":
                 worker = int(message["worker"]) if message.get("worker") is not None else None
+            elif event == "armed":
+                ready, since = True, time.monotonic()
             elif event == "ended":
                 status = int(message["status"])
             elif event == "reaped":
                 status = status if status is not None else int(message["status"])
+                oom = bool(message.get("oom"))
                 break
             elif event == "gone":
                 raise WorkerFailure(f"the grading processes ended unexpectedly: {_tail(self.scratch / 'zygote.stderr').strip()[-500:]}")
             now = time.monotonic()
-            if not ready and _read_untrusted(jobdir / READY, 0) is not None:
-                ready, since = True, now
             stage = _current(jobdir) if ready else ""
             if stage in stages and stage not in seen:
                 seen.add(stage)
@@ -297,7 +302,7 @@ class Pool:
                 timed_out = timed_out or not self._stopped.is_set()
                 _kill_job(reaper, worker)
         final = _current(jobdir)
-        return _Ended(status if status is not None else -9, timed_out, ready, _tail(jobdir / "stderr"), final if final in stages else last)
+        return _Ended(status if status is not None else -9, timed_out, ready, _tail(jobdir / "stderr"), final if final in stages else last, oom)
 
 
 def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path]) -> Path:
@@ -463,7 +468,7 @@ def _died(path: str, ended: _Ended, limits: Limits) -> Problem:
         budget = limits.puzzle_budget()
         return Problem(Kind.TIMEOUT, f"exceeded the {limits.timeout:g} s time limit: {path} was still running after {budget:g} s (import, calls and retries together), so its process was killed")
     how = _how(ended)
-    if limits.memory_mb > 0 and any(hint in ended.stderr for hint in _MEMORY_HINTS):
+    if limits.memory_mb > 0 and (ended.oom or any(hint in ended.stderr for hint in _MEMORY_HINTS)):
         return Problem(Kind.EXCEPTION, f"exceeded the {limits.memory_mb} MB memory limit: the process running {path} {how}")
     return Problem(Kind.EXCEPTION, f"the process running {path} {how}: an answer must return its Jacobian, not end or crash its process; the other puzzles were graded in a fresh process")
 
@@ -583,7 +588,7 @@ def _read_problem(raw: Any, labels: Sequence[str] = ()) -> Problem | None:
         status = Status.ERROR
     draw = raw.get("draw")
     location = raw.get("location")
-    return Problem(kind, _text(raw.get("message"), TEXT_CAP) or "the answer could not be run", _text(location, TEXT_CAP) if location is not None else None,
+    return Problem(kind, _text(raw.get("message"), TEXT_CAP) or "the answer could not be run", _text(location, TEXT_CAP) if isinstance(location, str) else None,
                    draw if isinstance(draw, str) and draw in labels else None, status)
 
 

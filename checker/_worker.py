@@ -99,6 +99,7 @@ def zygote(config_path: str) -> int:
     draws = _load_draws(config)
     _faster_compilation()
     found = _probe(config)
+    found["groups"] = _probe_groups(config)
     own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY) if found.get("namespaces") == "" else None
     from checker import _runner
 
@@ -313,7 +314,94 @@ def _reap(reapers: dict[int, str]) -> None:
             return
         job = reapers.pop(pid, None)
         if job is not None:
-            _send({"event": "reaped", "id": job, "status": _returncode(status)})
+            _send({"event": "reaped", "id": job, "status": _returncode(status), **_release_groups(job)})
+
+
+# ---------------------------------------------------------------------------------------------
+# Control groups: one per job, for a memory limit over its whole tree and a process limit
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+MEMORY_ALLOWANCE_MB = 768  # what a worker's tree uses beyond the zygote's shared pages (JAX's backend, compiling)
+
+
+def _cgroup_bases() -> dict[str, Path]:
+    """The folders (cgroup v1) of this process's memory and pids groups, where they are writable."""
+    bases: dict[str, Path] = {}
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return bases
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        for controller in ("memory", "pids"):
+            folder = CGROUP_ROOT / controller / path.lstrip("/")
+            if controller in controllers.split(",") and os.access(folder, os.W_OK) and (folder / "cgroup.procs").exists():
+                bases[controller] = folder
+    return bases
+
+
+_BASES: dict[str, Path] = {}
+
+
+def _probe_groups(config: dict[str, Any]) -> str:
+    """Whether a job can get control groups of its own: "" when it can, else why not."""
+    if os.geteuid() != 0:
+        return "the grader does not run as root"
+    _BASES.update(_cgroup_bases())
+    missing = [c for c in ("memory", "pids") if c not in _BASES]
+    if missing:
+        _BASES.clear()
+        return f"no writable cgroup v1 {' or '.join(missing)} controller"
+    try:
+        _release_groups(_join_groups("probe", config, join=False))
+    except OSError as exc:
+        _BASES.clear()
+        return f"cannot make a control group: {exc}"
+    return ""
+
+
+def _group_name(job: str) -> str:
+    return f"jacpuzzles-{os.getpid() if job == 'probe' else _ZYGOTE_PID}-{job}"
+
+
+_ZYGOTE_PID = os.getpid()
+
+
+def _join_groups(job: str, config: dict[str, Any], join: bool = True) -> str:
+    """Make the job's control groups, with its limits, and move this process (the reaper) in."""
+    name = _group_name(job)
+    for controller, base in _BASES.items():
+        folder = base / name
+        folder.mkdir(exist_ok=True)
+        if controller == "memory" and int(config["memory_mb"]) > 0:
+            (folder / "memory.limit_in_bytes").write_text(str((int(config["memory_mb"]) + MEMORY_ALLOWANCE_MB) * 1024 * 1024))
+        if controller == "pids":
+            (folder / "pids.max").write_text(str(int(config.get("processes", 0)) or "max"))
+        if join:
+            (folder / "cgroup.procs").write_text(str(os.getpid()))
+    return job
+
+
+def _release_groups(job: str) -> dict[str, Any]:
+    """Remove the job's (now empty) control groups; says whether its memory limit was hit."""
+    found: dict[str, Any] = {}
+    for controller, base in _BASES.items():
+        folder = base / _group_name(job)
+        if controller == "memory":
+            try:
+                found["oom"] = int((folder / "memory.failcnt").read_text()) > 0
+                found["peak_mb"] = int((folder / "memory.max_usage_in_bytes").read_text()) // (1024 * 1024)
+            except (OSError, ValueError):
+                pass
+        for _ in range(50):
+            try:
+                folder.rmdir()
+                break
+            except FileNotFoundError:
+                break
+            except OSError:
+                time.sleep(0.01)  # its last processes are still being torn down
+    return found
 
 
 # ---------------------------------------------------------------------------------------------
@@ -326,12 +414,23 @@ def _reaper(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple[
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         _prctl(_PR_SET_CHILD_SUBREAPER, 1)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if _BASES:
+            _join_groups(str(job["id"]), config)
+        armed, arm = os.pipe()
         worker = os.fork()
         if worker == 0:
+            os.close(armed)
+            job["arm"] = arm
             _worker(job, config, draws)  # never returns
+        os.close(arm)
         # In a pid namespace the worker's pid means nothing outside it: the grader kills this
         # process instead, the namespace's first, which takes every other one with it.
         _send({"event": "started", "id": job["id"], "worker": None if job.get("pidns") else worker})
+        # One byte before any answer is loaded, then the worker closes its end: what it does
+        # afterwards cannot take back that it was ready, nor claim it later.
+        if os.read(armed, 1) == b"r":
+            _send({"event": "armed", "id": job["id"]})
+        os.close(armed)
         _, status = os.waitpid(worker, 0)
         if job.get("pidns"):
             _kill_namespace()
@@ -429,7 +528,8 @@ def _isolate(job: dict[str, Any], config: dict[str, Any], jobdir: Path) -> None:
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.dup2(err, 2)
-    os.closerange(3, _max_fd())
+    os.dup2(int(job["arm"]), 3)
+    os.closerange(4, _max_fd())
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_CAP, FILE_CAP))
     if job.get("enclose"):
@@ -461,6 +561,8 @@ def _run_job(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple
         _integrity.install_guards()
         sys.meta_path.append(_Missing())
         (jobdir / READY).write_text("")
+        os.write(3, b"r")  # to the reaper, then to the grader: the worker is ready
+        os.close(3)
         traced: dict[int, Any] = {}
         if job.get("batch", True):
             for index, name, path in items:

@@ -104,6 +104,14 @@ BUILDERS: dict[str, Callable[[Path, Path], None]] = {
 }
 
 
+def _placeholders(out: Path, tmp: Path, subs: Path) -> dict[bytes, bytes]:
+    from checker._oracles import cache_dir
+
+    cache = cache_dir()
+    return {b"@OUT@": str(out).encode(), b"@TMP@": str(tmp).encode(), b"@KIT@": str(REPO).encode(), b"@SUBS@": str(subs).encode(),
+            b"@CACHE@": str(cache if cache is not None else "/nonexistent").encode()}
+
+
 def build_corpus(root: Path, out: Path, tmp: Path) -> Path:
     """The submissions folder: each manifest entry, with its copies, placeholders filled in."""
     subs = root / "submissions"
@@ -122,7 +130,9 @@ def build_corpus(root: Path, out: Path, tmp: Path) -> Path:
                 (sub / CHAPTER[puzzle] / f"{puzzle}.py").write_bytes(_reference(puzzle))
             for path in sub.rglob("*.py"):
                 if not path.is_symlink() and b"@" in (text := path.read_bytes()):
-                    path.write_bytes(text.replace(b"@OUT@", str(out).encode()).replace(b"@TMP@", str(tmp).encode()))
+                    for placeholder, value in _placeholders(out, tmp, subs).items():
+                        text = text.replace(placeholder, value)
+                    path.write_bytes(text)
     return subs
 
 
@@ -168,6 +178,8 @@ def _cases() -> list[Any]:
 @pytest.mark.parametrize("name", _cases())
 def test_each_submission_gets_what_a_fair_instructor_expects(corpus: dict[str, Any], name: str) -> None:
     entry = MANIFEST[name]
+    if entry.get("isolated") and "isolation: namespaces" not in corpus["result"].stderr:
+        pytest.skip("workers are not isolated here (docs/grading.md, 'What protection remains')")
     doc = _doc(corpus, name)
     if "ungradable" in entry:
         assert doc["status"] == "ungradable" and doc["score"] is None
@@ -198,7 +210,35 @@ def test_grades_csv_and_junit_xml_parse_with_the_assignments_columns(corpus: dic
     assert list(summary["puzzles"]) == ASSIGNED
 
 
+def _leftovers() -> list[int]:
+    """Processes of the host that a submission started: `sleep 617`, or any with a worker's uid."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            uid = os.stat(f"/proc/{entry}").st_uid
+            zombie = Path(f"/proc/{entry}/stat").read_text().split(") ")[1].startswith("Z")
+        except (OSError, IndexError):
+            continue
+        if not zombie and (cmdline == b"sleep\x00617\x00" or 620000 <= uid < 620000 + 4000 * 1_000_000):
+            found.append(int(entry))
+    return found
+
+
+def test_no_process_of_a_submission_outlives_grading(corpus: dict[str, Any]) -> None:
+    deadline = time.monotonic() + 5
+    while _leftovers() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = _leftovers()
+    for pid in left:
+        os.kill(pid, 9)
+    assert not left, f"processes {left} outlived grading"
+
+
 def test_a_process_started_in_its_own_session_does_not_outlive_grading(corpus: dict[str, Any]) -> None:
+    if not (corpus["tmp"] / "sleeper.pid").exists():
+        assert "isolation: namespaces" in corpus["result"].stderr  # its own /tmp: see the test above
+        return
     pid = int((corpus["tmp"] / "sleeper.pid").read_text())
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
@@ -225,3 +265,29 @@ def test_a_submission_cannot_forge_another_ones_entry_or_plant_files_in_out(corp
     assert victim["score"] == sum(r["max_points"] for r in victim["results"])
     output = next(r for r in _doc(corpus, "zz_writes_out")["results"] if r["puzzle"] == "cumsum")["output"]
     assert "could not forge" in output and "could not plant" in output
+
+
+def test_nothing_a_worker_wrote_is_quoted_from_where_its_links_lead(corpus: dict[str, Any]) -> None:
+    text = (corpus["out"] / "swaps_results.json").read_text() + (corpus["out"] / "swaps_results.txt").read_text()
+    assert "root:" not in text and "/etc/shadow" not in text
+
+
+def test_the_grader_says_which_isolation_is_in_force(corpus: dict[str, Any]) -> None:
+    lines = [line for line in corpus["result"].stderr.splitlines() if line.startswith("isolation:")]
+    assert len(lines) == 1, corpus["result"].stderr[-2000:]
+    if os.geteuid() == 0:
+        assert "namespaces (mount, pid, network, IPC)" in lines[0]
+
+
+def test_files_a_worker_left_in_tmp_are_gone_after_grading(corpus: dict[str, Any]) -> None:
+    if "isolation: namespaces" not in corpus["result"].stderr:
+        pytest.skip("workers share the host's /tmp here")
+    for folder in ("/tmp", "/var/tmp", "/dev/shm"):
+        assert not [n for n in os.listdir(folder) if n.startswith("leftover-")], folder
+
+
+def test_a_fork_bomb_meets_the_process_limit(corpus: dict[str, Any]) -> None:
+    if "isolation: namespaces" not in corpus["result"].stderr:
+        pytest.skip("no process limit without a uid of its own (docs/grading.md)")
+    output = next(r for r in _doc(corpus, "fork_bomb")["results"] if r["puzzle"] == "cumsum")["output"]
+    assert "limit reached after" in output, output[:300]
