@@ -4,12 +4,13 @@ A `Pool` starts one zygote process (`_worker`), which imports JAX and the kit an
 class's draws once. For each attempt at a submission, the zygote forks a reaper and the reaper a
 worker: student code runs only there, never in the grader and never in a process where another
 submission's code ran. The worker gets a private copy of the submission's answer files as its
-working directory (and, when the grader runs as root, an unprivileged uid of its own and no
-network), a wall-clock budget enforced from here, and a memory limit it sets on itself before
-any answer runs. Results come back as `.npz` and JSON files in a folder only that worker can
-write; a worker that dies, hangs or runs out of memory costs the puzzle it was on, and a fresh
-worker runs the rest. `Pool.run` returns the same `Run`s as the in-process runner, so the
-judge never knows.
+working directory (and, when the grader runs as root, namespaces, control groups and an
+unprivileged uid of its own: docs/grading.md, "The threat model, as built"), a wall-clock
+budget kept by this side's clock, and a memory limit. Results come back as `.npz` and JSON
+files in the worker's folder, read here as hostile data: never through a link, FIFO or device,
+capped in size, numbers only, every status decided here. A worker that dies, hangs or runs out
+of memory costs the puzzle it was on, and a fresh worker runs the rest. `Pool.run` returns the
+same `Run`s as the in-process runner, so the judge never knows.
 """
 
 from __future__ import annotations

@@ -9,9 +9,12 @@ code. For each job the grader sends it (a JSON line on stdin), it forks:
   tree, whatever sessions it makes; it forks the worker, tells the grader the worker's pid,
   waits for it, then kills everything left in its tree and reports how the worker ended.
 - the **worker**, where the student's code runs: a new session, stdin and stdout on /dev/null,
-  stderr into the job's folder, no other file descriptor, core dumps off, files capped; as root,
-  a network namespace of its own (no network) and an unprivileged uid of its own; the working
-  directory is a private copy of the submission's answer files. It starts JAX's backend, caps
+  stderr into the job's folder, core dumps off, files capped; as root, namespaces of its own
+  (mount: the grader's folders hidden, a private /tmp; pid: the reaper is its first process;
+  network; IPC), control groups (memory over the tree, processes) and an unprivileged uid of
+  its own, with a process limit; the working directory is a private copy of the submission's
+  answer files. Its only other descriptor, a pipe to the reaper, carries one byte ("ready,
+  no answer loaded yet") and is closed before any answer loads. It starts JAX's backend, caps
   its address space, and runs the answers, writing each result as data only: `<index>.npz`
   (blocks, read back without pickle) then `<index>.json` (problem, captured output, dtypes).
 
@@ -21,10 +24,12 @@ together as one program; any answer that does not trace cleanly runs as `check` 
 (`_runner.run`). Forking from the zygote saves each job JAX's import; compiling one program
 instead of one per answer saves most of the rest (docs/performance.md).
 
-The reaper's messages (`started`, `ended`) and the zygote's (`ready`, `reaped`) go to the
-grader on the zygote's stdout, which no worker holds. The file `current` in the job folder says
-what the worker is doing (a puzzle's index, or `batch` while the traced answers are compiled
-and run): the grader blames a puzzle for a death only when the worker was on that puzzle.
+The reaper's messages (`started`, `armed`, `ended`) and the zygote's (`ready`, `forked`,
+`reaped`) go to the grader on the zygote's stdout, which no worker holds. The file `current` in
+the job folder says what the worker is doing (a puzzle's index, or `batch` while the traced
+answers are compiled and run): a claim the grader uses only to pick which stage of the job's
+own it is on (`_sandbox._watch`). Everything the worker writes is read back by the grader as
+hostile data (`_sandbox._read_result`).
 """
 
 from __future__ import annotations
@@ -215,7 +220,9 @@ def _unshare(flags: int) -> None:
 def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
     import ctypes
 
-    enc = lambda v: v.encode() if v is not None else None  # noqa: E731
+    def enc(value: str | None) -> bytes | None:
+        return value.encode() if value is not None else None
+
     if _libc().mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)) != 0:
         err = ctypes.get_errno()
         raise OSError(err, f"mount of {target} failed: {os.strerror(err)}")

@@ -258,7 +258,7 @@ def test_a_process_started_in_its_own_session_does_not_outlive_grading(corpus: d
 
 
 def test_a_submission_cannot_forge_another_ones_entry_or_plant_files_in_out(corpus: dict[str, Any]) -> None:
-    if os.geteuid() != 0 or "without a uid of their own" in corpus["result"].stderr:
+    if os.geteuid() != 0 or "no uid of their own" in corpus["result"].stderr:
         pytest.xfail("workers run as the grader's user and can write OUT (docs/grading.md, 'Without root, the same user')")
     assert not (corpus["out"] / "planted.txt").exists()
     victim = _doc(corpus, "victim")
@@ -291,3 +291,23 @@ def test_a_fork_bomb_meets_the_process_limit(corpus: dict[str, Any]) -> None:
         pytest.skip("no process limit without a uid of its own (docs/grading.md)")
     output = next(r for r in _doc(corpus, "fork_bomb")["results"] if r["puzzle"] == "cumsum")["output"]
     assert "limit reached after" in output, output[:300]
+
+
+
+def test_the_memory_limit_covers_the_submissions_whole_tree(tmp_path: Path) -> None:
+    """Three processes of 700 MB each, each under the per-process limit, together over the
+    submission's (a run of its own: the kernel takes seconds to reclaim and choose a victim)."""
+    subs = tmp_path / "submissions"
+    shutil.copytree(CORPUS / "tree_memory", subs / "tree_memory")
+    result = subprocess.run(
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(tmp_path / "out"), "--assignment", str(CORPUS / "assignment.toml"),
+         "--timeout", "15", "--memory-mb", "1024"],
+        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env={**os.environ, "COLUMNS": "200"},
+    )
+    if os.geteuid() != 0 or not os.access("/sys/fs/cgroup/memory", os.W_OK):
+        pytest.skip("no cgroup memory controller here: the limit is per process (docs/grading.md)")
+    assert "memory limit over its whole tree" in result.stderr, result.stderr[-2000:]
+    doc = json.loads((tmp_path / "out" / "tree_memory.json").read_text())
+    cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
+    assert cumsum["status"] == "pass", cumsum["message"]
+    assert "children that got 700 MB:" in cumsum["output"] and "700 MB: 3" not in cumsum["output"], cumsum["output"][:300]

@@ -114,3 +114,21 @@ def test_two_graders_never_hold_the_same_block_of_worker_uids(tmp_path: Path, mo
     assert third is not None and third[0] == first[0]
     os.close(second[1])
     os.close(third[1])
+
+
+def test_the_start_up_proof_stops_grading_with_one_line_when_the_reference_answer_does_not_pass(tmp_path: Path) -> None:
+    from checker import _grade, _sampling
+    from checker._catalog import puzzle_named
+    from checker._runner import Problem, Run
+
+    class Broken:  # a worker that cannot import what it needs, as with an unreadable install
+        scratch = tmp_path
+
+        def run(self, root: Path, items: list[tuple[str, str]]) -> list[Run]:
+            assert (root / items[0][1]).is_file()
+            return [Run(problem=Problem(Kind.EXCEPTION, "the process running autodiff/neg.py exited with status 70"))]
+
+    draws = {"neg": _sampling.draws(puzzle_named("neg"), 0)}
+    line = _grade._prove(Broken(), "neg", draws, {})  # type: ignore[arg-type]
+    assert line is not None and "\n" not in line
+    assert "cannot run answers on this machine" in line and "status 70" in line and "readable by every user" in line
