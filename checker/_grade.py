@@ -259,7 +259,8 @@ def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.D
     verdict = _verdict(puzzle, draws[name], runs[0], 0, expected.get(name))
     if verdict.status == Status.PASS:
         return None
-    return f"the grader's workers cannot run answers on this machine: the reference answer for {name} got {verdict.status.value} ({' '.join(verdict.message.split())[:300]}). {_ADVICE}"
+    said = f"; the worker said: {sandbox.last_words}" if sandbox.last_words else ""
+    return f"the grader's workers cannot run answers on this machine: the reference answer for {name} got {verdict.status.value} ({' '.join(verdict.message.split())[:300]}){said}. {_ADVICE}"
 
 
 _ADVICE = ("As root, workers run as other users: Python, its packages and the kit must be readable by every user "

@@ -98,6 +98,7 @@ class Pool:
         self.scratch = scratch
         self.counts = {name: len(ds) for name, ds in draws.items()}
         self.labels = {name: [d.label for d in ds] for name, ds in draws.items()}
+        self.last_words = ""  # the last line a dead worker wrote on stderr (for the start-up proof)
         self._lock = threading.Lock()
         self._jobs = 0
         self._events: dict[str, queue.Queue[dict[str, Any]]] = {}
@@ -238,6 +239,7 @@ class Pool:
                 continue
             culprit = int(on)
             runs[culprit] = Run(problem=_died(items[culprit][1], ended, self.limits))
+            self.last_words = _last_line(ended.stderr)
         return [runs[i] for i in range(len(items))]
 
     def _drive(self, job: dict[str, Any], jobdir: Path, stages: set[str]) -> _Ended:
@@ -379,10 +381,10 @@ def _current(jobdir: Path) -> str:
 
 
 def _kill_job(reaper: int, worker: int | None) -> None:
-    """SIGKILL a job: its reaper (in a pid namespace, that ends every process of the job), and
-    the worker's process group (without one, the reaper then kills the rest of its tree)."""
-    targets = [(os.killpg, worker), (os.kill, worker)] if worker is not None else []
-    for kill, pid in [*targets, (os.kill, reaper)]:
+    """SIGKILL a job. In a pid namespace (the worker's pid is not known here): its reaper, the
+    namespace's first process, which ends every other. Otherwise the worker's process group;
+    its reaper then kills the rest of its tree."""
+    for kill, pid in [(os.killpg, worker), (os.kill, worker)] if worker is not None else [(os.kill, reaper)]:
         try:
             kill(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -450,6 +452,12 @@ def _reference_folders() -> list[Path]:
     from checker import _solutions
 
     return [p.resolve() for p in (_solutions.PACKAGED, _solutions.SOURCE) if p.is_dir()]
+
+
+def _last_line(text: str) -> str:
+    """The last non-empty line of a worker's stderr, capped (an exception's one-line summary)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][:300] if lines else ""
 
 
 def _how(ended: _Ended) -> str:

@@ -78,6 +78,7 @@ _O_PATH = 0o10000000
 TMP_SIZE = "64m"  # each private /tmp, /var/tmp, /dev/shm a worker gets
 # Host folders a worker never sees (a private empty one instead): sockets and runtime state.
 HIDDEN_ALWAYS = ("/run", "/var/run")
+PRIVATE = ("/tmp", "/var/tmp", "/dev/shm")  # each a private, empty, size-capped tmpfs in a worker
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 UNPRIVILEGED_PROBE = 619999  # the uid the zygote's probe drops to (no such user exists)
@@ -140,6 +141,8 @@ def zygote(config_path: str) -> int:
     for pid in list(reapers):
         _kill(pid)
     _kill_tree()
+    for job in reapers.values():
+        _release_groups(job)
     return 0
 
 
@@ -255,9 +258,9 @@ def _enclose(config: dict[str, Any], job: dict[str, Any] | None, home: str, pidn
     keep = os.open(home, _O_PATH | os.O_DIRECTORY)
     runtime = _runtime_roots(config)
     closed = _closed_ancestors(runtime)
-    covered = [*closed, *config.get("hidden", []), *HIDDEN_ALWAYS]
+    covered = [*closed, *config.get("hidden", []), *HIDDEN_ALWAYS, *PRIVATE]
     kept = {root: os.open(root, _O_PATH) for root in runtime if any(_under(root, a) for a in covered)}
-    for folder in ("/tmp", "/var/tmp", "/dev/shm"):
+    for folder in PRIVATE:
         if os.path.isdir(folder) and not os.path.islink(folder):
             _mount("tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={TMP_SIZE},mode=1777")
     for folder in [*config.get("hidden", []), *HIDDEN_ALWAYS]:

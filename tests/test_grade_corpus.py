@@ -311,3 +311,26 @@ def test_the_memory_limit_covers_the_submissions_whole_tree(tmp_path: Path) -> N
     cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
     assert cumsum["status"] == "pass", cumsum["message"]
     assert "children that got 700 MB:" in cumsum["output"] and "700 MB: 3" not in cumsum["output"], cumsum["output"][:300]
+
+
+def test_a_kit_the_workers_cannot_read_stops_grading_before_anyone_with_one_line(tmp_path: Path) -> None:
+    """The kit installed where the workers' uid cannot read it (its package folder 0700): the
+    start-up proof fails, the grader says why and what to do, exit 2, and no one is graded."""
+    if os.geteuid() != 0:
+        pytest.skip("workers run as the grader's user: they read what it reads")
+    kit = tmp_path / "kit"
+    shutil.copytree(REPO / "checker", kit / "checker", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO / "solutions", kit / "solutions", ignore=shutil.ignore_patterns("__pycache__"))
+    (kit / "checker").chmod(0o700)
+    subs = tmp_path / "submissions"
+    shutil.copytree(CORPUS / "forged_status", subs / "someone")
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(CORPUS / "assignment.toml")],
+        capture_output=True, text=True, cwd=tmp_path, stdin=subprocess.DEVNULL, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(kit), "COLUMNS": "1000"},
+    )
+    assert result.returncode == 2, result.stderr[-2000:]
+    line = next(line for line in result.stderr.splitlines() if "cannot run answers on this machine" in line)
+    assert "readable by every user" in line and "Permission denied" in line, line
+    assert not list(out.glob("*.json")) and not list(out.glob("*.txt"))

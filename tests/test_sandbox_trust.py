@@ -123,6 +123,7 @@ def test_the_start_up_proof_stops_grading_with_one_line_when_the_reference_answe
 
     class Broken:  # a worker that cannot import what it needs, as with an unreadable install
         scratch = tmp_path
+        last_words = "PermissionError: [Errno 13] Permission denied: '/root/venv/lib/python3.11/fileinput.py'"
 
         def run(self, root: Path, items: list[tuple[str, str]]) -> list[Run]:
             assert (root / items[0][1]).is_file()
@@ -131,4 +132,4 @@ def test_the_start_up_proof_stops_grading_with_one_line_when_the_reference_answe
     draws = {"neg": _sampling.draws(puzzle_named("neg"), 0)}
     line = _grade._prove(Broken(), "neg", draws, {})  # type: ignore[arg-type]
     assert line is not None and "\n" not in line
-    assert "cannot run answers on this machine" in line and "status 70" in line and "readable by every user" in line
+    assert "cannot run answers on this machine" in line and "status 70" in line and "readable by every user" in line and "fileinput.py" in line
