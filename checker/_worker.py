@@ -169,7 +169,10 @@ def _probe(config: dict[str, Any]) -> dict[str, str]:
     can, or the reason."""
     if os.geteuid() != 0 or not sys.platform.startswith("linux"):
         return {"namespaces": "the grader does not run as root", "user": "the grader does not run as root"}
-    found = {"namespaces": _try(lambda: _enclose(config, None, _probe_home(), pidns=False), "namespaces")}
+    if os.environ.get("JACPUZZLES_NO_NAMESPACES"):  # as in a container that refuses them (tests, debugging)
+        found = {"namespaces": "turned off by JACPUZZLES_NO_NAMESPACES"}
+    else:
+        found = {"namespaces": _try(lambda: _enclose(config, None, _probe_home(), pidns=False), "namespaces")}
     enclosed = found["namespaces"] == ""
 
     def as_another_user() -> None:  # start JAX's backend and compile, as a worker will

@@ -334,3 +334,26 @@ def test_a_kit_the_workers_cannot_read_stops_grading_before_anyone_with_one_line
     line = next(line for line in result.stderr.splitlines() if "cannot run answers on this machine" in line)
     assert "readable by every user" in line and "Permission denied" in line, line
     assert not list(out.glob("*.json")) and not list(out.glob("*.txt"))
+
+
+def test_without_namespaces_the_grader_says_so_and_still_grades_right(tmp_path: Path) -> None:
+    """As in a container that refuses namespaces: one line says what is missing, a forged
+    record still cannot score, a right answer still passes, and nothing outlives grading."""
+    subs = tmp_path / "submissions"
+    shutil.copytree(CORPUS / "forged_status", subs / "forger")
+    (subs / "right" / "autodiff").mkdir(parents=True)
+    (subs / "right" / "autodiff" / "cumsum.py").write_bytes(_reference("cumsum"))
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(CORPUS / "assignment.toml"), "--timeout", "5"],
+        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300,
+        env={**os.environ, "COLUMNS": "1000", "JACPUZZLES_NO_NAMESPACES": "1"},
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    line = next(line for line in result.stderr.splitlines() if line.startswith("isolation:"))
+    assert line.startswith("isolation: reduced: no namespaces (turned off by JACPUZZLES_NO_NAMESPACES)"), line
+    forger = json.loads((out / "forger.json").read_text())
+    assert forger["score"] == 0 and {r["status"] for r in forger["results"] if r["puzzle"] == "cumsum"} == {"error"}
+    right = json.loads((out / "right.json").read_text())
+    assert [r["status"] for r in right["results"] if r["puzzle"] == "cumsum"] == ["pass"]
+    assert not _leftovers()
