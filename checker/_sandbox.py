@@ -448,10 +448,13 @@ def _running_uids() -> set[int]:
 
 
 def _reference_folders() -> list[Path]:
-    """The kit's reference answers, wherever this installation keeps them."""
-    from checker import _solutions
+    """The kit's reference answers, wherever this installation keeps them, and its recording of
+    TensorFlow's Jacobians on the default seed's draws (the expected answers, for that seed)."""
+    from checker import _solutions, _tf_oracle
 
-    return [p.resolve() for p in (_solutions.PACKAGED, _solutions.SOURCE) if p.is_dir()]
+    found = [p for p in (_solutions.PACKAGED, _solutions.SOURCE) if p.is_dir()]
+    found += [p for p in (_tf_oracle.RECORDING, _tf_oracle.RECORDING_INFO) if p.is_file()]
+    return [p.resolve() for p in found]
 
 
 def _last_line(text: str) -> str:

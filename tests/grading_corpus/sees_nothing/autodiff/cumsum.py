@@ -8,6 +8,7 @@ import jax.numpy as np
 
 SECRETS = {
     "reference answers": ["@KIT@/solutions/autodiff/cumsum.py", "@KIT@/checker/_data/solutions/autodiff/cumsum.py"],
+    "TensorFlow's recorded Jacobians": ["@KIT@/checker/_data/tf_recorded.npz"],
     "a classmate's folder": ["@SUBS@/right/autodiff/cumsum.py"],
     "OUT": ["@OUT@/right.json", "@OUT@/right.txt"],
     "the cache": ["@CACHE@"],
@@ -18,8 +19,16 @@ def _found():
     seen = []
     for what, paths in SECRETS.items():
         for path in paths:
-            if os.path.exists(path):
-                seen.append(f"{what} ({path})")
+            try:
+                if os.path.isdir(path):
+                    if os.listdir(path):
+                        seen.append(f"{what} ({path})")
+                    continue
+                with open(path, "rb") as f:
+                    if f.read(1):
+                        seen.append(f"{what} ({path})")
+            except OSError:
+                pass
     for path in glob.glob("/tmp/jacpuzzles-grade-*/*") + glob.glob("/tmp/jacpuzzles-grade-*/*/*"):
         if not os.path.basename(path).startswith("job") and "code" not in path and "attempt" not in path:
             seen.append(f"the grader's scratch ({path})")
