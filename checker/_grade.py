@@ -216,7 +216,11 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
             sandbox = str(exc)  # every submission is ungradable, with the reason, and retried next run
         if isinstance(sandbox, _sandbox.Pool):
             console.print(Text(sandbox.isolation(), style="yellow" if sandbox.missing else "dim"), soft_wrap=True)
-            failed = _prove(sandbox, needed[0], draws, expected)
+            try:
+                failed = _prove(sandbox, needed[0], draws, expected)
+            except BaseException:
+                sandbox.close()
+                raise
             if failed is not None:
                 sandbox.close()
                 raise BadSetup(failed)

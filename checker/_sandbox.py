@@ -99,6 +99,7 @@ class Pool:
         self.counts = {name: len(ds) for name, ds in draws.items()}
         self.labels = {name: [d.label for d in ds] for name, ds in draws.items()}
         self.last_words = ""  # the last line a dead worker wrote on stderr (for the start-up proof)
+        self._uids: tuple[int, int] | None = None  # this run's first worker uid, and the lock holding its block
         self._lock = threading.Lock()
         self._jobs = 0
         self._events: dict[str, queue.Queue[dict[str, Any]]] = {}

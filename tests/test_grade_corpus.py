@@ -145,6 +145,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="jacpuzzles-corpus-"))
     tmp.chmod(0o1777)
     subs = build_corpus(root, out, tmp)
+    before = _tmp_leftovers()
     start = time.monotonic()
     result = subprocess.run(
         [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(CORPUS / "assignment.toml"),
@@ -153,7 +154,12 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     )
     seconds = time.monotonic() - start
     time.sleep(0.5)  # let the last worker's tree be reaped
-    return {"root": root, "out": out, "tmp": tmp, "result": result, "seconds": seconds}
+    return {"root": root, "out": out, "tmp": tmp, "result": result, "seconds": seconds, "leftovers_before": before}
+
+
+def _tmp_leftovers() -> set[str]:
+    """The files named leftover-* in the host's /tmp, /var/tmp and /dev/shm."""
+    return {os.path.join(d, n) for d in ("/tmp", "/var/tmp", "/dev/shm") if os.path.isdir(d) for n in os.listdir(d) if n.startswith("leftover-")}
 
 
 def _doc(corpus: dict[str, Any], name: str) -> dict[str, Any]:
@@ -282,8 +288,7 @@ def test_the_grader_says_which_isolation_is_in_force(corpus: dict[str, Any]) -> 
 def test_files_a_worker_left_in_tmp_are_gone_after_grading(corpus: dict[str, Any]) -> None:
     if "isolation: namespaces" not in corpus["result"].stderr:
         pytest.skip("workers share the host's /tmp here")
-    for folder in ("/tmp", "/var/tmp", "/dev/shm"):
-        assert not [n for n in os.listdir(folder) if n.startswith("leftover-")], folder
+    assert not _tmp_leftovers() - corpus["leftovers_before"]
 
 
 def test_a_fork_bomb_meets_the_process_limit(corpus: dict[str, Any]) -> None:
