@@ -367,12 +367,33 @@ def _probe_groups(config: dict[str, Any]) -> str:
     if missing:
         _BASES.clear()
         return f"no writable cgroup v1 {' or '.join(missing)} controller"
+    _remove_stale_groups()
     try:
         _release_groups(_join_groups("probe", config, join=False))
     except OSError as exc:
         _BASES.clear()
         return f"cannot make a control group: {exc}"
     return ""
+
+
+def _remove_stale_groups() -> None:
+    """Remove the empty control groups of zygotes that are gone (a grader killed with `kill -9`)."""
+    for base in _BASES.values():
+        for folder in base.glob("jacpuzzles-*-*"):
+            owner = folder.name.split("-")[1]
+            if not owner.isdigit():
+                continue
+            try:
+                os.kill(int(owner), 0)
+                continue  # that zygote still runs
+            except ProcessLookupError:
+                pass
+            except PermissionError:
+                continue
+            try:
+                folder.rmdir()
+            except OSError:
+                pass  # processes still in it, or not ours to remove
 
 
 def _group_name(job: str) -> str:
