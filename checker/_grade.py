@@ -27,7 +27,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from checker import _assignment, _catalog, _gradebook, _integrity, _numerics, _sampling, _sandbox, _submissions
+from checker import _assignment, _catalog, _gradebook, _integrity, _numerics, _oracles, _sampling, _sandbox, _solutions, _stubs, _submissions
 from checker._assignment import Assignment
 from checker._assignment import BadSetup as BadSetup  # defined there, raised and caught as `_grade.BadSetup`
 from checker._shard import Shard
@@ -84,7 +84,7 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
         plans = [_plan(s, Path(scratch) / f"{k}", names, points, seed, limits) for k, s in enumerate(found)]
         todo = [p for p in plans if not _journaled(out, p)]
         with _numerics.pinned():
-            _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress, _hidden(scratch, submissions, out))
+            _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress, _hidden(scratch, submissions, out), unseen=(submissions, out))
     for skip in skipped:
         progress.print(Text.assemble(("skipped ", "yellow"), f"{_submissions.shown(skip.name)}: {skip.reason}"))
     docs = [json.loads((out / f"{p.name}.json").read_text()) for p in plans]
@@ -209,9 +209,13 @@ def _journaled(out: Path, plan: Plan) -> bool:
 
 
 def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits, jobs: int, console: Console,
-               hidden: tuple[str, ...] = (), advice: bool = True) -> None:
-    """Grade `todo`, `jobs` at a time, journaling each as it finishes; `hidden` are the grader's
-    paths, never shown to a student; `advice`: print set-up notes (not where students read)."""
+               hidden: tuple[str, ...] = (), advice: bool = True, unseen: tuple[Path, ...] = ()) -> None:
+    """Grade `todo`, `jobs` at a time, journaling each as it finishes.
+
+    `hidden`: the grader's paths, never shown to a student; `advice`: print set-up notes (not
+    where students read); `unseen`: folders of the grader's a worker must not see (SUBMISSIONS,
+    OUT); the scratch folder and the cache of expected Jacobians are unseen too.
+    """
     needed = sorted({n for p in todo for n in p.runnable()}, key=names.index)
     draws = {n: _sampling.draws(puzzle_named(n), seed) for n in needed}
     expected = _expected(needed, draws)
@@ -219,14 +223,22 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
         console.print(Text.assemble(("note: ", "yellow"), note))  # set-up advice: for the instructor, not the students
     sandbox: _sandbox.Pool | str | None = None
     if needed:
+        cache = _oracles.cache_dir()
         try:
-            sandbox = _sandbox.Pool(scratch, draws, limits)
-            for what, why in sandbox.missing.items():
-                if os.geteuid() == 0:
-                    lost = "no network" if what == "network" else "a uid of their own"
-                    console.print(f"[yellow]note:[/] workers run without {lost}: {why} (docs/grading.md)")
+            sandbox = _sandbox.Pool(scratch, draws, limits, hidden=(*unseen, *([cache] if cache is not None else [])))
         except _sandbox.WorkerFailure as exc:
             sandbox = str(exc)  # every submission is ungradable, with the reason, and retried next run
+        if isinstance(sandbox, _sandbox.Pool):
+            if advice:  # the instructor's console; a student's CI log gets no set-up notes
+                console.print(Text(sandbox.isolation(), style="yellow" if sandbox.missing else "dim"), soft_wrap=True)
+            try:
+                failed = _prove(sandbox, needed[0], draws, expected)
+            except BaseException:
+                sandbox.close()
+                raise
+            if failed is not None:
+                sandbox.close()
+                raise BadSetup(failed)
     columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"))
     try:
         with Progress(*columns, console=console, transient=False) as progress, concurrent.futures.ThreadPoolExecutor(jobs) as threads:
@@ -244,6 +256,34 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
     finally:
         if isinstance(sandbox, _sandbox.Pool):
             sandbox.close()
+
+
+def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any]) -> str | None:
+    """Run the kit's reference answer for `name` as a student's answer runs, before grading
+    anyone: None when it passes, else one line saying why grading cannot work and what to do."""
+    from checker._engine import _verdict
+
+    folder = _solutions.folder()
+    puzzle = puzzle_named(name)
+    rel = _stubs.relative_path(puzzle)
+    if folder is None or not (folder / rel).is_file():
+        return None  # an installation without reference answers: nothing to prove with
+    with tempfile.TemporaryDirectory(prefix="proof-", dir=sandbox.scratch) as tmp:
+        (Path(tmp) / rel).parent.mkdir(parents=True)
+        (Path(tmp) / rel).write_bytes((folder / rel).read_bytes())
+        try:
+            runs = sandbox.run(Path(tmp), [(name, str(rel))])
+        except _sandbox.WorkerFailure as exc:
+            return f"the grader's workers cannot run answers on this machine: {exc}. {_ADVICE}"
+    verdict = _verdict(puzzle, draws[name], runs[0], 0, expected.get(name))
+    if verdict.status == Status.PASS:
+        return None
+    said = f"; the worker said: {sandbox.last_words}" if sandbox.last_words else ""
+    return f"the grader's workers cannot run answers on this machine: the reference answer for {name} got {verdict.status.value} ({' '.join(verdict.message.split())[:300]}){said}. {_ADVICE}"
+
+
+_ADVICE = ("As root, workers run as other users: Python, its packages and the kit must be readable by every user "
+           "(chmod -R o+rX on their folders, or install them outside a private home), or run the grader as a plain user (docs/grading.md)")
 
 
 def _expected(needed: list[str], draws: dict[str, tuple[_sampling.Draw, ...]]) -> dict[str, Any]:
@@ -406,7 +446,7 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
         plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits)
         with _numerics.pinned():
             # One student's CI log: students read it, so no set-up advice there.
-            _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress, _hidden(scratch, root, out), advice=False)
+            _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress, _hidden(scratch, root, out), advice=False, unseen=(root, out))
     doc: dict[str, Any] = json.loads((out / f"{name}.json").read_text())
     _write_gradebook(out, [doc], names)
     console.print(Text((out / f"{name}.txt").read_text().rstrip("\n")))

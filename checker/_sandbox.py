@@ -4,21 +4,25 @@ A `Pool` starts one zygote process (`_worker`), which imports JAX and the kit an
 class's draws once. For each attempt at a submission, the zygote forks a reaper and the reaper a
 worker: student code runs only there, never in the grader and never in a process where another
 submission's code ran. The worker gets a private copy of the submission's answer files as its
-working directory (and, when the grader runs as root, an unprivileged uid of its own and no
-network), a wall-clock budget enforced from here, and a memory limit it sets on itself before
-any answer runs. Results come back as `.npz` and JSON files in a folder only that worker can
-write; a worker that dies, hangs or runs out of memory costs the puzzle it was on, and a fresh
-worker runs the rest. `Pool.run` returns the same `Run`s as the in-process runner, so the
-judge never knows.
+working directory (and, when the grader runs as root, namespaces, control groups and an
+unprivileged uid of its own: docs/grading.md, "The threat model, as built"), a wall-clock
+budget kept by this side's clock, and a memory limit. Results come back as `.npz` and JSON
+files in the worker's folder, read here as hostile data: never through a link, FIFO or device,
+capped in size, numbers only, every status decided here. A worker that dies, hangs or runs out
+of memory costs the puzzle it was on, and a fresh worker runs the rest. `Pool.run` returns the
+same `Run`s as the in-process runner, so the judge never knows.
 """
 
 from __future__ import annotations
 
+import fcntl
+import io
 import json
 import os
 import queue
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -34,12 +38,20 @@ from checker._catalog import puzzle_named
 from checker._runner import Problem, Run
 from checker._sampling import Draw
 from checker._verdict import Kind, Status
-from checker._worker import CURRENT, READY
+from checker._worker import BATCH, CURRENT
 
 STARTUP_BUDGET = 120.0  # seconds for the zygote to import JAX, or a worker to start (a busy machine)
 POLL = 0.05  # seconds between looks at a running worker
 STDERR_TAIL = 4000  # bytes of a dead worker's stderr read back, for the reason it died
-UID_BASE = 620000  # as root, job k of a run runs as uid UID_BASE + k (no such user exists)
+UID_BASE = 620000  # as root, job k of a run runs as uid UID_BASE + block * UID_BLOCK + k (no such users)
+UID_BLOCK = 1_000_000  # uids a grader run holds: its block is locked (UID_LOCKS) while it runs
+UID_BLOCKS = 4000
+UID_LOCKS = Path("/run/jacpuzzles")
+RECORD_CAP = 1024 * 1024  # bytes of a result record read back; a larger one is refused
+RESULT_CAP = 64 * 1024 * 1024  # bytes of a result's arrays read back; larger ones are refused
+OUTPUT_CAP = 4000  # characters of an answer's printed output kept (the worker caps it too)
+TEXT_CAP = 2000  # characters of a problem's message or location kept
+PROCESSES = 256  # processes and threads a job may have at once (as root, per uid), plus 8 per core
 KIT = Path(__file__).resolve().parents[1]  # the folder holding the `checker` package
 # The zygote starts without the working directory on sys.path, and with the kit's own folder
 # first: a `numpy.py` or `checker/` in a submission must not stand in for the real ones.
@@ -69,6 +81,7 @@ class _Ended:
     ready: bool
     stderr: str
     current: str  # what it was on: "trace N" or "run N" for puzzle N, "batch", or "" before any
+    oom: bool = False  # its tree hit the memory limit of its control group
 
 
 class WorkerFailure(Exception):
@@ -79,16 +92,20 @@ class WorkerFailure(Exception):
 class Pool:
     """The zygote and the jobs it runs; `with Pool(...) as pool: pool.run(...)` from any thread."""
 
-    def __init__(self, scratch: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits) -> None:
+    def __init__(self, scratch: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path] = ()) -> None:
+        """`hidden`: folders a worker must not see beside the scratch folder (SUBMISSIONS, OUT)."""
         self.limits = limits
         self.scratch = scratch
         self.counts = {name: len(ds) for name, ds in draws.items()}
+        self.labels = {name: [d.label for d in ds] for name, ds in draws.items()}
+        self.last_words = ""  # the last line a dead worker wrote on stderr (for the start-up proof)
+        self._uids: tuple[int, int] | None = None  # this run's first worker uid, and the lock holding its block
         self._lock = threading.Lock()
         self._jobs = 0
         self._events: dict[str, queue.Queue[dict[str, Any]]] = {}
         self._stopped = threading.Event()
         os.chmod(scratch, 0o711)  # workers (other uids, as root) reach their own folders only
-        config = _share_draws(scratch, draws, limits)
+        config = _share_draws(scratch, draws, limits, hidden)
         self._stderr = open(scratch / "zygote.stderr", "wb")
         self._proc = subprocess.Popen(
             [sys.executable, "-c", _BOOT, str(KIT), str(config)],
@@ -105,9 +122,27 @@ class Pool:
         if self._proc.poll() is not None:
             raise WorkerFailure(f"the grading processes failed to start: {_tail(scratch / 'zygote.stderr').strip()[-500:]}")
         # What isolation the machine allows: "" where it does, else why not (docs/grading.md).
-        self.no_network = ready.get("network") == ""
+        self.enclosed = ready.get("namespaces") == ""
         self.unprivileged = ready.get("user") == ""
-        self.missing = {k: str(v) for k, v in ready.items() if k in ("network", "user") and v}
+        self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups") and v}
+        self.grouped = ready.get("groups") == ""
+        self._uids = _uid_block() if self.unprivileged else None
+        if self.unprivileged and self._uids is None:
+            self.unprivileged = False
+            self.missing["user"] = f"no free block of worker uids ({UID_LOCKS} cannot be written, or {UID_BLOCKS} graders are running)"
+
+    def isolation(self) -> str:
+        """One line: what keeps a worker from the grader's files, other workers and the network."""
+        if self.enclosed and self.unprivileged:
+            memory = (f"a memory limit over its whole tree and a process limit (cgroup v1)" if self.grouped
+                      else f"a memory limit per process and a process limit per uid ({self.missing.get('groups', '')})")
+            return f"isolation: namespaces (mount, pid, network, IPC), a uid of its own, private /tmp, {memory} for each submission"
+        parts = []
+        if not self.enclosed:
+            parts.append(f"no namespaces ({self.missing.get('namespaces', '')}): workers see the host's files, processes and network")
+        if not self.unprivileged:
+            parts.append(f"no uid of their own ({self.missing.get('user', '')}): workers run as the grader's user, with no process limit")
+        return "isolation: reduced: " + "; ".join(parts) + " (docs/grading.md, 'What protection remains')"
 
     def __enter__(self) -> Pool:
         return self
@@ -122,6 +157,9 @@ class Pool:
     def close(self) -> None:
         """End the zygote; it kills whatever is still running."""
         self._stopped.set()
+        if self._uids is not None:
+            os.close(self._uids[1])  # the block of uids is free again
+            self._uids = None
         try:
             if self._proc.stdin is not None:
                 self._proc.stdin.close()
@@ -161,7 +199,7 @@ class Pool:
         with self._lock:
             self._jobs += 1
             number = self._jobs
-        uid = UID_BASE + number if self.unprivileged else None
+        uid = self._uids[0] + number if self._uids is not None else None
         home = Path(tempfile.mkdtemp(prefix=f"job{number}-", dir=self.scratch))
         home.chmod(0o711)
         try:
@@ -180,13 +218,14 @@ class Pool:
             jobdir.mkdir(mode=0o700)
             if uid is not None:
                 os.chown(jobdir, uid, uid)
-            job = {"id": f"{number}.{attempt}", "jobdir": str(jobdir), "root": str(code), "uid": uid, "no_network": self.no_network, "batch": batch,
-                   "puzzles": [list(items[i]) for i in remaining], "indices": remaining}
-            ended = self._drive(job, jobdir)
+            job = {"id": f"{number}.{attempt}", "jobdir": str(jobdir), "root": str(code), "home": str(home), "uid": uid, "enclose": self.enclosed,
+                   "batch": batch, "puzzles": [list(items[i]) for i in remaining], "indices": remaining}
+            stages = {f"{what} {i}" for i in remaining for what in ("trace", "run")} | {BATCH}
+            ended = self._drive(job, jobdir, stages)
             if self._stopped.is_set():
                 raise WorkerFailure("grading was interrupted")
             for i in remaining:
-                found = _read_result(jobdir, i, items[i][0], self.counts[items[i][0]])
+                found = _read_result(jobdir, i, items[i][0], self.counts[items[i][0]], self.labels[items[i][0]])
                 if found is not None:
                     runs[i] = found
             unfinished = [i for i in remaining if i not in runs]
@@ -201,9 +240,10 @@ class Pool:
                 continue
             culprit = int(on)
             runs[culprit] = Run(problem=_died(items[culprit][1], ended, self.limits))
+            self.last_words = _last_line(ended.stderr)
         return [runs[i] for i in range(len(items))]
 
-    def _drive(self, job: dict[str, Any], jobdir: Path) -> _Ended:
+    def _drive(self, job: dict[str, Any], jobdir: Path, stages: set[str]) -> _Ended:
         """Start a job, watch it against the budgets, and wait until its reaper is gone."""
         box: queue.Queue[dict[str, Any]] = queue.Queue()
         with self._lock:
@@ -215,16 +255,26 @@ class Pool:
                 self._proc.stdin.flush()
             except OSError as exc:
                 raise WorkerFailure(f"the grading processes are gone ({exc})") from None
-            return self._watch(box, jobdir)
+            return self._watch(box, jobdir, stages)
         finally:
             with self._lock:
                 del self._events[job["id"]]
 
-    def _watch(self, box: queue.Queue[dict[str, Any]], jobdir: Path) -> _Ended:
+    def _watch(self, box: queue.Queue[dict[str, Any]], jobdir: Path, stages: set[str]) -> _Ended:
+        """Wait for a job's end, killing it when over budget; every clock here is the grader's.
+
+        The worker's `current` file only says which stage it reached: each stage of this job
+        (tracing or running one of its puzzles, the batch) starts a fresh puzzle budget once,
+        the first time it is seen, so rewriting the file buys no time.
+        """
+        reaper: int | None = None
+        oom = False
         worker: int | None = None
         status: int | None = None
         timed_out = False
-        seen: tuple[str, int] | None = None
+        ready = False
+        seen: set[str] = set()
+        last = ""
         since = time.monotonic()
         while True:
             try:
@@ -232,27 +282,34 @@ class Pool:
             except queue.Empty:
                 message = {}
             event = message.get("event")
-            if event == "started":
-                worker = int(message["worker"])
+            if event == "forked":
+                reaper = int(message["reaper"])
+            elif event == "started":
+                worker = int(message["worker"]) if message.get("worker") is not None else None
+            elif event == "armed":
+                ready, since = True, time.monotonic()
             elif event == "ended":
                 status = int(message["status"])
             elif event == "reaped":
                 status = status if status is not None else int(message["status"])
+                oom = bool(message.get("oom"))
                 break
             elif event == "gone":
                 raise WorkerFailure(f"the grading processes ended unexpectedly: {_tail(self.scratch / 'zygote.stderr').strip()[-500:]}")
-            progress = _progress(jobdir)
             now = time.monotonic()
-            if progress != seen:
-                seen, since = progress, now
-            budget = self.limits.puzzle_budget() if (jobdir / READY).exists() else STARTUP_BUDGET
-            if worker is not None and status is None and (now - since > budget or self._stopped.is_set()):
+            stage = _current(jobdir) if ready else ""
+            if stage in stages and stage not in seen:
+                seen.add(stage)
+                last, since = stage, now
+            budget = self.limits.puzzle_budget() if ready else STARTUP_BUDGET
+            if reaper is not None and status is None and (now - since > budget or self._stopped.is_set()):
                 timed_out = timed_out or not self._stopped.is_set()
-                _kill_group(worker)
-        return _Ended(status if status is not None else -9, timed_out, (jobdir / READY).exists(), _tail(jobdir / "stderr"), _current(jobdir))
+                _kill_job(reaper, worker)
+        final = _current(jobdir)
+        return _Ended(status if status is not None else -9, timed_out, ready, _tail(jobdir / "stderr"), final if final in stages else last, oom)
 
 
-def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits) -> Path:
+def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path]) -> Path:
     """Write `draws` (puzzle -> draws) and the limits for the zygote; returns the config's path."""
     arrays = {f"{name}.{i}": np.stack([d.values[i] for d in ds]) for name, ds in draws.items() if ds for i in range(len(ds[0].values))}
     np.savez(folder / "draws.npz", allow_pickle=False, **arrays)
@@ -263,6 +320,10 @@ def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limit
         "arity": {name: len(ds[0].values) if ds else 0 for name, ds in draws.items()},
         "timeout": limits.timeout,
         "memory_mb": limits.memory_mb,
+        "kit": str(KIT),
+        "hidden": sorted({str(folder.resolve()), *(str(Path(h).resolve()) for h in hidden)}),
+        "answers": [str(p) for p in _reference_folders()],
+        "processes": PROCESSES + 8 * (os.cpu_count() or 1),
     }
     path = folder / "config.json"
     path.write_text(json.dumps(config))
@@ -294,24 +355,37 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def _progress(jobdir: Path) -> tuple[str, int]:
-    """What the worker is on and how many results it wrote: a change resets the puzzle budget."""
+def _read_untrusted(path: Path, cap: int) -> bytes | None:
+    """At most `cap` bytes of a file the worker could have made or replaced, or None when it is
+    missing, larger than `cap`, or not a regular file: a link, FIFO or device is never followed
+    or opened (its folder is the worker's, but the folders above it are not)."""
     try:
-        return _current(jobdir), sum(1 for p in jobdir.iterdir() if p.suffix == ".json")
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError:
-        return "", 0
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > cap:
+            return None
+        data = os.read(fd, cap + 1) if cap > 0 else b""
+        return data if len(data) <= cap else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _current(jobdir: Path) -> str:
-    try:
-        return (jobdir / CURRENT).read_text()[:32]
-    except (OSError, UnicodeDecodeError):
-        return ""
+    """What the worker says it is on (a claim, used only to pick a stage of its own job)."""
+    data = _read_untrusted(jobdir / CURRENT, 64)
+    return data.decode("ascii", "replace") if data is not None else ""
 
 
-def _kill_group(pid: int) -> None:
-    """SIGKILL the worker's process group (its reaper then kills the rest of its tree)."""
-    for kill in (os.killpg, os.kill):
+def _kill_job(reaper: int, worker: int | None) -> None:
+    """SIGKILL a job. In a pid namespace (the worker's pid is not known here): its reaper, the
+    namespace's first process, which ends every other. Otherwise the worker's process group;
+    its reaper then kills the rest of its tree."""
+    for kill, pid in [(os.killpg, worker), (os.kill, worker)] if worker is not None else [(os.kill, reaper)]:
         try:
             kill(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -319,10 +393,75 @@ def _kill_group(pid: int) -> None:
 
 
 def _tail(path: Path) -> str:
-    """The last bytes of a worker's stderr, as text whatever their encoding."""
-    with open(path, "rb") as f:
-        f.seek(max(0, f.seek(0, os.SEEK_END) - STDERR_TAIL))
-        return f.read().decode("utf-8", "replace")
+    """The last bytes of a worker's stderr, as text whatever their encoding (never a link's)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError:
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        os.lseek(fd, max(0, os.lseek(fd, 0, os.SEEK_END) - STDERR_TAIL), os.SEEK_SET)
+        return os.read(fd, STDERR_TAIL).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+
+
+def _uid_block() -> tuple[int, int] | None:
+    """A block of worker uids no other grader holds, and the descriptor holding its lock: the
+    lock goes when this process does, whatever ends it. A block some process still runs in
+    (a worker of a grader killed mid-job) is passed over."""
+    try:
+        UID_LOCKS.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return None
+    busy = _running_uids()
+    for block in range(UID_BLOCKS):
+        try:
+            fd = os.open(UID_LOCKS / f"uids-{block}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        base = UID_BASE + block * UID_BLOCK
+        if any(base <= uid < base + UID_BLOCK for uid in busy):
+            os.close(fd)
+            continue
+        return base, fd
+    return None
+
+
+def _running_uids() -> set[int]:
+    """The real uids of every process on the machine."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                found.add(os.stat(f"/proc/{entry}").st_uid)
+            except OSError:
+                pass
+    return found
+
+
+def _reference_folders() -> list[Path]:
+    """The kit's reference answers, wherever this installation keeps them, and its recording of
+    TensorFlow's Jacobians on the default seed's draws (the expected answers, for that seed)."""
+    from checker import _solutions, _tf_oracle
+
+    found = [p for p in (_solutions.PACKAGED, _solutions.SOURCE) if p.is_dir()]
+    found += [p for p in (_tf_oracle.RECORDING, _tf_oracle.RECORDING_INFO) if p.is_file()]
+    return [p.resolve() for p in found]
+
+
+def _last_line(text: str) -> str:
+    """The last non-empty line of a worker's stderr, capped (an exception's one-line summary)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][:300] if lines else ""
 
 
 def _how(ended: _Ended) -> str:
@@ -342,44 +481,86 @@ def _died(path: str, ended: _Ended, limits: Limits) -> Problem:
         budget = limits.puzzle_budget()
         return Problem(Kind.TIMEOUT, f"exceeded the {limits.timeout:g} s time limit: {path} was still running after {budget:g} s (import, calls and retries together), so its process was killed")
     how = _how(ended)
-    if limits.memory_mb > 0 and any(hint in ended.stderr for hint in _MEMORY_HINTS):
+    if limits.memory_mb > 0 and (ended.oom or any(hint in ended.stderr for hint in _MEMORY_HINTS)):
         return Problem(Kind.EXCEPTION, f"exceeded the {limits.memory_mb} MB memory limit: the process running {path} {how}")
     return Problem(Kind.EXCEPTION, f"the process running {path} {how}: an answer must return its Jacobian, not end or crash its process; the other puzzles were graded in a fresh process")
 
 
-def _read_result(jobdir: Path, index: int, puzzle: str, draws: int) -> Run | None:
+def _read_result(jobdir: Path, index: int, puzzle: str, draws: int, labels: Sequence[str] = ()) -> Run | None:
     """The worker's result for puzzle `index`, or None when it never finished it.
 
-    The result is checked to have the layout the judge expects (one tuple of number blocks per
-    draw): an answer can write over its own result, and must not crash the grader by doing so.
+    Nothing in it is believed but numbers: the blocks must have the layout the judge expects (one
+    tuple of number blocks per draw), read without pickle from files never followed as links and
+    capped in size; a problem it reports keeps only its kind (never one that scores) and its text,
+    and the grader sets its status. An answer can write over its own result, and must not crash
+    the grader, nor score, by doing so.
     """
-    record_path = jobdir / f"{index}.json"
-    if not record_path.exists():
+    raw = _read_untrusted(jobdir / f"{index}.json", RECORD_CAP)
+    if raw is None:
+        if os.path.lexists(jobdir / f"{index}.json"):
+            return Run(problem=Problem(Kind.EXCEPTION, "the result of this answer could not be read back (replaced by something that is not a plain file, or too large); did it write into the grader's files?"))
         return None
     try:
-        record = json.loads(record_path.read_text())
-        run = Run(_read_blocks(jobdir / f"{index}.npz", record), _read_problem(record["problem"]), str(record["output"]))
+        record = json.loads(raw)
+        if not isinstance(record, dict):
+            raise TypeError("not a record")
+        output = _text(record.get("output"), OUTPUT_CAP)
+        problem = _read_problem(record.get("problem"), labels)
+        if problem is not None:
+            return Run(problem=problem, output=output)
+        data = _read_untrusted(jobdir / f"{index}.npz", RESULT_CAP)
+        if data is None:
+            raise ValueError(f"its arrays are missing, not a plain file or over {RESULT_CAP // 1024 // 1024} MB")
+        run = Run(_read_blocks(data, record), None, output)
         blocks = len(puzzle_named(puzzle).jac_shapes())
-        if run.problem is None and (len(run.answers) != draws or any(len(b) != blocks for b in run.answers)):
+        if len(run.answers) != draws or any(len(b) != blocks for b in run.answers):
             raise ValueError(f"{len(run.answers)} draws of blocks where {draws} draws of {blocks} were run")
         return run
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        return Run(problem=Problem(Kind.EXCEPTION, f"the result of this answer could not be read back ({type(exc).__name__}: {exc}); did it write into the grader's files?"))
+    except (OSError, ValueError, KeyError, TypeError, IndexError, MemoryError) as exc:
+        return Run(problem=Problem(Kind.EXCEPTION, f"the result of this answer could not be read back ({type(exc).__name__}: {_text(str(exc), 300)}); did it write into the grader's files?"))
 
 
-def _read_blocks(path: Path, record: dict[str, Any]) -> tuple[tuple[np.ndarray, ...], ...]:
-    """The blocks per draw, from an `.npz` read without pickle, in the dtypes they came in."""
-    dtypes: list[list[str]] = record["dtypes"]
-    with np.load(path, allow_pickle=False) as data:
-        if not record.get("stacked"):
-            return tuple(tuple(_restored(data[f"{k}.{j}"], str(name)) for j, name in enumerate(names)) for k, names in enumerate(dtypes))
-        count = int(record["draws"])
-        if count == 0:
-            return ()
-        columns = [_restored(data[str(j)], str(name)) for j, name in enumerate(dtypes[0])]
+def _read_blocks(data: bytes, record: dict[str, Any]) -> tuple[tuple[np.ndarray, ...], ...]:
+    """The blocks per draw, from an `.npz`'s bytes, in the dtypes they came in."""
+    dtypes = record["dtypes"]
+    if not isinstance(dtypes, list) or not all(isinstance(d, list) for d in dtypes):
+        raise TypeError("dtypes is not a list of lists")
+    arrays = _npz_arrays(data)
+    if not record.get("stacked"):
+        return tuple(tuple(_restored(arrays[f"{k}.{j}"], str(name)) for j, name in enumerate(names)) for k, names in enumerate(dtypes))
+    count = int(record["draws"])
+    if count == 0:
+        return ()
+    columns = [_restored(arrays[str(j)], str(name)) for j, name in enumerate(dtypes[0])]
     if any(column.ndim == 0 or column.shape[0] != count for column in columns):
         raise ValueError(f"blocks stacked for {[c.shape[:1] for c in columns]} draws where {count} were run")
     return tuple(tuple(column[k] for column in columns) for k in range(count))
+
+
+def _npz_arrays(data: bytes) -> dict[str, np.ndarray]:
+    """The arrays of an uncompressed `.npz`, each checked to hold exactly the bytes its header
+    declares before anything is allocated (a forged header cannot make the grader allocate)."""
+    import zipfile
+
+    arrays: dict[str, np.ndarray] = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for info in archive.infolist():
+            if info.compress_type != zipfile.ZIP_STORED or info.file_size > len(data) or not info.filename.endswith(".npy"):
+                raise ValueError(f"{info.filename!r} is not a stored array")
+            member = archive.read(info)
+            stream = io.BytesIO(member)
+            version = np.lib.format.read_magic(stream)
+            header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+            shape, fortran, dtype = header(stream)
+            if dtype.hasobject or dtype.kind not in "biuf":
+                raise ValueError(f"{info.filename!r} holds {dtype}: not numbers")
+            count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+            body = member[stream.tell():]
+            if count < 0 or count * dtype.itemsize != len(body):
+                raise ValueError(f"{info.filename!r} declares {shape} but holds {len(body)} bytes")
+            array = np.frombuffer(body, dtype=dtype, count=count).reshape(shape, order="F" if fortran else "C")
+            arrays[info.filename[: -len(".npy")]] = array
+    return arrays
 
 
 def _restored(array: np.ndarray, name: str) -> np.ndarray:
@@ -392,8 +573,39 @@ def _restored(array: np.ndarray, name: str) -> np.ndarray:
     return array if array.dtype == dtype else array.astype(dtype)
 
 
-def _read_problem(raw: Any) -> Problem | None:
-    """A `Problem` from its JSON form."""
+# What a worker may report about an answer it could not judge on values. The grader sets the
+# status itself: `todo` for the untouched stub, `fail` for answers that returned the wrong kind
+# of thing, `error` for everything else; never `pass`, and never the kit's own bug.
+_TODO_KINDS = {Kind.UNTOUCHED, Kind.MISSING}
+_FAIL_KINDS = {Kind.NOT_NUMBERS, Kind.STRUCTURE, Kind.SHAPE, Kind.GRADIENT, Kind.BROADCAST, Kind.EXTRA_AXIS}
+
+
+def _read_problem(raw: Any, labels: Sequence[str] = ()) -> Problem | None:
+    """A `Problem` from the worker's report, its status decided here; its text is only text."""
     if raw is None:
         return None
-    return Problem(Kind(raw["kind"]), str(raw["message"]), raw["location"], raw["draw"], Status(raw["status"]))
+    if not isinstance(raw, dict):
+        raise TypeError("the problem is not a record")
+    try:
+        kind = Kind(raw.get("kind"))
+    except ValueError:
+        kind = Kind.EXCEPTION
+    if kind == Kind.KIT_BUG:
+        kind = Kind.EXCEPTION
+    claimed = raw.get("status")
+    if kind in _TODO_KINDS:
+        status = Status.TODO
+    elif kind in _FAIL_KINDS and claimed == Status.FAIL.value:
+        status = Status.FAIL
+    else:
+        status = Status.ERROR
+    draw = raw.get("draw")
+    location = raw.get("location")
+    return Problem(kind, _text(raw.get("message"), TEXT_CAP) or "the answer could not be run", _text(location, TEXT_CAP) if isinstance(location, str) else None,
+                   draw if isinstance(draw, str) and draw in labels else None, status)
+
+
+def _text(value: Any, cap: int) -> str:
+    """Text from the worker, capped: never anything but a string."""
+    text = value if isinstance(value, str) else ""
+    return text if len(text) <= cap else text[:cap] + " …"

@@ -9,9 +9,12 @@ code. For each job the grader sends it (a JSON line on stdin), it forks:
   tree, whatever sessions it makes; it forks the worker, tells the grader the worker's pid,
   waits for it, then kills everything left in its tree and reports how the worker ended.
 - the **worker**, where the student's code runs: a new session, stdin and stdout on /dev/null,
-  stderr into the job's folder, no other file descriptor, core dumps off, files capped; as root,
-  a network namespace of its own (no network) and an unprivileged uid of its own; the working
-  directory is a private copy of the submission's answer files. It starts JAX's backend, caps
+  stderr into the job's folder, core dumps off, files capped; as root, namespaces of its own
+  (mount: the grader's folders hidden, a private /tmp; pid: the reaper is its first process;
+  network; IPC), control groups (memory over the tree, processes) and an unprivileged uid of
+  its own, with a process limit; the working directory is a private copy of the submission's
+  answer files. Its only other descriptor, a pipe to the reaper, carries one byte ("ready,
+  no answer loaded yet") and is closed before any answer loads. It starts JAX's backend, caps
   its address space, and runs the answers, writing each result as data only: `<index>.npz`
   (blocks, read back without pickle) then `<index>.json` (problem, captured output, dtypes).
 
@@ -21,10 +24,12 @@ together as one program; any answer that does not trace cleanly runs as `check` 
 (`_runner.run`). Forking from the zygote saves each job JAX's import; compiling one program
 instead of one per answer saves most of the rest (docs/performance.md).
 
-The reaper's messages (`started`, `ended`) and the zygote's (`ready`, `reaped`) go to the
-grader on the zygote's stdout, which no worker holds. The file `current` in the job folder says
-what the worker is doing (a puzzle's index, or `batch` while the traced answers are compiled
-and run): the grader blames a puzzle for a death only when the worker was on that puzzle.
+The reaper's messages (`started`, `armed`, `ended`) and the zygote's (`ready`, `forked`,
+`reaped`) go to the grader on the zygote's stdout, which no worker holds. The file `current` in
+the job folder says what the worker is doing (a puzzle's index, or `batch` while the traced
+answers are compiled and run): a claim the grader uses only to pick which stage of the job's
+own it is on (`_sandbox._watch`). Everything the worker writes is read back by the grader as
+hostile data (`_sandbox._read_result`).
 """
 
 from __future__ import annotations
@@ -64,7 +69,16 @@ PRELOAD = (
 )
 # XLA options that halve compile times of the kit's small programs without changing results.
 WORKER_XLA_FLAGS = "--xla_cpu_use_fusion_emitters=false --xla_backend_optimization_level=0"
+_CLONE_NEWNS = 0x00020000
+_CLONE_NEWIPC = 0x08000000
+_CLONE_NEWPID = 0x20000000
 _CLONE_NEWNET = 0x40000000
+_MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_BIND, _MS_REC, _MS_PRIVATE = 2, 4, 8, 4096, 16384, 1 << 18
+_O_PATH = 0o10000000
+TMP_SIZE = "64m"  # each private /tmp, /var/tmp, /dev/shm a worker gets
+# Host folders a worker never sees (a private empty one instead): sockets and runtime state.
+HIDDEN_ALWAYS = ("/run", "/var/run")
+PRIVATE = ("/tmp", "/var/tmp", "/dev/shm")  # each a private, empty, size-capped tmpfs in a worker
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 UNPRIVILEGED_PROBE = 619999  # the uid the zygote's probe drops to (no such user exists)
@@ -90,7 +104,9 @@ def zygote(config_path: str) -> int:
 
     draws = _load_draws(config)
     _faster_compilation()
-    found = _probe()
+    found = _probe(config)
+    found["groups"] = _probe_groups(config)
+    own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY) if found.get("namespaces") == "" else None
     from checker import _runner
 
     _runner.own_primitives()  # JAX's own primitives, found before the heap is frozen (and hidden)
@@ -112,9 +128,11 @@ def zygote(config_path: str) -> int:
             while b"\n" in pending:
                 line, pending = pending.split(b"\n", 1)
                 job = json.loads(line)
+                job["pidns"] = own_pid_ns is not None and _new_pid_namespace(own_pid_ns)
                 pid = os.fork()
                 if pid == 0:
                     _reaper(job, config, draws)  # never returns
+                _send({"event": "forked", "id": job["id"], "reaper": pid})
                 reapers[pid] = job["id"]
         _reap(reapers)
         if time.monotonic() - last_scan > _ORPHAN_SCAN:
@@ -123,6 +141,8 @@ def zygote(config_path: str) -> int:
     for pid in list(reapers):
         _kill(pid)
     _kill_tree()
+    for job in reapers.values():
+        _release_groups(job)
     return 0
 
 
@@ -143,39 +163,152 @@ def _faster_compilation() -> None:
         os.environ["XLA_FLAGS"] = before
 
 
-def _probe() -> dict[str, str]:
-    """As root: whether a worker can have no network, and run as another user and still read
-    Python, JAX and the kit. Each answer is the empty string when it can, or the reason."""
-    if os.geteuid() != 0:
-        return {"network": "the grader does not run as root", "user": "the grader does not run as root"}
-    import jax
+def _probe(config: dict[str, Any]) -> dict[str, str]:
+    """As root: whether a worker can be enclosed in namespaces of its own (mount, pid, network,
+    IPC), and run as another user and still start JAX. Each answer is the empty string when it
+    can, or the reason."""
+    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
+        return {"namespaces": "the grader does not run as root", "user": "the grader does not run as root"}
+    if os.environ.get("JACPUZZLES_NO_NAMESPACES"):  # as in a container that refuses them (tests, debugging)
+        found = {"namespaces": "turned off by JACPUZZLES_NO_NAMESPACES"}
+    else:
+        found = {"namespaces": _try(lambda: _enclose(config, None, _probe_home(), pidns=False), "namespaces")}
+    enclosed = found["namespaces"] == ""
 
-    found = {}
-    for what in ("network", "user"):
-        pid = os.fork()
-        if pid == 0:
-            try:
-                if what == "network":
-                    _no_network()
-                else:  # start JAX's backend and compile, as a worker will
-                    _become(UNPRIVILEGED_PROBE)
-                    jax.jit(lambda x: x * 2)(np.ones(3)).block_until_ready()
-                os._exit(0)
-            except BaseException as exc:  # noqa: BLE001 - the probe's answer
-                os.write(2, f"{what}: {exc}\n".encode())
-                os._exit(1)
-        _, status = os.waitpid(pid, 0)
-        found[what] = "" if status == 0 else ("no network namespace could be made (no CAP_SYS_ADMIN?)" if what == "network" else "another user cannot read Python, JAX or the kit where they are installed")
+    def as_another_user() -> None:  # start JAX's backend and compile, as a worker will
+        import jax
+
+        if enclosed:
+            _enclose(config, None, _probe_home(), pidns=False)
+        _become(UNPRIVILEGED_PROBE)
+        jax.jit(lambda x: x * 2)(np.ones(3)).block_until_ready()
+
+    found["user"] = _try(as_another_user, "user")
     return found
 
 
-def _no_network() -> None:
-    """A network namespace of its own: only a loopback device, down."""
+def _probe_home() -> str:
+    return str(Path.cwd())
+
+
+def _try(action: Any, what: str) -> str:
+    """Run `action` in a forked child: "" when it worked, else the reason it gave."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            action()
+            os._exit(0)
+        except BaseException as exc:  # noqa: BLE001 - the probe's answer
+            os.write(write, f"{type(exc).__name__}: {exc}".encode()[:500])
+            os._exit(1)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        said = pipe.read().decode("utf-8", "replace")
+    _, status = os.waitpid(pid, 0)
+    return "" if status == 0 else (said or f"the {what} probe exited with status {os.waitstatus_to_exitcode(status)}")
+
+
+def _libc() -> Any:
     import ctypes
 
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.unshare(_CLONE_NEWNET) != 0:
-        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNET) failed")
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _unshare(flags: int) -> None:
+    import ctypes
+
+    if _libc().unshare(flags) != 0:
+        raise OSError(ctypes.get_errno(), f"unshare({flags:#x}) failed")
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
+    import ctypes
+
+    def enc(value: str | None) -> bytes | None:
+        return value.encode() if value is not None else None
+
+    if _libc().mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"mount of {target} failed: {os.strerror(err)}")
+
+
+def _new_pid_namespace(own: int) -> bool:
+    """Make the zygote's next child the first process of a pid namespace of its own."""
+    import ctypes
+
+    libc = _libc()
+    if libc.setns(own, _CLONE_NEWPID) != 0 or libc.unshare(_CLONE_NEWPID) != 0:
+        os.write(2, f"no pid namespace for a job: {os.strerror(ctypes.get_errno())}\n".encode())
+        return False
+    return True
+
+
+def _enclose(config: dict[str, Any], job: dict[str, Any] | None, home: str, pidns: bool) -> None:
+    """Namespaces of its own for a worker (as root, before dropping to its uid): no network, no
+    IPC with the host, and a file system view without the grader's files.
+
+    The view is the host's, except: a private, size-capped, empty /tmp, /var/tmp and /dev/shm;
+    an empty folder over each of the grader's folders (scratch, draws, submissions, OUT, the
+    cache, the kit's reference answers) and over /run; the job's own folder (`home`: its copy of
+    the answers and its results folder) where it was; folders on the way to Python that other
+    users may not enter (a 0700 /root) replaced by ones holding only Python; and, in a pid
+    namespace of its own, a /proc showing only its own processes.
+    """
+    _unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC)
+    _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
+    keep = os.open(home, _O_PATH | os.O_DIRECTORY)
+    runtime = _runtime_roots(config)
+    closed = _closed_ancestors(runtime)
+    covered = [*closed, *config.get("hidden", []), *HIDDEN_ALWAYS, *PRIVATE]
+    kept = {root: os.open(root, _O_PATH) for root in runtime if any(_under(root, a) for a in covered)}
+    for folder in PRIVATE:
+        if os.path.isdir(folder) and not os.path.islink(folder):
+            _mount("tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={TMP_SIZE},mode=1777")
+    for folder in [*config.get("hidden", []), *HIDDEN_ALWAYS]:
+        if os.path.isdir(folder) and not os.path.islink(folder):
+            _mount("tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "size=16k,mode=755")
+    for folder in closed:
+        _mount("tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=16k,mode=755")
+    for root, fd in kept.items():
+        os.makedirs(root, exist_ok=True)
+        _mount(f"/proc/self/fd/{fd}", root, None, _MS_BIND | _MS_REC)
+        os.close(fd)
+    for folder in config.get("answers", []):  # the kit's reference answers, inside the runtime
+        if os.path.isdir(folder):
+            _mount("tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "size=16k,mode=755")
+        elif os.path.isfile(folder):  # expected results recorded on the default seed's draws
+            _mount("/dev/null", folder, None, _MS_BIND)
+    os.makedirs(home, exist_ok=True)
+    _mount(f"/proc/self/fd/{keep}", home, None, _MS_BIND | _MS_REC)
+    os.close(keep)
+    if pidns:
+        _mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+
+
+def _runtime_roots(config: dict[str, Any]) -> list[str]:
+    """The folders a worker must read: Python's, the installed packages', the kit's."""
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable)), str(config.get("kit", ""))}
+    roots |= {p for p in sys.path if p and os.path.isdir(p)}
+    return sorted(os.path.realpath(r) for r in roots if r and os.path.isdir(r))
+
+
+def _closed_ancestors(roots: list[str]) -> list[str]:
+    """The highest folder on the way to each root that users other than its owner may not enter."""
+    closed: set[str] = set()
+    for root in roots:
+        parts = Path(root).parts
+        for depth in range(2, len(parts) + 1):
+            folder = str(Path(*parts[:depth]))
+            if not os.stat(folder).st_mode & 0o001:
+                closed.add(folder)
+                break
+    return sorted(c for c in closed if not any(c != o and _under(c, o) for o in closed))
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def _become(uid: int) -> None:
@@ -196,7 +329,115 @@ def _reap(reapers: dict[int, str]) -> None:
             return
         job = reapers.pop(pid, None)
         if job is not None:
-            _send({"event": "reaped", "id": job, "status": _returncode(status)})
+            _send({"event": "reaped", "id": job, "status": _returncode(status), **_release_groups(job)})
+
+
+# ---------------------------------------------------------------------------------------------
+# Control groups: one per job, for a memory limit over its whole tree and a process limit
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+MEMORY_ALLOWANCE_MB = 768  # what a worker's tree uses beyond the zygote's shared pages (JAX's backend, compiling)
+
+
+def _cgroup_bases() -> dict[str, Path]:
+    """The folders (cgroup v1) of this process's memory and pids groups, where they are writable."""
+    bases: dict[str, Path] = {}
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return bases
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        for controller in ("memory", "pids"):
+            folder = CGROUP_ROOT / controller / path.lstrip("/")
+            if controller in controllers.split(",") and os.access(folder, os.W_OK) and (folder / "cgroup.procs").exists():
+                bases[controller] = folder
+    return bases
+
+
+_BASES: dict[str, Path] = {}
+
+
+def _probe_groups(config: dict[str, Any]) -> str:
+    """Whether a job can get control groups of its own: "" when it can, else why not."""
+    if os.geteuid() != 0:
+        return "the grader does not run as root"
+    _BASES.update(_cgroup_bases())
+    missing = [c for c in ("memory", "pids") if c not in _BASES]
+    if missing:
+        _BASES.clear()
+        return f"no writable cgroup v1 {' or '.join(missing)} controller"
+    _remove_stale_groups()
+    try:
+        _release_groups(_join_groups("probe", config, join=False))
+    except OSError as exc:
+        _BASES.clear()
+        return f"cannot make a control group: {exc}"
+    return ""
+
+
+def _remove_stale_groups() -> None:
+    """Remove the empty control groups of zygotes that are gone (a grader killed with `kill -9`)."""
+    for base in _BASES.values():
+        for folder in base.glob("jacpuzzles-*-*"):
+            owner = folder.name.split("-")[1]
+            if not owner.isdigit():
+                continue
+            try:
+                os.kill(int(owner), 0)
+                continue  # that zygote still runs
+            except ProcessLookupError:
+                pass
+            except PermissionError:
+                continue
+            try:
+                folder.rmdir()
+            except OSError:
+                pass  # processes still in it, or not ours to remove
+
+
+def _group_name(job: str) -> str:
+    return f"jacpuzzles-{os.getpid() if job == 'probe' else _ZYGOTE_PID}-{job}"
+
+
+_ZYGOTE_PID = os.getpid()
+
+
+def _join_groups(job: str, config: dict[str, Any], join: bool = True) -> str:
+    """Make the job's control groups, with its limits, and move this process (the reaper) in."""
+    name = _group_name(job)
+    for controller, base in _BASES.items():
+        folder = base / name
+        folder.mkdir(exist_ok=True)
+        if controller == "memory" and int(config["memory_mb"]) > 0:
+            (folder / "memory.limit_in_bytes").write_text(str((int(config["memory_mb"]) + MEMORY_ALLOWANCE_MB) * 1024 * 1024))
+        if controller == "pids":
+            (folder / "pids.max").write_text(str(int(config.get("processes", 0)) or "max"))
+        if join:
+            (folder / "cgroup.procs").write_text(str(os.getpid()))
+    return job
+
+
+def _release_groups(job: str) -> dict[str, Any]:
+    """Remove the job's (now empty) control groups; says whether its memory limit was hit."""
+    found: dict[str, Any] = {}
+    for controller, base in _BASES.items():
+        folder = base / _group_name(job)
+        if controller == "memory":
+            try:
+                found["oom"] = int((folder / "memory.failcnt").read_text()) > 0
+                found["peak_mb"] = int((folder / "memory.max_usage_in_bytes").read_text()) // (1024 * 1024)
+            except (OSError, ValueError):
+                pass
+        for _ in range(50):
+            try:
+                folder.rmdir()
+                break
+            except FileNotFoundError:
+                break
+            except OSError:
+                time.sleep(0.01)  # its last processes are still being torn down
+    return found
 
 
 # ---------------------------------------------------------------------------------------------
@@ -209,15 +450,46 @@ def _reaper(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple[
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         _prctl(_PR_SET_CHILD_SUBREAPER, 1)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if _BASES:
+            _join_groups(str(job["id"]), config)
+        armed, arm = os.pipe()
         worker = os.fork()
         if worker == 0:
+            os.close(armed)
+            job["arm"] = arm
             _worker(job, config, draws)  # never returns
-        _send({"event": "started", "id": job["id"], "worker": worker})
+        os.close(arm)
+        # In a pid namespace the worker's pid means nothing outside it: the grader kills this
+        # process instead, the namespace's first, which takes every other one with it.
+        _send({"event": "started", "id": job["id"], "worker": None if job.get("pidns") else worker})
+        # One byte before any answer is loaded, then the worker closes its end: what it does
+        # afterwards cannot take back that it was ready, nor claim it later.
+        if os.read(armed, 1) == b"r":
+            _send({"event": "armed", "id": job["id"]})
+        os.close(armed)
         _, status = os.waitpid(worker, 0)
-        _kill_tree()
+        if job.get("pidns"):
+            _kill_namespace()
+        else:
+            _kill_tree()
         _send({"event": "ended", "id": job["id"], "status": _returncode(status)})
     finally:
         os._exit(0)
+
+
+def _kill_namespace() -> None:
+    """As the first process of a pid namespace: SIGKILL every other one in it, and collect them."""
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:
+        pass
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+        except InterruptedError:
+            continue
 
 
 def _kill_tree() -> None:
@@ -271,10 +543,10 @@ def _worker(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple[
     jobdir = Path(job["jobdir"])
     try:
         os.setsid()
-        _isolate(jobdir, job.get("uid"), bool(job.get("no_network")))
+        _isolate(job, config, jobdir)
         os.chdir(job["root"])
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # after the uid change, which clears it
-        if os.getppid() == 1:
+        if os.getppid() == 1 and not job.get("pidns"):
             os._exit(1)
         _run_job(job, config, draws, jobdir)
     except BaseException:  # noqa: BLE001 - the kit's own failure, for the grader to report
@@ -284,19 +556,24 @@ def _worker(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple[
     os._exit(0)  # no interpreter shutdown: threads an answer left behind can't hold it up
 
 
-def _isolate(jobdir: Path, uid: int | None, no_network: bool) -> None:
-    """Descriptors, limits, and (as root) no network and an unprivileged uid."""
+def _isolate(job: dict[str, Any], config: dict[str, Any], jobdir: Path) -> None:
+    """Descriptors, limits, and (as root) namespaces of its own and an unprivileged uid."""
+    uid = job.get("uid")
     null = os.open(os.devnull, os.O_RDWR)
     err = os.open(jobdir / "stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.dup2(err, 2)
-    os.closerange(3, _max_fd())
+    os.dup2(int(job["arm"]), 3)
+    os.closerange(4, _max_fd())
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_CAP, FILE_CAP))
-    if no_network:
-        _no_network()
+    if job.get("enclose"):
+        _enclose(config, job, str(job["home"]), bool(job.get("pidns")))
     if uid is not None:
+        nproc = int(config.get("processes", 0))
+        if nproc > 0:  # the uid is this job's alone: this counts the job's processes and threads
+            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
         _become(uid)
 
 
@@ -320,6 +597,8 @@ def _run_job(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple
         _integrity.install_guards()
         sys.meta_path.append(_Missing())
         (jobdir / READY).write_text("")
+        os.write(3, b"r")  # to the reaper, then to the grader: the worker is ready
+        os.close(3)
         traced: dict[int, Any] = {}
         if job.get("batch", True):
             for index, name, path in items:

@@ -104,6 +104,14 @@ BUILDERS: dict[str, Callable[[Path, Path], None]] = {
 }
 
 
+def _placeholders(out: Path, tmp: Path, subs: Path) -> dict[bytes, bytes]:
+    from checker._oracles import cache_dir
+
+    cache = cache_dir()
+    return {b"@OUT@": str(out).encode(), b"@TMP@": str(tmp).encode(), b"@KIT@": str(REPO).encode(), b"@SUBS@": str(subs).encode(),
+            b"@CACHE@": str(cache if cache is not None else "/nonexistent").encode()}
+
+
 def build_corpus(root: Path, out: Path, tmp: Path) -> Path:
     """The submissions folder: each manifest entry, with its copies, placeholders filled in."""
     subs = root / "submissions"
@@ -122,7 +130,9 @@ def build_corpus(root: Path, out: Path, tmp: Path) -> Path:
                 (sub / CHAPTER[puzzle] / f"{puzzle}.py").write_bytes(_reference(puzzle))
             for path in sub.rglob("*.py"):
                 if not path.is_symlink() and b"@" in (text := path.read_bytes()):
-                    path.write_bytes(text.replace(b"@OUT@", str(out).encode()).replace(b"@TMP@", str(tmp).encode()))
+                    for placeholder, value in _placeholders(out, tmp, subs).items():
+                        text = text.replace(placeholder, value)
+                    path.write_bytes(text)
     return subs
 
 
@@ -135,6 +145,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="jacpuzzles-corpus-"))
     tmp.chmod(0o1777)
     subs = build_corpus(root, out, tmp)
+    before = _tmp_leftovers()
     start = time.monotonic()
     result = subprocess.run(
         [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(CORPUS / "assignment.toml"),
@@ -143,7 +154,12 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     )
     seconds = time.monotonic() - start
     time.sleep(0.5)  # let the last worker's tree be reaped
-    return {"root": root, "out": out, "tmp": tmp, "result": result, "seconds": seconds}
+    return {"root": root, "out": out, "tmp": tmp, "result": result, "seconds": seconds, "leftovers_before": before}
+
+
+def _tmp_leftovers() -> set[str]:
+    """The files named leftover-* in the host's /tmp, /var/tmp and /dev/shm."""
+    return {os.path.join(d, n) for d in ("/tmp", "/var/tmp", "/dev/shm") if os.path.isdir(d) for n in os.listdir(d) if n.startswith("leftover-")}
 
 
 def _doc(corpus: dict[str, Any], name: str) -> dict[str, Any]:
@@ -168,6 +184,8 @@ def _cases() -> list[Any]:
 @pytest.mark.parametrize("name", _cases())
 def test_each_submission_gets_what_a_fair_instructor_expects(corpus: dict[str, Any], name: str) -> None:
     entry = MANIFEST[name]
+    if entry.get("isolated") and "isolation: namespaces" not in corpus["result"].stderr:
+        pytest.skip("workers are not isolated here (docs/grading.md, 'What protection remains')")
     doc = _doc(corpus, name)
     if "ungradable" in entry:
         assert doc["status"] == "ungradable" and doc["score"] is None
@@ -198,7 +216,35 @@ def test_grades_csv_and_junit_xml_parse_with_the_assignments_columns(corpus: dic
     assert list(summary["puzzles"]) == ASSIGNED
 
 
+def _leftovers() -> list[int]:
+    """Processes of the host that a submission started: `sleep 617`, or any with a worker's uid."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            uid = os.stat(f"/proc/{entry}").st_uid
+            zombie = Path(f"/proc/{entry}/stat").read_text().split(") ")[1].startswith("Z")
+        except (OSError, IndexError):
+            continue
+        if not zombie and (cmdline == b"sleep\x00617\x00" or 620000 <= uid < 620000 + 4000 * 1_000_000):
+            found.append(int(entry))
+    return found
+
+
+def test_no_process_of_a_submission_outlives_grading(corpus: dict[str, Any]) -> None:
+    deadline = time.monotonic() + 5
+    while _leftovers() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = _leftovers()
+    for pid in left:
+        os.kill(pid, 9)
+    assert not left, f"processes {left} outlived grading"
+
+
 def test_a_process_started_in_its_own_session_does_not_outlive_grading(corpus: dict[str, Any]) -> None:
+    if not (corpus["tmp"] / "sleeper.pid").exists():
+        assert "isolation: namespaces" in corpus["result"].stderr  # its own /tmp: see the test above
+        return
     pid = int((corpus["tmp"] / "sleeper.pid").read_text())
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
@@ -218,10 +264,101 @@ def test_a_process_started_in_its_own_session_does_not_outlive_grading(corpus: d
 
 
 def test_a_submission_cannot_forge_another_ones_entry_or_plant_files_in_out(corpus: dict[str, Any]) -> None:
-    if os.geteuid() != 0 or "without a uid of their own" in corpus["result"].stderr:
+    if os.geteuid() != 0 or "no uid of their own" in corpus["result"].stderr:
         pytest.xfail("workers run as the grader's user and can write OUT (docs/grading.md, 'Without root, the same user')")
     assert not (corpus["out"] / "planted.txt").exists()
     victim = _doc(corpus, "victim")
     assert victim["score"] == sum(r["max_points"] for r in victim["results"])
     output = next(r for r in _doc(corpus, "zz_writes_out")["results"] if r["puzzle"] == "cumsum")["output"]
     assert "could not forge" in output and "could not plant" in output
+
+
+def test_nothing_a_worker_wrote_is_quoted_from_where_its_links_lead(corpus: dict[str, Any]) -> None:
+    text = (corpus["out"] / "swaps_results.json").read_text() + (corpus["out"] / "swaps_results.txt").read_text()
+    assert "root:" not in text and "/etc/shadow" not in text
+
+
+def test_the_grader_says_which_isolation_is_in_force(corpus: dict[str, Any]) -> None:
+    lines = [line for line in corpus["result"].stderr.splitlines() if line.startswith("isolation:")]
+    assert len(lines) == 1, corpus["result"].stderr[-2000:]
+    if os.geteuid() == 0:
+        assert "namespaces (mount, pid, network, IPC)" in lines[0]
+
+
+def test_files_a_worker_left_in_tmp_are_gone_after_grading(corpus: dict[str, Any]) -> None:
+    if "isolation: namespaces" not in corpus["result"].stderr:
+        pytest.skip("workers share the host's /tmp here")
+    assert not _tmp_leftovers() - corpus["leftovers_before"]
+
+
+def test_a_fork_bomb_meets_the_process_limit(corpus: dict[str, Any]) -> None:
+    if "isolation: namespaces" not in corpus["result"].stderr:
+        pytest.skip("no process limit without a uid of its own (docs/grading.md)")
+    output = next(r for r in _doc(corpus, "fork_bomb")["results"] if r["puzzle"] == "cumsum")["output"]
+    assert "limit reached after" in output, output[:300]
+
+
+
+def test_the_memory_limit_covers_the_submissions_whole_tree(tmp_path: Path) -> None:
+    """Three processes of 700 MB each, each under the per-process limit, together over the
+    submission's (a run of its own: the kernel takes seconds to reclaim and choose a victim)."""
+    subs = tmp_path / "submissions"
+    shutil.copytree(CORPUS / "tree_memory", subs / "tree_memory")
+    result = subprocess.run(
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(tmp_path / "out"), "--assignment", str(CORPUS / "assignment.toml"),
+         "--timeout", "15", "--memory-mb", "1024"],
+        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env={**os.environ, "COLUMNS": "200"},
+    )
+    if os.geteuid() != 0 or not os.access("/sys/fs/cgroup/memory", os.W_OK):
+        pytest.skip("no cgroup memory controller here: the limit is per process (docs/grading.md)")
+    assert "memory limit over its whole tree" in result.stderr, result.stderr[-2000:]
+    doc = json.loads((tmp_path / "out" / "tree_memory.json").read_text())
+    cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
+    assert cumsum["status"] == "pass", cumsum["message"]
+    assert "children that got 700 MB:" in cumsum["output"] and "700 MB: 3" not in cumsum["output"], cumsum["output"][:300]
+
+
+def test_a_kit_the_workers_cannot_read_stops_grading_before_anyone_with_one_line(tmp_path: Path) -> None:
+    """The kit installed where the workers' uid cannot read it (its package folder 0700): the
+    start-up proof fails, the grader says why and what to do, exit 2, and no one is graded."""
+    if os.geteuid() != 0:
+        pytest.skip("workers run as the grader's user: they read what it reads")
+    kit = tmp_path / "kit"
+    shutil.copytree(REPO / "checker", kit / "checker", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO / "solutions", kit / "solutions", ignore=shutil.ignore_patterns("__pycache__"))
+    (kit / "checker").chmod(0o700)
+    subs = tmp_path / "submissions"
+    shutil.copytree(CORPUS / "forged_status", subs / "someone")
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(CORPUS / "assignment.toml")],
+        capture_output=True, text=True, cwd=tmp_path, stdin=subprocess.DEVNULL, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(kit), "COLUMNS": "1000"},
+    )
+    assert result.returncode == 2, result.stderr[-2000:]
+    line = next(line for line in result.stderr.splitlines() if "cannot run answers on this machine" in line)
+    assert "readable by every user" in line and "Permission denied" in line, line
+    assert not list(out.glob("*.json")) and not list(out.glob("*.txt"))
+
+
+def test_without_namespaces_the_grader_says_so_and_still_grades_right(tmp_path: Path) -> None:
+    """As in a container that refuses namespaces: one line says what is missing, a forged
+    record still cannot score, a right answer still passes, and nothing outlives grading."""
+    subs = tmp_path / "submissions"
+    shutil.copytree(CORPUS / "forged_status", subs / "forger")
+    (subs / "right" / "autodiff").mkdir(parents=True)
+    (subs / "right" / "autodiff" / "cumsum.py").write_bytes(_reference("cumsum"))
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(CORPUS / "assignment.toml"), "--timeout", "5"],
+        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300,
+        env={**os.environ, "COLUMNS": "1000", "JACPUZZLES_NO_NAMESPACES": "1"},
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    line = next(line for line in result.stderr.splitlines() if line.startswith("isolation:"))
+    assert line.startswith("isolation: reduced: no namespaces (turned off by JACPUZZLES_NO_NAMESPACES)"), line
+    forger = json.loads((out / "forger.json").read_text())
+    assert forger["score"] == 0 and {r["status"] for r in forger["results"] if r["puzzle"] == "cumsum"} == {"error"}
+    right = json.loads((out / "right.json").read_text())
+    assert [r["status"] for r in right["results"] if r["puzzle"] == "cumsum"] == ["pass"]
+    assert not _leftovers()

@@ -1,0 +1,135 @@
+"""The grader's side of the trust boundary (issue 15): what it reads back from a worker's folder.
+
+A worker's folder is the worker's: whatever it holds may be a link, a FIFO, a device, a forged
+record or array. The grader reads only regular files, capped, and believes only numbers; it
+sets every status itself. These are fast, in-process tests of `_sandbox`'s readers; the grading
+corpus (tests/grading_corpus/, `forged_status`, `swaps_results`, `budget_reset`) attacks them
+through a real `jacpuzzles grade` run.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import threading
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from checker import _sandbox
+from checker._verdict import Kind, Status
+
+
+def _record(folder: Path, index: int, record: dict[str, object], arrays: dict[str, np.ndarray] | None = None) -> None:
+    (folder / f"{index}.json").write_text(json.dumps(record))
+    if arrays is not None:
+        np.savez(folder / f"{index}.npz", allow_pickle=False, **arrays)
+
+
+def test_a_forged_pass_is_an_error_decided_by_the_grader(tmp_path: Path) -> None:
+    forged = {"kind": "exception", "message": "all good", "location": None, "draw": None, "status": "pass"}
+    _record(tmp_path, 0, {"problem": forged, "output": "", "stacked": True, "draws": 0, "dtypes": []})
+    run = _sandbox._read_result(tmp_path, 0, "cumsum", 3)
+    assert run is not None and run.problem is not None
+    assert run.problem.status == Status.ERROR and run.problem.message == "all good"
+
+
+@pytest.mark.parametrize(("kind", "claimed", "status"), [
+    ("untouched", "error", Status.TODO), ("not-numbers", "fail", Status.FAIL), ("exception", "fail", Status.ERROR),
+    ("kit-bug", "error", Status.ERROR), ("no-such-kind", "pass", Status.ERROR),
+])
+def test_the_status_of_a_reported_problem_comes_from_its_kind(kind: str, claimed: str, status: Status) -> None:
+    problem = _sandbox._read_problem({"kind": kind, "message": "m", "location": None, "draw": None, "status": claimed})
+    assert problem is not None and problem.status == status and problem.kind != Kind.KIT_BUG
+
+
+def test_forged_text_is_capped_and_a_draw_must_be_one_of_the_grader_s(tmp_path: Path) -> None:
+    problem = _sandbox._read_problem({"kind": "exception", "message": "x" * 100000, "location": 7, "draw": "not a draw", "status": "error"}, ["x0"])
+    assert problem is not None and len(problem.message) < 2100 and problem.draw is None and problem.location is None
+
+
+@pytest.mark.parametrize("target", ["/etc/shadow", "/dev/zero", "fifo"])
+def test_a_result_replaced_by_a_link_or_fifo_is_not_followed(tmp_path: Path, target: str) -> None:
+    if target == "fifo":
+        os.mkfifo(tmp_path / "0.json")  # no writer: opening it to read without O_NONBLOCK would hang
+    else:
+        (tmp_path / "0.json").symlink_to(target)
+    done: list[object] = []
+    reader = threading.Thread(target=lambda: done.append(_sandbox._read_result(tmp_path, 0, "cumsum", 3)), daemon=True)
+    reader.start()
+    reader.join(5)
+    assert done, "reading the result hung"
+    run = done[0]
+    assert run is not None and run.problem is not None and "could not be read back" in run.problem.message  # type: ignore[attr-defined]
+
+
+def test_stderr_and_current_are_never_read_through_links_or_fifos(tmp_path: Path) -> None:
+    (tmp_path / "stderr").symlink_to("/etc/passwd")
+    os.mkfifo(tmp_path / "current")
+    assert _sandbox._tail(tmp_path / "stderr") == ""
+    assert _sandbox._current(tmp_path) == ""
+    (tmp_path / "big").write_bytes(b"x" * 100)
+    assert _sandbox._read_untrusted(tmp_path / "big", 99) is None and _sandbox._read_untrusted(tmp_path / "big", 100) == b"x" * 100
+
+
+def test_an_array_whose_header_claims_more_than_it_holds_allocates_nothing(tmp_path: Path) -> None:
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (10**11,)})
+    with zipfile.ZipFile(tmp_path / "0.npz", "w") as archive:
+        archive.writestr("0.npy", b"\x93NUMPY\x01\x00" + header.getvalue()[8:] + b"\0" * 80)
+    (tmp_path / "0.json").write_text(json.dumps({"problem": None, "output": "", "stacked": True, "draws": 3, "dtypes": [["float32"]]}))
+    run = _sandbox._read_result(tmp_path, 0, "cumsum", 3)
+    assert run is not None and run.problem is not None and "declares" in run.problem.message
+
+
+def test_a_compressed_array_is_refused(tmp_path: Path) -> None:
+    buffer = io.BytesIO()
+    np.save(buffer, np.zeros((3, 10, 10), np.float32))
+    with zipfile.ZipFile(tmp_path / "0.npz", "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("0.npy", buffer.getvalue())
+    (tmp_path / "0.json").write_text(json.dumps({"problem": None, "output": "", "stacked": True, "draws": 3, "dtypes": [["float32"]]}))
+    run = _sandbox._read_result(tmp_path, 0, "cumsum", 3)
+    assert run is not None and run.problem is not None and "not a stored array" in run.problem.message
+
+
+def test_a_well_formed_result_reads_back_exactly(tmp_path: Path) -> None:
+    blocks = np.arange(300, dtype=np.float32).reshape(3, 10, 10)
+    _record(tmp_path, 0, {"problem": None, "output": "hi", "stacked": True, "draws": 3, "dtypes": [["float32"]]}, {"0": blocks})
+    run = _sandbox._read_result(tmp_path, 0, "cumsum", 3)
+    assert run is not None and run.problem is None and run.output == "hi"
+    assert all(np.array_equal(run.answers[k][0], blocks[k]) for k in range(3))
+
+
+def test_two_graders_never_hold_the_same_block_of_worker_uids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_sandbox, "UID_LOCKS", tmp_path)
+    first = _sandbox._uid_block()
+    second = _sandbox._uid_block()
+    assert first is not None and second is not None and first[0] != second[0]
+    assert abs(first[0] - second[0]) >= _sandbox.UID_BLOCK
+    os.close(first[1])
+    third = _sandbox._uid_block()  # the first block is free again once its holder is gone
+    assert third is not None and third[0] == first[0]
+    os.close(second[1])
+    os.close(third[1])
+
+
+def test_the_start_up_proof_stops_grading_with_one_line_when_the_reference_answer_does_not_pass(tmp_path: Path) -> None:
+    from checker import _grade, _sampling
+    from checker._catalog import puzzle_named
+    from checker._runner import Problem, Run
+
+    class Broken:  # a worker that cannot import what it needs, as with an unreadable install
+        scratch = tmp_path
+        last_words = "PermissionError: [Errno 13] Permission denied: '/root/venv/lib/python3.11/fileinput.py'"
+
+        def run(self, root: Path, items: list[tuple[str, str]]) -> list[Run]:
+            assert (root / items[0][1]).is_file()
+            return [Run(problem=Problem(Kind.EXCEPTION, "the process running autodiff/neg.py exited with status 70"))]
+
+    draws = {"neg": _sampling.draws(puzzle_named("neg"), 0)}
+    line = _grade._prove(Broken(), "neg", draws, {})  # type: ignore[arg-type]
+    assert line is not None and "\n" not in line
+    assert "cannot run answers on this machine" in line and "status 70" in line and "readable by every user" in line and "fileinput.py" in line
