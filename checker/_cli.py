@@ -534,7 +534,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except UsageError as exc:
-        _console(stderr=True).print(Text(f"jacpuzzles: {exc}", style="red"))
+        # One line: paths in it are whole, copyable, and found by a search of the log.
+        _console(stderr=True).print(Text(f"jacpuzzles: {exc}", style="red"), soft_wrap=True)
         return USAGE_ERROR
     except KeyboardInterrupt:
         _console(stderr=True).print(Text("jacpuzzles: interrupted (Ctrl-C); nothing was recorded for this run", style="yellow"))

@@ -32,17 +32,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if slow:
         items[:] = [item for item in items if item.get_closest_marker("slow") is None]
         config.hook.pytest_deselected(items=slow)
-        config.stash[_SLOW_LEFT_OUT] = len(slow)
 
 
-_SLOW_LEFT_OUT = pytest.StashKey[int]()
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
-    left_out = config.stash.get(_SLOW_LEFT_OUT, 0)
-    if left_out:
-        tests = "test" if left_out == 1 else "tests"
-        terminalreporter.write_line(f"{left_out} slow {tests} left out: `python3 -m pytest --slow` runs them too (CI does)")
+def pytest_report_header(config: pytest.Config) -> str:
+    if config.getoption("--slow"):
+        return "slow tier: included (--slow)"
+    return "slow tier: left out; `python3 -m pytest --slow` runs it too (CI does)"
 
 
 def write_answer(folder: Path, name: str, body: str) -> Path:
