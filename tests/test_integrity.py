@@ -45,6 +45,8 @@ def test_no_stub_and_no_reference_answer_is_flagged(root: Path) -> None:
     ("__import__('chec' + 'ker')\n", ["checker"]),
     ("import importlib\nimportlib.import_module('solutions.autodiff.cumsum')\n", ["solutions.autodiff.cumsum"]),
     ("import sys\nsys.modules['checker._report']\n", ["checker._report"]),
+    ("import sys\nsys.modules.get('checker._integrity')\n", ["checker._integrity"]),
+    ("from sys import modules\nmodules.get('checker.' + '_integrity')\n", ["checker._integrity"]),
 ])
 def test_autodiff_and_kit_imports_are_found_through_aliases_and_strings(source: str, expected: list[str]) -> None:
     assert _names(source) == expected
