@@ -27,7 +27,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from checker import _assignment, _catalog, _gradebook, _integrity, _numerics, _sampling, _sandbox, _submissions
+from checker import _assignment, _catalog, _gradebook, _integrity, _numerics, _report, _sampling, _sandbox, _submissions
 from checker._assignment import Assignment
 from checker._assignment import BadSetup as BadSetup  # defined there, raised and caught as `_grade.BadSetup`
 from checker._shard import Shard
@@ -328,7 +328,9 @@ def _hidden(scratch: str | Path, *folders: Path) -> tuple[str, ...]:
 
 
 def _scrub(text: str, seed: int, hidden: tuple[str, ...]) -> str:
-    """Text a student receives: no seed of the draws, no path of the grader's."""
+    """Text a student receives: no seed of the draws, no path of the grader's, no control
+    character an answer printed or raised (`_report.printable`)."""
+    text = _report.printable(text)
     text = re.sub(rf" ?\(seed {seed}\)|\bseed {seed}\b", "", text)
     for path in hidden:
         # A file under it (a worker's copy `<scratch>/job3-x/code/autodiff/cumsum.py`) keeps its
