@@ -379,9 +379,13 @@ def _write_gradebook(out: Path, docs: list[dict[str, Any]], names: list[str]) ->
 def _table(docs: list[dict[str, Any]]) -> Table:
     """The end-of-run table: one row per submission."""
     table = Table(title="jacpuzzles grade", title_justify="left", show_edge=False)
-    for column in ("submission", "score", "pass", "fail", "error", "todo"):
-        table.add_column(column, justify="left" if column == "submission" else "right")
-    table.add_column("note", no_wrap=True, overflow="ellipsis", max_width=60)
+    # The counts and scores never give way: on a narrow terminal the note folds onto more lines
+    # (and a long name), instead of squeezing the other columns to nothing.
+    table.add_column("submission", justify="left", min_width=10, overflow="fold")
+    table.add_column("score", justify="right", no_wrap=True, min_width=len("ungradable"))
+    for column in ("pass", "fail", "error", "todo"):
+        table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
+    table.add_column("note", overflow="fold", max_width=60)
     for doc in docs:
         counts = {s.value: sum(r["status"] == s.value for r in doc["results"]) for s in Status}
         score = str(doc["status"]) if doc["score"] is None else f"{doc['score']}/{doc['max_score']}"
