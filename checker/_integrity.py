@@ -351,7 +351,7 @@ def armed() -> Iterator[None]:
     try:
         yield
     finally:
-        if not _same(_state(), before):  # the answer rewrote the guards: put them back, and refuse it
+        if not _kept(_state(), before):  # the answer rewrote the guards: put them back, and refuse it
             _restore_state(before)
             _USED.append(f"{PROBE}rewrites the checker's own guards (its module {__name__})")
         depth[0] -= 1
@@ -374,8 +374,22 @@ def _state() -> tuple[dict[str, Any], dict[str, Any]]:
     return names, contents
 
 
-def _same(a: tuple[dict[str, Any], dict[str, Any]], b: tuple[dict[str, Any], dict[str, Any]]) -> bool:
-    return all(a[0][n] is b[0][n] for n in _STATE_NAMES) and a[1] == b[1]
+def _kept(now: tuple[dict[str, Any], dict[str, Any]], before: tuple[dict[str, Any], dict[str, Any]]) -> bool:
+    """Whether every name is still what it was and every container still holds what it held (the
+    tables may have grown: a check nested in this one guards what was imported since)."""
+    if any(now[0][n] is not before[0][n] for n in _STATE_NAMES):
+        return False
+    for name, old in before[1].items():
+        new = now[1][name]
+        if isinstance(old, dict):
+            if any(k not in new or new[k] is not v and new[k] != v for k, v in old.items()):
+                return False
+        elif isinstance(old, set):
+            if not old <= new:
+                return False
+        elif new[:len(old)] != old:
+            return False
+    return True
 
 
 def _restore_state(before: tuple[dict[str, Any], dict[str, Any]]) -> None:
