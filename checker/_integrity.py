@@ -291,10 +291,11 @@ def _constant(node: ast.AST) -> str | None:
 # this module's names (`_ALWAYS`, `_DEPTH`, `refusing`, `_GATED`), reached through `sys.modules`
 # or otherwise, brings nothing back. In `check` the originals are kept for the kit's own oracles;
 # an answer that rewrites this module's state is refused when it returns (`armed`), but one that
-# puts every name and table back before returning can get past `check`, not the grader. Not caught anywhere:
-# JAX's autodiff source copied into an answer under another file name, with derivative rules of
-# its own: that is writing an autodiff of one's own, which the rule cannot tell from a hand-made
-# Jacobian (and TensorFlow and PyTorch are refused by the scan only).
+# puts every name and table back before returning can get past `check`, not the grader.
+# Not caught anywhere: JAX's autodiff source copied into an answer under another file name, with
+# derivative rules of its own: that is writing an autodiff of one's own, which the rule cannot
+# tell from a hand-made Jacobian (and TensorFlow and PyTorch are refused by the scan only); nor a
+# numerical Jacobian (finite differences, the complex step), which uses no autodiff at all.
 
 _USED: list[str] = []  # what guarded calls and imports were attempted since the last `used()`
 _INSTALLED = False
