@@ -12,7 +12,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from checker import _numerics, _oracles, _runner, _sampling, _tf_oracle
+from checker import _numerics, _oracles, _report, _runner, _sampling, _tf_oracle
 from checker._catalog import Puzzle, puzzle_named
 from checker._judge import Oracle, judge
 from checker._runner import Run
@@ -91,6 +91,12 @@ def _expected(work: list[tuple[Puzzle, tuple[_sampling.Draw, ...]]]) -> _Expecte
 
 
 def _verdict(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: Any) -> Verdict:
+    """The verdict on one run, every text that came from the answer made printable (it is shown
+    on terminals, and written where an instructor will `cat` it)."""
+    return _report.printable_verdict(_judged(puzzle, draws, run, seed, expected))
+
+
+def _judged(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: Any) -> Verdict:
     if run.problem is not None:
         p = run.problem
         return Verdict(

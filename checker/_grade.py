@@ -27,7 +27,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from checker import _assignment, _catalog, _gradebook, _integrity, _numerics, _oracles, _sampling, _sandbox, _solutions, _stubs, _submissions
+from checker import _assignment, _catalog, _gradebook, _integrity, _numerics, _oracles, _report, _sampling, _sandbox, _solutions, _stubs, _submissions
 from checker._assignment import Assignment
 from checker._assignment import BadSetup as BadSetup  # defined there, raised and caught as `_grade.BadSetup`
 from checker._shard import Shard
@@ -368,7 +368,9 @@ def _hidden(scratch: str | Path, *folders: Path) -> tuple[str, ...]:
 
 
 def _scrub(text: str, seed: int, hidden: tuple[str, ...]) -> str:
-    """Text a student receives: no seed of the draws, no path of the grader's."""
+    """Text a student receives: no seed of the draws, no path of the grader's, no control
+    character an answer printed or raised (`_report.printable`)."""
+    text = _report.printable(text)
     text = re.sub(rf" ?\(seed {seed}\)|\bseed {seed}\b", "", text)
     for path in hidden:
         # A file under it (a worker's copy `<scratch>/job3-x/code/autodiff/cumsum.py`) keeps its
@@ -417,9 +419,13 @@ def _write_gradebook(out: Path, docs: list[dict[str, Any]], names: list[str]) ->
 def _table(docs: list[dict[str, Any]]) -> Table:
     """The end-of-run table: one row per submission."""
     table = Table(title="jacpuzzles grade", title_justify="left", show_edge=False)
-    for column in ("submission", "score", "pass", "fail", "error", "todo"):
-        table.add_column(column, justify="left" if column == "submission" else "right")
-    table.add_column("note", no_wrap=True, overflow="ellipsis", max_width=60)
+    # The counts and scores never give way: on a narrow terminal the note folds onto more lines
+    # (and a long name), instead of squeezing the other columns to nothing.
+    table.add_column("submission", justify="left", min_width=10, overflow="fold")
+    table.add_column("score", justify="right", no_wrap=True, min_width=len("ungradable"))
+    for column in ("pass", "fail", "error", "todo"):
+        table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
+    table.add_column("note", overflow="fold", max_width=60)
     for doc in docs:
         counts = {s.value: sum(r["status"] == s.value for r in doc["results"]) for s in Status}
         score = str(doc["status"]) if doc["score"] is None else f"{doc['score']}/{doc['max_score']}"

@@ -27,6 +27,7 @@ import os
 import sys
 import sysconfig
 import types
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NoReturn
@@ -226,6 +227,8 @@ class _Scanner(ast.NodeVisitor):
                 if module is None:
                     return None
                 return module if func == "importlib.import_module" or fromlist else module.partition(".")[0]
+            if func in ("sys.modules.get", "sys.modules.__getitem__", "sys.modules.pop") and first is not None:
+                return _constant(first)
             if func == "builtins.getattr" and len(node.args) >= 2:
                 base, attr = self._qualify(node.args[0]), _constant(node.args[1])
                 return f"{base}.{attr}" if base is not None and attr is not None else None
@@ -282,13 +285,17 @@ def _constant(node: ast.AST) -> str | None:
 # Jacobian an answer may read off by calling them on the identity anyway.)
 #
 # In the grading worker nothing but answers runs once the guards are in: there the traces' methods
-# and the derivative rules keep no original at all (`final`), and the audit hook reads a private
-# copy of its state, so an answer that rewrites this module's names (`_ALWAYS`, `refusing`) brings
-# nothing back. In `check` the originals are kept for the kit's own oracles, and a program written
-# to take this module apart in memory can get past `check`, not the grader. Not caught anywhere:
-# JAX's autodiff source copied into an answer under another file name, with derivative rules of
-# its own: that is writing an autodiff of one's own, which the rule cannot tell from a hand-made
-# Jacobian (and TensorFlow and PyTorch are refused by the scan only).
+# and the derivative rules keep no original at all (`final`: their code raises, whatever its gate
+# does), and the gate and the audit hook read private copies of their state, the gate being a
+# constant of the swapped code (no name in JAX's modules leads to it), so an answer that rewrites
+# this module's names (`_ALWAYS`, `_DEPTH`, `refusing`, `_GATED`), reached through `sys.modules`
+# or otherwise, brings nothing back. In `check` the originals are kept for the kit's own oracles;
+# an answer that rewrites this module's state is refused when it returns (`armed`), but one that
+# puts every name and table back before returning can get past `check`, not the grader.
+# Not caught anywhere: JAX's autodiff source copied into an answer under another file name, with
+# derivative rules of its own: that is writing an autodiff of one's own, which the rule cannot
+# tell from a hand-made Jacobian (and TensorFlow and PyTorch are refused by the scan only); nor a
+# numerical Jacobian (finite differences, the complex step), which uses no autodiff at all.
 
 _USED: list[str] = []  # what guarded calls and imports were attempted since the last `used()`
 _INSTALLED = False
@@ -339,11 +346,61 @@ def armed() -> Iterator[None]:
     _guard_new_rules()
     _stand_in_everywhere()
     _note_modules()
-    _DEPTH[0] += 1
+    depth = _DEPTH
+    depth[0] += 1
+    before = _state()
     try:
         yield
     finally:
-        _DEPTH[0] -= 1
+        if not _kept(_state(), before):  # the answer rewrote the guards: put them back, and refuse it
+            _restore_state(before)
+            _USED.append(f"{PROBE}rewrites the checker's own guards (its module {__name__})")
+        depth[0] -= 1
+
+
+# What an answer could rewrite in this module to switch the guards off in `check` (where the
+# originals stay, for the kit's oracles). The grading worker does not depend on any of it.
+_STATE_NAMES = ("_ALWAYS", "_DEPTH", "_TRUSTED", "_GATED", "_GATED_IDS", "_GATED_CLASSES", "_STAND_INS", "_MODULE_FILES",
+                "_SOLVE_CODES", "_JAX_DIR", "_USED", "_GATE_IN_USE", "refusing", "armed", "used", "message", "_stop", "_gate",
+                "_audit", "_inside_solve", "_ad_trace", "_trusted", "Forbidden")
+
+
+def _state() -> tuple[dict[str, Any], dict[str, Any]]:
+    """This module's names that decide what is refused, and copies of its containers' contents."""
+    names = {n: globals().get(n) for n in _STATE_NAMES}
+    contents: dict[str, Any] = {}
+    for name, value in names.items():
+        if isinstance(value, (dict, set, list)) and name != "_USED":
+            contents[name] = value.copy()
+    return names, contents
+
+
+def _kept(now: tuple[dict[str, Any], dict[str, Any]], before: tuple[dict[str, Any], dict[str, Any]]) -> bool:
+    """Whether every name is still what it was and every container still holds what it held (the
+    tables may have grown: a check nested in this one guards what was imported since)."""
+    if any(now[0][n] is not before[0][n] for n in _STATE_NAMES):
+        return False
+    for name, old in before[1].items():
+        new = now[1][name]
+        if isinstance(old, dict):
+            if any(k not in new or new[k] is not v and new[k] != v for k, v in old.items()):
+                return False
+        elif isinstance(old, set):
+            if not old <= new:
+                return False
+        elif new[:len(old)] != old:
+            return False
+    return True
+
+
+def _restore_state(before: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    """The names as they were, and their containers' contents."""
+    names, contents = before
+    globals().update(names)
+    for name, saved in contents.items():
+        container = names[name]
+        container.clear()
+        container.update(saved) if not isinstance(container, list) else container.extend(saved)
 
 
 def used() -> list[str]:
@@ -413,6 +470,8 @@ def install_guards(always: bool = True) -> None:
     _stand_in_everywhere()
     _JAX_DIR = str(Path(jax.__file__).resolve().parent) + "/"
     _SOLVE_CODES = frozenset({_unwrapped(solves.custom_linear_solve).__code__})
+    if always:
+        _GATE_IN_USE[0] = _private_gate()
     _swap(vars(core.Trace)["__init__"], "a trace", "trace")
     for klass in (ad.JVPTrace, ad.LinearizeTrace, *((jet.JetTrace,) if jet is not None else ())):
         _GATED_CLASSES.append(klass)
@@ -483,7 +542,6 @@ def _refuse(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
 # ---- guarding a function wherever it is referenced: its code is swapped ----
 
 _TEMPLATES: dict[tuple[tuple[str, ...], bool], types.CodeType] = {}
-_GATE = "_jacpuzzles_autodiff_gate"  # the name the swapped code calls, put in the function's globals
 _GUARD_FILE = "<jacpuzzles autodiff guard>"  # the file name of the swapped code
 _FLAGS_SKIPPED = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
 
@@ -494,17 +552,27 @@ def _gate_code(freevars: tuple[str, ...], key: int, final: bool) -> types.CodeTy
     `final`: the code ends in a `raise` of its own, whatever the gate does."""
     template = _TEMPLATES.get((freevars, final))
     if template is None:
+        # The gate is a constant of the code, not a name looked up in JAX's modules, so that
+        # rebinding a name there cannot take it out; the final code raises whatever it returns.
         lines = ["def outer():", *(f"    {v} = None" for v in freevars), "    def gate(*args, **kwargs):"]
         if freevars:
             lines.append(f"        ({', '.join(freevars)},)")
         if final:
-            lines += [f"        {_GATE}('KEY', args, kwargs)", f"        raise {_GATE}"]
+            lines += ["        'GATE'('KEY', args, kwargs)", "        raise 'REFUSED'('KEY')"]
         else:
-            lines += [f"        return {_GATE}('KEY', args, kwargs)"]
+            lines += ["        return 'GATE'('KEY', args, kwargs)"]
         namespace: dict[str, Any] = {}
-        exec(compile("\n".join(lines + ["    return gate"]), _GUARD_FILE, "exec"), namespace)  # noqa: S102 - our own text
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)  # "'str' object is not callable": replaced below
+            exec(compile("\n".join(lines + ["    return gate"]), _GUARD_FILE, "exec"), namespace)  # noqa: S102 - our own text
         template = _TEMPLATES[(freevars, final)] = namespace["outer"]().__code__
-    return template.replace(co_consts=tuple(key if c == "KEY" else c for c in template.co_consts))
+    constants = {"KEY": key, "GATE": _GATE_IN_USE[0], "REFUSED": _refused}
+    return template.replace(co_consts=tuple(constants.get(c, c) if isinstance(c, str) else c for c in template.co_consts))
+
+
+def _refused(key: int) -> Forbidden:
+    """What the final code raises if its gate ever returns (its state rewritten in memory)."""
+    return Forbidden(message([REACHED + "JAX's differentiation machinery"]))
 
 
 def _swap(function: types.FunctionType, what: str, rule: str, final: bool = False) -> None:
@@ -523,8 +591,11 @@ def _swap(function: types.FunctionType, what: str, rule: str, final: bool = Fals
     if not final:
         original = types.FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__, function.__closure__)
         original.__kwdefaults__ = function.__kwdefaults__
-    _GATED[len(_GATED)] = (original, what, rule)
-    function.__globals__.setdefault(_GATE, _gate)
+    entry = (original, what, rule)
+    _GATED[len(_GATED)] = entry
+    private = _GATE_IN_USE[0].__globals__["_GATED"]
+    if private is not _GATED:
+        private[len(private)] = entry
     function.__code__ = code
     _GATED_IDS.add(id(function))
 
@@ -541,6 +612,21 @@ def _gate(key: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         elif rule != "transpose" or not _inside_solve():
             _stop(REACHED + what)
     return original(*args, **kwargs)
+
+
+_GATE_IN_USE: list[Callable[..., Any]] = [_gate]  # the gate the swapped code calls (a constant of that code)
+
+
+def _private_gate() -> Callable[..., Any]:
+    """The gate for the grading worker: `_gate` with its own copy of what it reads (as the audit
+    hook, `_private_audit`), so that an answer that rewrites this module's names (`refusing`,
+    `_ALWAYS`, `_GATED`) changes nothing it decides."""
+    private = dict(globals())
+    private["refusing"] = lambda: True
+    private["_GATED"] = dict(_GATED)
+    private["_inside_solve"] = types.FunctionType(_inside_solve.__code__, private, "_inside_solve")
+    private["_ad_trace"] = types.FunctionType(_ad_trace.__code__, private, "_ad_trace")
+    return types.FunctionType(_gate.__code__, private, "_gate")
 
 
 def _ad_trace(klass: type) -> str | None:

@@ -6,7 +6,9 @@ Nothing here judges: every fact comes from a `Verdict`. The drawing is split int
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import re
 from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -30,6 +32,32 @@ STATUS_STYLE = {
     Status.TODO: "yellow",
 }
 STATUS_MARK = {Status.PASS: "✔", Status.FAIL: "✘", Status.ERROR: "!", Status.TODO: "…"}
+# Characters that drive a terminal rather than print: C0 controls but newline and tab (ESC starts
+# colours, cursor moves, OSC 8 links and OSC 52 clipboard writes; CR and BS overwrite a line),
+# DEL, C1 controls (0x9b is a one-byte CSI), and Unicode's bidirectional overrides.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """`text` that came from an answer (what it printed, an exception's message, a file name),
+    safe to show on a terminal and to write where an instructor will `cat` it: every control
+    character but newline and tab shown as its escape (`\\x1b`), so nothing it holds can clear
+    a screen, move the cursor, hide what follows, or write the clipboard."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+
+
+def printable_verdict(verdict: Verdict) -> Verdict:
+    """`verdict` with every text that can come from an answer made `printable`."""
+    return dataclasses.replace(
+        verdict,
+        message=printable(verdict.message),
+        diagnoses=tuple(dataclasses.replace(d, message=printable(d.message)) for d in verdict.diagnoses),
+        location=printable(verdict.location) if verdict.location is not None else None,
+        output=printable(verdict.output),
+        path=printable(verdict.path) if verdict.path is not None else None,
+    )
+
+
 MAX_SIDE = 24  # rows or columns of a heatmap shown; larger Jacobians show a window
 WRONG_MARK = "*"
 

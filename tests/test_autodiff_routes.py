@@ -27,6 +27,9 @@ from tests.conftest import REPO, SOLUTIONS
 ROUTES_DIR = REPO / "tests" / "autodiff_routes"
 ROUTES = sorted(ROUTES_DIR.glob("*.py"))
 ALLOWED = sorted((ROUTES_DIR / "allowed").glob("*.py"))
+# Answers that switch the guards' own state off first (red team finding #7), reached through
+# `sys.modules` with a run-time name: refused in `check` (for rewriting the guards) and in `grade`.
+TAMPER = sorted((ROUTES_DIR / "tamper").glob("*.py"))
 # The first check of the docs' own example: `jax.jacfwd` in plain sight, refused before it runs.
 PLAIN = textwrap.dedent('''\
     import jax
@@ -83,6 +86,16 @@ def test_check_refuses_each_route_naming_what_it_reached(checked: dict[str, Any]
     assert "not allowed" in verdict.message
 
 
+@pytest.mark.parametrize("tampering", TAMPER, ids=lambda p: p.stem)
+def test_check_refuses_answers_that_switch_the_guards_state_off(tmp_path: Path, tampering: Path) -> None:
+    verdict = check_files([("cumsum", _as_submitted(tmp_path, tampering.stem, tampering))])[0]
+    assert verdict.status is Status.ERROR and [d.kind for d in verdict.diagnoses] == [Kind.FORBIDDEN], verdict.message
+    assert "rewrites the checker's own guards" in verdict.message, verdict.message
+    # ... and the guards are back in place for the next answer
+    again = check_files([("cumsum", _as_submitted(tmp_path / "again", "plain", ROUTES_DIR / "closure.py"))])[0]
+    assert [d.kind for d in again.diagnoses] == [Kind.FORBIDDEN], again.message
+
+
 @pytest.mark.parametrize("answer", ALLOWED, ids=lambda p: p.stem)
 def test_check_lets_forward_passes_that_use_the_machinery_inside_jax_pass(checked: dict[str, Any], answer: Path) -> None:
     verdict = checked["verdicts"][answer.stem]
@@ -128,7 +141,7 @@ def test_each_route_would_pass_if_nothing_refused_it(tmp_path: Path) -> None:
     script = tmp_path / "unguarded.py"
     script.write_text(UNGUARDED)
     wrong = {}
-    for route in [*ROUTES, *ALLOWED]:
+    for route in [*ROUTES, *ALLOWED, *TAMPER]:
         done = subprocess.run([sys.executable, str(script), str(route)], capture_output=True, text=True, timeout=120, cwd=tmp_path,
                               env={**os.environ, "PYTHONPATH": str(REPO)})
         if done.returncode != 0 or done.stdout.split()[-1:] != ["true"]:
@@ -144,6 +157,8 @@ def test_grade_refuses_each_route_with_the_message_check_gives(checked: dict[str
     for name, verdict in checked["verdicts"].items():
         shutil.copytree(checked["tmp"] / name, subs / name)
     _as_submitted(subs, "reference", SOLUTIONS / "autodiff" / "cumsum.py")
+    for answer in TAMPER:
+        _as_submitted(subs, f"tamper_{answer.stem}", answer)
     assignment = tmp_path / "assignment.toml"
     assignment.write_text("[puzzles]\ncumsum = true\n")
     out = tmp_path / "out"
@@ -160,6 +175,11 @@ def test_grade_refuses_each_route_with_the_message_check_gives(checked: dict[str
         (result,) = doc["results"]
         graded[name] = (result["status"], [d["kind"] for d in result["diagnoses"]], result["message"])
     assert graded.pop("reference")[0] == "pass"
+    for answer in TAMPER:  # the worker's gate reads none of the state they rewrite
+        doc = json.loads((out / f"tamper_{answer.stem}.json").read_text())
+        (result,) = doc["results"]
+        assert result["status"] == "error" and [d["kind"] for d in result["diagnoses"]] == ["forbidden"], (answer.stem, result)
+        assert _reaches(answer) in result["message"], (answer.stem, result["message"])
     from_check = {name: (v.status.value, [d.kind.value for d in v.diagnoses], v.message) for name, v in checked["verdicts"].items()}
     for name, (status, _, message) in from_check.items():  # a pass's message names its draws, which differ
         if status == "pass":

@@ -32,6 +32,8 @@ ANSWERED = {"cumsum": "autodiff", "neg": "autodiff", "relu": "autodiff", "prod":
 POINTS = {p.name: p.points for p in puzzles()}
 FULL = sum(POINTS[n] for n in ANSWERED)
 LIMITS = ("--timeout", "2", "--memory-mb", "1024", "--jobs", "2")
+FORGE = (r'print("\x1b[2J\x1b[3J\x1b[Hforge: 5/5 points\n pass: 3  fail: 0\x1b]52;c;ZXZpbA==\x07\r\x08\x9b\x1b[8m", end="")'
+         "\n")
 
 
 def grade(submissions: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -60,7 +62,10 @@ def build_class(root: Path) -> Path:
     subs.mkdir()
     _solved(subs / "right")
     wrong = _solved(subs / "wrong")
-    shutil.copy(REPO / "tests" / "corpus" / "autodiff" / "cumsum" / "upper_triangle.py", wrong / "autodiff" / "cumsum.py")
+    # Wrong, and printing the red team's forgery (finding #21): when an instructor `cat`s the
+    # feedback, clear the screen, draw a fake full-marks report, hide the real one.
+    transposed = (REPO / "tests" / "corpus" / "autodiff" / "cumsum" / "upper_triangle.py").read_text()
+    _answer(wrong, "cumsum", FORGE + transposed)
     noisy = "print('\\udcff\\x00\\x1b[31m<&' * 3000)\n"  # right, but prints what XML and UTF-8 cannot hold
     _answer(wrong, "neg", noisy + (SOLUTIONS / "autodiff" / "neg.py").read_text())
     exits = _solved(subs / "exits")
@@ -137,7 +142,8 @@ def test_a_right_submission_gets_full_marks_folder_or_zip(graded: dict[str, Any]
 
 def test_a_wrong_answer_fails_with_its_diagnosis(graded: dict[str, Any]) -> None:
     cumsum = _result(graded, "wrong", "cumsum")
-    assert _result(graded, "wrong", "neg")["output"].startswith("\udcff\x00\x1b[31m<&")
+    # Kept (undecodable bytes as themselves), control characters shown as their escapes
+    assert _result(graded, "wrong", "neg")["output"].startswith("\udcff\\x00\\x1b[31m<&")
     assert cumsum["status"] == "fail" and cumsum["points"] == 0
     assert cumsum["diagnoses"][0]["kind"] == "transposed"
     assert _doc(graded, "wrong")["score"] == FULL - POINTS["cumsum"]
@@ -204,7 +210,7 @@ def test_junit_xml_parses_back_one_suite_per_submission(graded: dict[str, Any]) 
     assert failure is not None and failure.get("type") == "transposed"
     assert by_name["evil"].find("testcase[@name='ungradable']/error") is not None
     printed = by_name["wrong"].find("testcase[@name='neg']/system-out")
-    assert printed is not None and printed.text is not None and printed.text.startswith("\ufffd\ufffd\ufffd[31m<&")
+    assert printed is not None and printed.text is not None and printed.text.startswith("\ufffd\\x00\\x1b[31m<&")
 
 
 def test_junit_xml_holds_any_output_well_formed() -> None:
@@ -235,6 +241,19 @@ def test_feedback_text_is_the_plain_report(graded: dict[str, Any]) -> None:
     assert text.startswith(f"wrong: {FULL - POINTS['cumsum']}/{sum(POINTS.values())} points")
     assert "✘ cumsum: FAIL" in text and "\x1b[" not in text
     assert max(len(line) for line in text.splitlines()) <= 100
+
+
+def test_escapes_an_answer_printed_are_shown_not_obeyed_in_every_output(graded: dict[str, Any]) -> None:
+    """Red team finding #21: no control character an answer printed reaches a file of OUT or the
+    grader's console as itself (JSON's escapes of them neither); each is shown as its escape."""
+    for path in sorted(graded["out"].iterdir()):
+        if path.is_file():
+            text = path.read_text(errors="replace")
+            assert not any(c in text for c in "\x1b\x07\x08\r\x00\x9b"), path.name
+            assert "\\u001b" not in text and "\\u0007" not in text, path.name
+    assert "\x1b" not in graded["result"].stdout + graded["result"].stderr
+    text = (graded["out"] / "wrong.txt").read_text()
+    assert "\\x1b[2J\\x1b[3J\\x1b[Hforge: 5/5 points" in text and "\\x1b]52;c;ZXZpbA==\\x07\\x0d\\x08\\x9b\\x1b[8m" in text
 
 
 def test_a_rerun_grades_nothing_and_rewrites_the_same_files(graded: dict[str, Any]) -> None:

@@ -214,3 +214,22 @@ def test_a_fifo_or_a_link_named_like_an_answer_is_never_opened(tmp_path: Path, m
     assert not isinstance(found, Unreadable) and not opened
     assert found.missing == {"neg": ("error", "autodiff/neg.py is not a regular file: not read; submit the file itself"),
                              "cumsum": ("error", "autodiff/cumsum.py is a symbolic link: not read; submit the file itself")}
+
+
+def test_a_long_note_never_squeezes_names_and_scores_out_of_an_80_column_table() -> None:
+    """Red team finding #34: on an 80-column stdout that is no terminal, one long ungradable
+    reason took the whole width, and the submission and score columns shrank to nothing."""
+    reason = "the submission could not be read: zip entry 'autodiff/cumsum.py' has a bad CRC-32 checksum; ask the student to zip it again " * 2
+    docs = [{"submission": "alice-smith-2024", "status": "ungradable", "score": None, "max_score": 104, "reason": reason, "results": []},
+            {"submission": "bob", "status": "graded", "score": 57, "max_score": 104, "results": [{"status": "pass"}] * 20}]
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    console.print(_table(docs))
+    out = console.file
+    assert isinstance(out, io.StringIO)
+    lines = out.getvalue().splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    for header in ("submission", "score", "pass", "fail", "error", "todo", "note"):
+        assert header in lines[1], lines[1]
+    assert any("alice-smith-2024" in line and "ungradable" in line for line in lines)
+    assert any("bob" in line and "57/104" in line and " 20 " in line for line in lines)
+    assert "CRC-32" in out.getvalue()  # the note folds onto more lines, whole

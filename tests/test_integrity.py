@@ -45,6 +45,8 @@ def test_no_stub_and_no_reference_answer_is_flagged(root: Path) -> None:
     ("__import__('chec' + 'ker')\n", ["checker"]),
     ("import importlib\nimportlib.import_module('solutions.autodiff.cumsum')\n", ["solutions.autodiff.cumsum"]),
     ("import sys\nsys.modules['checker._report']\n", ["checker._report"]),
+    ("import sys\nsys.modules.get('checker._integrity')\n", ["checker._integrity"]),
+    ("from sys import modules\nmodules.get('checker.' + '_integrity')\n", ["checker._integrity"]),
 ])
 def test_autodiff_and_kit_imports_are_found_through_aliases_and_strings(source: str, expected: list[str]) -> None:
     assert _names(source) == expected
@@ -157,3 +159,26 @@ def test_runtime_guards_stop_autodiff_and_kit_imports_but_not_the_kit(tmp_path: 
     assert results["import_module"][1] == ["import checker"]
     assert results["numpy_is_fine"] == ["ran", []]
     assert results["solutions"] == []
+
+
+def test_rewriting_the_guards_state_while_armed_is_refused_and_undone() -> None:
+    """Red team finding #7 in `check`: an answer switching the guards' flags off is refused when
+    it returns, and the flags are back for the next answer; a nested check is no rewrite."""
+    from checker import _integrity
+
+    _integrity.used()
+    with _integrity.armed():
+        with _integrity.armed():
+            pass
+    assert _integrity.used() == []
+    trusted = _integrity._TRUSTED
+    with _integrity.armed():
+        _integrity._DEPTH[0] = 0
+        _integrity._TRUSTED = ("/",)
+        _integrity._GATED_IDS.clear()
+        assert not _integrity.refusing()
+    assert _integrity.used() == [f"{_integrity.PROBE}rewrites the checker's own guards (its module checker._integrity)"]
+    assert _integrity._DEPTH[0] == 0 and _integrity._TRUSTED == trusted and _integrity._GATED_IDS
+    with _integrity.armed():
+        assert _integrity.refusing()
+    assert _integrity.used() == []

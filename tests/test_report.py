@@ -175,3 +175,45 @@ def test_counts_agree_with_their_nouns() -> None:
     assert [counted(n, "entry") for n in (0, 1, 2)] == ["0 entries", "1 entry", "2 entries"]
     assert counted(1, "point") == "1 point" and counted(3, "point") == "3 points" and counted(2, "day") == "2 days"
     assert [out_of(0, 1), out_of(1, 1), out_of(3, 40), out_of(2.5, 4)] == ["0/1 point", "1/1 point", "3/40 points", "2.5/4 points"]
+
+
+# Red team finding #21: the answer `attacks/ansi-forge` (it prints this, then returns zeros), and
+# one whose exception carries an OSC 8 link, an OSC 52 clipboard write and a carriage return.
+FORGE = ('import jax.numpy as np\n'
+         r'print("\x1b[2J\x1b[3J\x1b[Hforge: 5/5 points\n prod | pass | 2/2\x1b[8m", end="")' '\n'
+         'def jac(x): return np.zeros((10, 10))\n')
+RAISES = ('def jac(x):\n'
+          r'    raise ValueError("\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\ \x1b]52;c;ZXZpbA==\x07\rall fine\x08")' '\n')
+
+
+def test_printable_shows_control_characters_as_escapes_and_keeps_newlines_and_tabs() -> None:
+    from checker._report import printable
+
+    assert printable("a\x1b[2Jb\r\x08\x00\x07\x7f\x9b\u202e\tc\nd é") == "a\\x1b[2Jb\\x0d\\x08\\x00\\x07\\x7f\\x9b\\u202e\tc\nd é"
+
+
+def test_an_answer_printing_or_raising_escapes_cannot_rewrite_the_learners_terminal(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from checker import check_files
+
+    assert isinstance(tmp_path, Path)
+    (tmp_path / "forge").mkdir()
+    (tmp_path / "forge" / "cumsum.py").write_text(FORGE)
+    (tmp_path / "raises").mkdir()
+    (tmp_path / "raises" / "cumsum.py").write_text(RAISES)
+    forged, raised = check_files([("cumsum", tmp_path / "forge" / "cumsum.py"), ("cumsum", tmp_path / "raises" / "cumsum.py")])
+    assert forged.status is Status.FAIL and raised.status is Status.ERROR
+    for verdict in (forged, raised):
+        texts = [verdict.message, verdict.output, verdict.location or "", *(d.message for d in verdict.diagnoses)]
+        assert not any(c in t for t in texts for c in "\x1b\x07\x08\r"), texts
+    assert forged.output.startswith("\\x1b[2J\\x1b[3J\\x1b[Hforge: 5/5 points")
+    assert "\\x1b]8;;https://evil.example\\x1b\\click" in raised.message and "\\x1b]52;c;ZXZpbA==\\x07" in raised.message
+    console = Console(file=io.StringIO(), width=120, force_terminal=True, color_system="truecolor")
+    render([forged, raised], console)
+    out = console.file.getvalue()
+    assert isinstance(out, str)
+    # rich's own escapes only (colours: ESC[...m); none of the answer's
+    assert re.sub(r"\x1b\[[0-9;]*m", "", out).count("\x1b") == 0 and "\x07" not in out and "\r" not in out
+    assert "forge: 5/5 points" in out and "\\x1b[2J" in out
+    assert "\x1b" not in str(to_json([forged, raised]))
