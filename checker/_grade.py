@@ -34,7 +34,7 @@ from checker._shard import Shard
 from checker._catalog import puzzle_named
 from checker._runner import Run
 from checker._sandbox import Limits
-from checker._verdict import Diagnosis, Kind, Status, Verdict, counted
+from checker._verdict import Diagnosis, Kind, Status, Verdict, counted, with_texts
 
 GRADER_VERSION = 3  # bump when grading changes what a journaled result would be
 
@@ -383,17 +383,9 @@ def _scrub(text: str, seed: int, hidden: tuple[str, ...]) -> str:
 def _for_students(verdict: Verdict, seed: int, hidden: tuple[str, ...]) -> Verdict:
     """`verdict` as a student receives it: seed and grader paths scrubbed from every text, and
     the oracles' set-up notes (install TensorFlow...) left to the instructor."""
-    def clean(text: str) -> str:
-        return _scrub(text, seed, hidden)
-
-    return dataclasses.replace(
-        verdict,
-        message=clean(verdict.message),
-        diagnoses=tuple(dataclasses.replace(d, message=clean(d.message)) for d in verdict.diagnoses),
-        location=clean(verdict.location) if verdict.location is not None else None,
-        output=clean(verdict.output),
-        oracles=tuple(dataclasses.replace(c, note="not compared on the grader" if c.note else "") for c in verdict.oracles),
-    )
+    scrubbed = with_texts(verdict, lambda text: _scrub(text, seed, hidden))
+    oracles = tuple(dataclasses.replace(c, note="not compared on the grader" if c.note else "") for c in verdict.oracles)
+    return dataclasses.replace(scrubbed, oracles=oracles)
 
 
 def _oracle_notes(expected: dict[str, Any]) -> list[str]:

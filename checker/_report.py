@@ -23,7 +23,7 @@ from rich.text import Text
 
 from checker._badge import SYMBOL as BADGE
 from checker._badge import label as badge_label
-from checker._verdict import Failure, Status, Verdict, draw_phrase
+from checker._verdict import Failure, Status, Verdict, draw_phrase, with_texts
 
 STATUS_STYLE = {
     Status.PASS: "bold green",
@@ -48,14 +48,7 @@ def printable(text: str) -> str:
 
 def printable_verdict(verdict: Verdict) -> Verdict:
     """`verdict` with every text that can come from an answer made `printable`."""
-    return dataclasses.replace(
-        verdict,
-        message=printable(verdict.message),
-        diagnoses=tuple(dataclasses.replace(d, message=printable(d.message)) for d in verdict.diagnoses),
-        location=printable(verdict.location) if verdict.location is not None else None,
-        output=printable(verdict.output),
-        path=printable(verdict.path) if verdict.path is not None else None,
-    )
+    return with_texts(verdict, printable)
 
 
 MAX_SIDE = 24  # rows or columns of a heatmap shown; larger Jacobians show a window

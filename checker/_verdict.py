@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
+from typing import Callable
 from enum import Enum
 
 import numpy as np
@@ -122,6 +124,19 @@ class Verdict:
     def kinds(self) -> tuple[Kind, ...]:
         """The kinds of every diagnosis, in order."""
         return tuple(d.kind for d in self.diagnoses)
+
+
+def with_texts(verdict: Verdict, change: Callable[[str], str]) -> Verdict:
+    """`verdict` with `change` applied to every text an answer can put in it: the message, the
+    diagnoses, the location, what it printed and the path."""
+    return dataclasses.replace(
+        verdict,
+        message=change(verdict.message),
+        diagnoses=tuple(dataclasses.replace(d, message=change(d.message)) for d in verdict.diagnoses),
+        location=change(verdict.location) if verdict.location is not None else None,
+        output=change(verdict.output),
+        path=change(verdict.path) if verdict.path is not None else None,
+    )
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:
