@@ -345,13 +345,20 @@ def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None) -> 
     return code
 
 
+# The grader's environment variables the zygote (and so every worker) gets: what Python, JAX,
+# XLA and the numeric libraries read. Nothing else: a worker's answers can print their environment
+# (and /proc/self/environ shows the one the zygote was started with) into the student's feedback.
+ENVIRONMENT = ("PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "PYTHONHASHSEED", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONDONTWRITEBYTECODE", "JACPUZZLES_NO_NAMESPACES")
+ENVIRONMENT_PREFIXES = ("LC_", "JAX_", "XLA_", "OPENBLAS_", "OMP_", "MKL_")
+
+
 def _environment() -> dict[str, str]:
-    """The zygote's environment: the grader's, without a persistent compilation cache to share."""
-    env = dict(os.environ)
+    """The zygote's environment: an allow-list of the grader's, HOME somewhere harmless, and no
+    persistent compilation cache to share."""
+    env = {k: v for k, v in os.environ.items() if k in ENVIRONMENT or k.startswith(ENVIRONMENT_PREFIXES)}
+    env["HOME"] = "/tmp"  # a worker's private /tmp
     env["JACPUZZLES_CACHE"] = "off"  # a submission must not write cache entries another one reads
     env.pop("JAX_COMPILATION_CACHE_DIR", None)
-    env.pop("PYTHONPATH", None)  # the kit's folder is put on sys.path by _BOOT, nothing else
-    env.pop("PYTHONSTARTUP", None)
     return env
 
 

@@ -150,11 +150,24 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     result = subprocess.run(
         [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(CORPUS / "assignment.toml"),
          "--timeout", "2", "--memory-mb", "1024", "--jobs", "2"],
-        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env={**os.environ, "COLUMNS": "200"},
+        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env={**os.environ, "COLUMNS": "200", SECRET_NAME: SECRET},
     )
     seconds = time.monotonic() - start
     time.sleep(0.5)  # let the last worker's tree be reaped
     return {"root": root, "out": out, "tmp": tmp, "result": result, "seconds": seconds, "leftovers_before": before}
+
+
+# In the grader's environment for the corpus run: must never reach a worker, so never OUT.
+SECRET_NAME, SECRET = "GRADER_SECRET_TOKEN", "corpus-secret-7d41c09e"
+
+
+def test_the_graders_environment_never_reaches_a_worker_nor_out(corpus: dict[str, Any]) -> None:
+    printed = [r for r in _doc(corpus, "prints_environ")["results"] if r["puzzle"] == "cumsum"][0]
+    assert "PATH" in printed["output"]  # it did print its environment
+    for path in corpus["out"].rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert SECRET.encode() not in data and SECRET_NAME.encode() not in data, path
 
 
 def _tmp_leftovers() -> set[str]:
