@@ -38,7 +38,7 @@ from checker._catalog import puzzle_named
 from checker._runner import Problem, Run
 from checker._sampling import Draw
 from checker._verdict import Kind, Status
-from checker._worker import BATCH, CURRENT
+from checker._worker import BATCH, CURRENT, _cgroup_bases, memory_group, oom_recorded
 
 STARTUP_BUDGET = 120.0  # seconds for the zygote to import JAX, or a worker to start (a busy machine)
 POLL = 0.05  # seconds between looks at a running worker
@@ -82,6 +82,7 @@ class _Ended:
     stderr: str
     current: str  # what it was on: "trace N" or "run N" for puzzle N, "batch", or "" before any
     oom: bool = False  # its tree hit the memory limit of its control group
+    oom_on: str = ""  # the stage it was on when that limit first killed one of its processes
 
 
 class WorkerFailure(Exception):
@@ -126,6 +127,8 @@ class Pool:
         self.unprivileged = ready.get("user") == ""
         self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups") and v}
         self.grouped = ready.get("groups") == ""
+        # Where the zygote makes each job's memory group: watched for the limit's kills (`_watch`).
+        self._memory = _cgroup_bases().get("memory") if self.grouped else None
         self._uids = _uid_block() if self.unprivileged else None
         if self.unprivileged and self._uids is None:
             self.unprivileged = False
@@ -136,7 +139,7 @@ class Pool:
         if self.enclosed and self.unprivileged:
             memory = (f"a memory limit over its whole tree and a process limit (cgroup v1)" if self.grouped
                       else f"a memory limit per process and a process limit per uid ({self.missing.get('groups', '')})")
-            return f"isolation: namespaces (mount, pid, network, IPC), a uid of its own, private /tmp, {memory} for each submission"
+            return f"isolation: namespaces (mount, pid, network, IPC), a file system of its own (an allow-list), a uid of its own, private /tmp, {memory} for each submission"
         parts = []
         if not self.enclosed:
             parts.append(f"no namespaces ({self.missing.get('namespaces', '')}): workers see the host's files, processes and network")
@@ -227,7 +230,7 @@ class Pool:
             for i in remaining:
                 found = _read_result(jobdir, i, items[i][0], self.counts[items[i][0]], self.labels[items[i][0]])
                 if found is not None:
-                    runs[i] = found
+                    runs[i] = _over_memory(found, self.limits) if ended.oom_on.partition(" ")[2] == str(i) else found
             unfinished = [i for i in remaining if i not in runs]
             if not unfinished:
                 break
@@ -255,20 +258,23 @@ class Pool:
                 self._proc.stdin.flush()
             except OSError as exc:
                 raise WorkerFailure(f"the grading processes are gone ({exc})") from None
-            return self._watch(box, jobdir, stages)
+            group = memory_group(self._memory, self._proc.pid, job["id"]) if self._memory is not None else None
+            return self._watch(box, jobdir, stages, group)
         finally:
             with self._lock:
                 del self._events[job["id"]]
 
-    def _watch(self, box: queue.Queue[dict[str, Any]], jobdir: Path, stages: set[str]) -> _Ended:
+    def _watch(self, box: queue.Queue[dict[str, Any]], jobdir: Path, stages: set[str], group: Path | None = None) -> _Ended:
         """Wait for a job's end, killing it when over budget; every clock here is the grader's.
 
         The worker's `current` file only says which stage it reached: each stage of this job
         (tracing or running one of its puzzles, the batch) starts a fresh puzzle budget once,
-        the first time it is seen, so rewriting the file buys no time.
+        the first time it is seen, so rewriting the file buys no time. The job's memory group
+        (`group`) is looked at too: the stage on which its limit first killed a process is kept.
         """
         reaper: int | None = None
         oom = False
+        oom_on = ""
         worker: int | None = None
         status: int | None = None
         timed_out = False
@@ -301,12 +307,15 @@ class Pool:
             if stage in stages and stage not in seen:
                 seen.add(stage)
                 last, since = stage, now
+            if ready and group is not None and not oom_on and oom_recorded(group):
+                oom_on = stage if stage in stages else last or BATCH
             budget = self.limits.puzzle_budget() if ready else STARTUP_BUDGET
             if reaper is not None and status is None and (now - since > budget or self._stopped.is_set()):
                 timed_out = timed_out or not self._stopped.is_set()
                 _kill_job(reaper, worker)
         final = _current(jobdir)
-        return _Ended(status if status is not None else -9, timed_out, ready, _tail(jobdir / "stderr"), final if final in stages else last, oom)
+        current = final if final in stages else last
+        return _Ended(status if status is not None else -9, timed_out, ready, _tail(jobdir / "stderr"), current, oom, oom_on or (current if oom else ""))
 
 
 def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path]) -> Path:
@@ -480,6 +489,16 @@ def _how(ended: _Ended) -> str:
             name = f"signal {-ended.returncode}"
         return f"was killed by {name}"
     return f"exited with status {ended.returncode}"
+
+
+def _over_memory(run: Run, limits: Limits) -> Run:
+    """A puzzle's result written while the job's memory limit killed some of its processes (a
+    child the answer started, say): its problem (a timeout, a crash) is named as the limit's."""
+    problem = run.problem
+    if problem is None or limits.memory_mb <= 0 or "memory limit" in problem.message:
+        return run
+    message = f"exceeded the {limits.memory_mb} MB memory limit (with the processes it started): {problem.message}"
+    return Run(run.answers, Problem(Kind.EXCEPTION, message, problem.location, problem.draw, problem.status), run.output)
 
 
 def _died(path: str, ended: _Ended, limits: Limits) -> Problem:

@@ -10,7 +10,7 @@ code. For each job the grader sends it (a JSON line on stdin), it forks:
   waits for it, then kills everything left in its tree and reports how the worker ended.
 - the **worker**, where the student's code runs: a new session, stdin and stdout on /dev/null,
   stderr into the job's folder, core dumps off, files capped; as root, namespaces of its own
-  (mount: the grader's folders hidden, a private /tmp; pid: the reaper is its first process;
+  (mount: a file system of its own, an allow-list, with a private /tmp; pid: the reaper is its first process;
   network; IPC), control groups (memory over the tree, processes) and an unprivileged uid of
   its own, with a process limit; the working directory is a private copy of the submission's
   answer files. Its only other descriptor, a pipe to the reaper, carries one byte ("ready,
@@ -266,6 +266,9 @@ def _enclose(config: dict[str, Any], job: dict[str, Any] | None, home: str, pidn
     _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
     new = str(view["root"])
     _mount("tmpfs", new, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=1m,mode=755")
+    for folder in PRIVATE:  # first: what the view needs from under the host's /tmp goes inside
+        os.makedirs(new + folder, exist_ok=True)
+        _mount("tmpfs", new + folder, "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={TMP_SIZE},mode=1777")
     for path in view["binds"]:
         _bind(path, new + path, readonly=True)
     for path, target in view["links"]:
@@ -273,9 +276,6 @@ def _enclose(config: dict[str, Any], job: dict[str, Any] | None, home: str, pidn
         os.symlink(target, new + path)
     for device in view["devices"]:
         _bind(device, new + device, readonly=False)
-    for folder in PRIVATE:
-        os.makedirs(new + folder, exist_ok=True)
-        _mount("tmpfs", new + folder, "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={TMP_SIZE},mode=1777")
     for folder in view["withheld"]:  # another autodiff framework: a package that refuses to import
         target = new + folder
         if os.path.isdir(target):
@@ -483,7 +483,7 @@ def _remove_stale_groups() -> None:
 
 
 def _group_name(job: str) -> str:
-    return f"jacpuzzles-{os.getpid() if job == 'probe' else _ZYGOTE_PID}-{job}"
+    return memory_group(Path(), os.getpid() if job == "probe" else _ZYGOTE_PID, job).name
 
 
 _ZYGOTE_PID = os.getpid()
@@ -504,14 +504,32 @@ def _join_groups(job: str, config: dict[str, Any], join: bool = True) -> str:
     return job
 
 
+def memory_group(base: Path, zygote: int, job: str) -> Path:
+    """The folder of job `job`'s memory group, for the grader (`base`: its memory group's)."""
+    return base / f"jacpuzzles-{zygote}-{job}"
+
+
+def oom_recorded(folder: Path) -> bool:
+    """Whether a memory group's limit made the kernel kill one of its processes (or freeze it,
+    out of memory): `oom_kill` and `under_oom` of `memory.oom_control`, else any failure to
+    charge (`memory.failcnt`) where the kernel counts no kills."""
+    try:
+        control = dict(line.split() for line in (folder / "memory.oom_control").read_text().splitlines() if len(line.split()) == 2)
+        if "oom_kill" in control:
+            return int(control["oom_kill"]) > 0 or int(control.get("under_oom", "0")) > 0
+        return int((folder / "memory.failcnt").read_text()) > 0
+    except (OSError, ValueError):
+        return False
+
+
 def _release_groups(job: str) -> dict[str, Any]:
     """Remove the job's (now empty) control groups; says whether its memory limit was hit."""
     found: dict[str, Any] = {}
     for controller, base in _BASES.items():
         folder = base / _group_name(job)
         if controller == "memory":
+            found["oom"] = oom_recorded(folder)
             try:
-                found["oom"] = int((folder / "memory.failcnt").read_text()) > 0
                 found["peak_mb"] = int((folder / "memory.max_usage_in_bytes").read_text()) // (1024 * 1024)
             except (OSError, ValueError):
                 pass
