@@ -38,9 +38,11 @@ from checker._catalog import puzzle_named
 from checker._runner import Problem, Run
 from checker._sampling import Draw
 from checker._verdict import Kind, Status
+from checker import _worker
 from checker._worker import BATCH, CURRENT, _cgroup_bases, memory_group, oom_recorded
 
 STARTUP_BUDGET = 120.0  # seconds for the zygote to import JAX, or a worker to start (a busy machine)
+JOB_FOLDER_SIZE = "1g"  # as root with namespaces, each job's folder is a tmpfs this size (docs/grading.md)
 POLL = 0.05  # seconds between looks at a running worker
 STDERR_TAIL = 4000  # bytes of a dead worker's stderr read back, for the reason it died
 UID_BASE = 620000  # as root, job k of a run runs as uid UID_BASE + block * UID_BLOCK + k (no such users)
@@ -205,10 +207,13 @@ class Pool:
         uid = self._uids[0] + number if self._uids is not None else None
         home = Path(tempfile.mkdtemp(prefix=f"job{number}-", dir=self.scratch))
         home.chmod(0o711)
+        capped = self.enclosed and _capped_folder(home)
         try:
             code = _private_copy(root, [path for _, path in items], home / "code", uid)
             return self._attempts(number, code, items, home, uid)
         finally:
+            if capped:
+                _release_folder(home)
             shutil.rmtree(home, ignore_errors=True)
 
     def _attempts(self, number: int, code: Path, items: Sequence[tuple[str, str]], home: Path, uid: int | None) -> list[Run]:
@@ -337,6 +342,22 @@ def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limit
     path = folder / "config.json"
     path.write_text(json.dumps(config))
     return path
+
+
+def _capped_folder(home: Path) -> bool:
+    """Make a job's folder a tmpfs of `JOB_FOLDER_SIZE` (as root, in the grader's own view, so it
+    reads the results there): what a worker writes cannot fill the grader's disk. Its pages are
+    charged to the job's memory group as it writes them. False where it cannot be mounted."""
+    try:
+        _worker._mount("tmpfs", str(home), "tmpfs", _worker._MS_NOSUID | _worker._MS_NODEV, f"size={JOB_FOLDER_SIZE},mode=711")
+    except OSError:
+        return False
+    return True
+
+
+def _release_folder(home: Path) -> None:
+    """Unmount a job's tmpfs (detached: a process still holding a file there cannot keep it)."""
+    _worker._libc().umount2(str(home).encode(), _worker._MNT_DETACH)
 
 
 def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None) -> Path:
