@@ -284,7 +284,7 @@ def _enclose(config: dict[str, Any], job: dict[str, Any] | None, home: str, pidn
             _mount(None, target, None, _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
         elif os.path.isfile(target):
             _mount("/dev/null", target, None, _MS_BIND)
-    for folder in [*config.get("answers", []), *config.get("hidden", [])]:
+    for folder in [*config.get("answers", []), *config.get("hidden", []), *view.get("hidden", [])]:
         target = new + folder  # the kit's reference answers, and any grader folder in the view
         if os.path.isdir(target) and not os.path.islink(target):
             _mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "size=16k,mode=755")
@@ -341,14 +341,20 @@ def _view(config: dict[str, Any]) -> dict[str, Any]:
                     binds.add(target)
         elif os.path.exists(path):
             binds.add(path)
+    import site
+
+    installed = {os.path.realpath(p) for p in [*site.getsitepackages(), site.getusersitepackages(), sys.prefix, sys.base_prefix, sys.exec_prefix]}
     for root in _runtime_roots(config):
-        if kit and _under(root, kit):
-            continue  # the kit's checkout: only its `checker` package below
+        if root == kit and root not in installed:
+            continue  # the kit's checkout (put on sys.path first): only its `checker` package below
         binds.add(root)
     if kit:
         binds.add(os.path.join(kit, "checker"))
     kept = sorted(binds)
     kept = [b for b in kept if not any(o != b and _under(b, o) for o in kept)]
+    # A checkout inside a folder in view (under /usr, say): all of it but `checker` emptied.
+    around = kit and kit not in installed and any(_under(kit, b) and b != kit for b in kept)
+    hidden = [os.path.join(kit, n) for n in sorted(os.listdir(kit)) if n != "checker"] if around else []
     withheld = []
     for root in kept:
         for folder in [p for p in sys.path if p and _under(os.path.realpath(p), root) and os.path.isdir(p)]:
@@ -358,7 +364,7 @@ def _view(config: dict[str, Any]) -> dict[str, Any]:
     devices = [f"/dev/{name}" for name in DEVICES if os.path.exists(f"/dev/{name}")]
     root = os.path.join(os.getcwd(), "view")
     os.makedirs(root, mode=0o700, exist_ok=True)
-    return {"root": root, "binds": kept, "links": [*links, *DEVICE_LINKS], "devices": devices, "withheld": sorted(set(withheld))}
+    return {"root": root, "binds": kept, "links": [*links, *DEVICE_LINKS], "devices": devices, "withheld": sorted(set(withheld)), "hidden": hidden}
 
 
 def _bind(source: str, target: str, readonly: bool) -> None:
