@@ -38,9 +38,11 @@ from checker._catalog import puzzle_named
 from checker._runner import Problem, Run
 from checker._sampling import Draw
 from checker._verdict import Kind, Status
-from checker._worker import BATCH, CURRENT
+from checker import _worker
+from checker._worker import BATCH, CURRENT, _cgroup_bases, memory_group, oom_recorded
 
 STARTUP_BUDGET = 120.0  # seconds for the zygote to import JAX, or a worker to start (a busy machine)
+JOB_FOLDER_SIZE = "1g"  # as root with namespaces, each job's folder is a tmpfs this size (docs/grading.md)
 POLL = 0.05  # seconds between looks at a running worker
 STDERR_TAIL = 4000  # bytes of a dead worker's stderr read back, for the reason it died
 UID_BASE = 620000  # as root, job k of a run runs as uid UID_BASE + block * UID_BLOCK + k (no such users)
@@ -82,6 +84,7 @@ class _Ended:
     stderr: str
     current: str  # what it was on: "trace N" or "run N" for puzzle N, "batch", or "" before any
     oom: bool = False  # its tree hit the memory limit of its control group
+    oom_on: str = ""  # the stage it was on when that limit first killed one of its processes
 
 
 class WorkerFailure(Exception):
@@ -126,6 +129,8 @@ class Pool:
         self.unprivileged = ready.get("user") == ""
         self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups") and v}
         self.grouped = ready.get("groups") == ""
+        # Where the zygote makes each job's memory group: watched for the limit's kills (`_watch`).
+        self._memory = _cgroup_bases().get("memory") if self.grouped else None
         self._uids = _uid_block() if self.unprivileged else None
         if self.unprivileged and self._uids is None:
             self.unprivileged = False
@@ -136,7 +141,7 @@ class Pool:
         if self.enclosed and self.unprivileged:
             memory = (f"a memory limit over its whole tree and a process limit (cgroup v1)" if self.grouped
                       else f"a memory limit per process and a process limit per uid ({self.missing.get('groups', '')})")
-            return f"isolation: namespaces (mount, pid, network, IPC), a uid of its own, private /tmp, {memory} for each submission"
+            return f"isolation: namespaces (mount, pid, network, IPC), a file system of its own (an allow-list), a uid of its own, private /tmp, {memory} for each submission"
         parts = []
         if not self.enclosed:
             parts.append(f"no namespaces ({self.missing.get('namespaces', '')}): workers see the host's files, processes and network")
@@ -202,10 +207,13 @@ class Pool:
         uid = self._uids[0] + number if self._uids is not None else None
         home = Path(tempfile.mkdtemp(prefix=f"job{number}-", dir=self.scratch))
         home.chmod(0o711)
+        capped = self.enclosed and _capped_folder(home)
         try:
             code = _private_copy(root, [path for _, path in items], home / "code", uid)
             return self._attempts(number, code, items, home, uid)
         finally:
+            if capped:
+                _release_folder(home)
             shutil.rmtree(home, ignore_errors=True)
 
     def _attempts(self, number: int, code: Path, items: Sequence[tuple[str, str]], home: Path, uid: int | None) -> list[Run]:
@@ -227,7 +235,7 @@ class Pool:
             for i in remaining:
                 found = _read_result(jobdir, i, items[i][0], self.counts[items[i][0]], self.labels[items[i][0]])
                 if found is not None:
-                    runs[i] = found
+                    runs[i] = _over_memory(found, self.limits) if ended.oom_on.partition(" ")[2] == str(i) else found
             unfinished = [i for i in remaining if i not in runs]
             if not unfinished:
                 break
@@ -255,20 +263,23 @@ class Pool:
                 self._proc.stdin.flush()
             except OSError as exc:
                 raise WorkerFailure(f"the grading processes are gone ({exc})") from None
-            return self._watch(box, jobdir, stages)
+            group = memory_group(self._memory, self._proc.pid, job["id"]) if self._memory is not None else None
+            return self._watch(box, jobdir, stages, group)
         finally:
             with self._lock:
                 del self._events[job["id"]]
 
-    def _watch(self, box: queue.Queue[dict[str, Any]], jobdir: Path, stages: set[str]) -> _Ended:
+    def _watch(self, box: queue.Queue[dict[str, Any]], jobdir: Path, stages: set[str], group: Path | None = None) -> _Ended:
         """Wait for a job's end, killing it when over budget; every clock here is the grader's.
 
         The worker's `current` file only says which stage it reached: each stage of this job
         (tracing or running one of its puzzles, the batch) starts a fresh puzzle budget once,
-        the first time it is seen, so rewriting the file buys no time.
+        the first time it is seen, so rewriting the file buys no time. The job's memory group
+        (`group`) is looked at too: the stage on which its limit first killed a process is kept.
         """
         reaper: int | None = None
         oom = False
+        oom_on = ""
         worker: int | None = None
         status: int | None = None
         timed_out = False
@@ -301,12 +312,15 @@ class Pool:
             if stage in stages and stage not in seen:
                 seen.add(stage)
                 last, since = stage, now
+            if ready and group is not None and not oom_on and oom_recorded(group):
+                oom_on = stage if stage in stages else last or BATCH
             budget = self.limits.puzzle_budget() if ready else STARTUP_BUDGET
             if reaper is not None and status is None and (now - since > budget or self._stopped.is_set()):
                 timed_out = timed_out or not self._stopped.is_set()
                 _kill_job(reaper, worker)
         final = _current(jobdir)
-        return _Ended(status if status is not None else -9, timed_out, ready, _tail(jobdir / "stderr"), final if final in stages else last, oom)
+        current = final if final in stages else last
+        return _Ended(status if status is not None else -9, timed_out, ready, _tail(jobdir / "stderr"), current, oom, oom_on or (current if oom else ""))
 
 
 def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path]) -> Path:
@@ -330,6 +344,22 @@ def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limit
     return path
 
 
+def _capped_folder(home: Path) -> bool:
+    """Make a job's folder a tmpfs of `JOB_FOLDER_SIZE` (as root, in the grader's own view, so it
+    reads the results there): what a worker writes cannot fill the grader's disk. Its pages are
+    charged to the job's memory group as it writes them. False where it cannot be mounted."""
+    try:
+        _worker._mount("tmpfs", str(home), "tmpfs", _worker._MS_NOSUID | _worker._MS_NODEV, f"size={JOB_FOLDER_SIZE},mode=711")
+    except OSError:
+        return False
+    return True
+
+
+def _release_folder(home: Path) -> None:
+    """Unmount a job's tmpfs (detached: a process still holding a file there cannot keep it)."""
+    _worker._libc().umount2(str(home).encode(), _worker._MNT_DETACH)
+
+
 def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None) -> Path:
     """The submission's answer files, copied where only its worker may read them."""
     code.mkdir(mode=0o700)
@@ -345,13 +375,20 @@ def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None) -> 
     return code
 
 
+# The grader's environment variables the zygote (and so every worker) gets: what Python, JAX,
+# XLA and the numeric libraries read. Nothing else: a worker's answers can print their environment
+# (and /proc/self/environ shows the one the zygote was started with) into the student's feedback.
+ENVIRONMENT = ("PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "PYTHONHASHSEED", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONDONTWRITEBYTECODE", "JACPUZZLES_NO_NAMESPACES")
+ENVIRONMENT_PREFIXES = ("LC_", "JAX_", "XLA_", "OPENBLAS_", "OMP_", "MKL_")
+
+
 def _environment() -> dict[str, str]:
-    """The zygote's environment: the grader's, without a persistent compilation cache to share."""
-    env = dict(os.environ)
+    """The zygote's environment: an allow-list of the grader's, HOME somewhere harmless, and no
+    persistent compilation cache to share."""
+    env = {k: v for k, v in os.environ.items() if k in ENVIRONMENT or k.startswith(ENVIRONMENT_PREFIXES)}
+    env["HOME"] = "/tmp"  # a worker's private /tmp
     env["JACPUZZLES_CACHE"] = "off"  # a submission must not write cache entries another one reads
     env.pop("JAX_COMPILATION_CACHE_DIR", None)
-    env.pop("PYTHONPATH", None)  # the kit's folder is put on sys.path by _BOOT, nothing else
-    env.pop("PYTHONSTARTUP", None)
     return env
 
 
@@ -473,6 +510,16 @@ def _how(ended: _Ended) -> str:
             name = f"signal {-ended.returncode}"
         return f"was killed by {name}"
     return f"exited with status {ended.returncode}"
+
+
+def _over_memory(run: Run, limits: Limits) -> Run:
+    """A puzzle's result written while the job's memory limit killed some of its processes (a
+    child the answer started, say): its problem (a timeout, a crash) is named as the limit's."""
+    problem = run.problem
+    if problem is None or limits.memory_mb <= 0 or "memory limit" in problem.message:
+        return run
+    message = f"exceeded the {limits.memory_mb} MB memory limit (with the processes it started): {problem.message}"
+    return Run(run.answers, Problem(Kind.EXCEPTION, message, problem.location, problem.draw, problem.status), run.output)
 
 
 def _died(path: str, ended: _Ended, limits: Limits) -> Problem:

@@ -10,7 +10,7 @@ code. For each job the grader sends it (a JSON line on stdin), it forks:
   waits for it, then kills everything left in its tree and reports how the worker ended.
 - the **worker**, where the student's code runs: a new session, stdin and stdout on /dev/null,
   stderr into the job's folder, core dumps off, files capped; as root, namespaces of its own
-  (mount: the grader's folders hidden, a private /tmp; pid: the reaper is its first process;
+  (mount: a file system of its own, an allow-list, with a private /tmp; pid: the reaper is its first process;
   network; IPC), control groups (memory over the tree, processes) and an unprivileged uid of
   its own, with a process limit; the working directory is a private copy of the submission's
   answer files. Its only other descriptor, a pipe to the reaper, carries one byte ("ready,
@@ -34,6 +34,7 @@ hostile data (`_sandbox._read_result`).
 
 from __future__ import annotations
 
+import fnmatch
 import gc
 import json
 import os
@@ -76,8 +77,6 @@ _CLONE_NEWNET = 0x40000000
 _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_BIND, _MS_REC, _MS_PRIVATE = 2, 4, 8, 4096, 16384, 1 << 18
 _O_PATH = 0o10000000
 TMP_SIZE = "64m"  # each private /tmp, /var/tmp, /dev/shm a worker gets
-# Host folders a worker never sees (a private empty one instead): sockets and runtime state.
-HIDDEN_ALWAYS = ("/run", "/var/run")
 PRIVATE = ("/tmp", "/var/tmp", "/dev/shm")  # each a private, empty, size-capped tmpfs in a worker
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -104,6 +103,8 @@ def zygote(config_path: str) -> int:
 
     draws = _load_draws(config)
     _faster_compilation()
+    if os.geteuid() == 0 and sys.platform.startswith("linux"):
+        config["view"] = _view(config)
     found = _probe(config)
     found["groups"] = _probe_groups(config)
     own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY) if found.get("namespaces") == "" else None
@@ -188,7 +189,9 @@ def _probe(config: dict[str, Any]) -> dict[str, str]:
 
 
 def _probe_home() -> str:
-    return str(Path.cwd())
+    home = Path.cwd() / "probe"
+    home.mkdir(mode=0o711, exist_ok=True)
+    return str(home)
 
 
 def _try(action: Any, what: str) -> str:
@@ -247,44 +250,146 @@ def _new_pid_namespace(own: int) -> bool:
 
 def _enclose(config: dict[str, Any], job: dict[str, Any] | None, home: str, pidns: bool) -> None:
     """Namespaces of its own for a worker (as root, before dropping to its uid): no network, no
-    IPC with the host, and a file system view without the grader's files.
+    IPC with the host, and a file system of its own, built from an allow-list (`_view`).
 
-    The view is the host's, except: a private, size-capped, empty /tmp, /var/tmp and /dev/shm;
-    an empty folder over each of the grader's folders (scratch, draws, submissions, OUT, the
-    cache, the kit's reference answers) and over /run; the job's own folder (`home`: its copy of
-    the answers and its results folder) where it was; folders on the way to Python that other
-    users may not enter (a 0700 /root) replaced by ones holding only Python; and, in a pid
-    namespace of its own, a /proc showing only its own processes.
+    Its root is a new, small tmpfs holding only, each at its host path: Python and the installed
+    packages (read-only, but the other autodiff frameworks' folders, replaced by an empty package
+    that refuses to import), the kit's `checker` folder alone (read-only; its reference answers
+    and recorded Jacobians emptied), /usr and the system's library folders (read-only), a few
+    files of /etc, the harmless devices, a private, size-capped, empty /tmp, /var/tmp and
+    /dev/shm, a /proc (in a pid namespace of its own: only its own processes), and the job's own
+    folder (`home`: its copy of the answers and its results folder). The host's root is then
+    detached (`pivot_root`): nothing else of the host can be reached by any path.
     """
+    view: dict[str, Any] = config.get("view") or _view(config)
     _unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC)
     _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
-    keep = os.open(home, _O_PATH | os.O_DIRECTORY)
-    runtime = _runtime_roots(config)
-    closed = _closed_ancestors(runtime)
-    covered = [*closed, *config.get("hidden", []), *HIDDEN_ALWAYS, *PRIVATE]
-    kept = {root: os.open(root, _O_PATH) for root in runtime if any(_under(root, a) for a in covered)}
-    for folder in PRIVATE:
-        if os.path.isdir(folder) and not os.path.islink(folder):
-            _mount("tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={TMP_SIZE},mode=1777")
-    for folder in [*config.get("hidden", []), *HIDDEN_ALWAYS]:
-        if os.path.isdir(folder) and not os.path.islink(folder):
-            _mount("tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "size=16k,mode=755")
-    for folder in closed:
-        _mount("tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=16k,mode=755")
-    for root, fd in kept.items():
-        os.makedirs(root, exist_ok=True)
-        _mount(f"/proc/self/fd/{fd}", root, None, _MS_BIND | _MS_REC)
-        os.close(fd)
-    for folder in config.get("answers", []):  # the kit's reference answers, inside the runtime
-        if os.path.isdir(folder):
-            _mount("tmpfs", folder, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "size=16k,mode=755")
-        elif os.path.isfile(folder):  # expected results recorded on the default seed's draws
-            _mount("/dev/null", folder, None, _MS_BIND)
-    os.makedirs(home, exist_ok=True)
-    _mount(f"/proc/self/fd/{keep}", home, None, _MS_BIND | _MS_REC)
-    os.close(keep)
-    if pidns:
-        _mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+    new = str(view["root"])
+    _mount("tmpfs", new, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=1m,mode=755")
+    for folder in PRIVATE:  # first: what the view needs from under the host's /tmp goes inside
+        os.makedirs(new + folder, exist_ok=True)
+        _mount("tmpfs", new + folder, "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={TMP_SIZE},mode=1777")
+    for path in view["binds"]:
+        _bind(path, new + path, readonly=True)
+    for path, target in view["links"]:
+        os.makedirs(os.path.dirname(new + path), exist_ok=True)
+        os.symlink(target, new + path)
+    for device in view["devices"]:
+        _bind(device, new + device, readonly=False)
+    for folder in view["withheld"]:  # another autodiff framework: a package that refuses to import
+        target = new + folder
+        if os.path.isdir(target):
+            _mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "size=16k,mode=755")
+            Path(target, "__init__.py").write_text(_WITHHELD_INIT.format(name=os.path.basename(folder)))
+            _mount(None, target, None, _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+        elif os.path.isfile(target):
+            _mount("/dev/null", target, None, _MS_BIND)
+    for folder in [*config.get("answers", []), *config.get("hidden", []), *view.get("hidden", [])]:
+        target = new + folder  # the kit's reference answers, and any grader folder in the view
+        if os.path.isdir(target) and not os.path.islink(target):
+            _mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "size=16k,mode=755")
+        elif os.path.isfile(target):  # expected results recorded on the default seed's draws
+            _mount("/dev/null", target, None, _MS_BIND)
+    os.makedirs(new + home, exist_ok=True)
+    _mount(home, new + home, None, _MS_BIND | _MS_REC)
+    os.makedirs(new + "/proc", exist_ok=True)
+    _mount("proc", new + "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+    os.makedirs(new + _OLD_ROOT)
+    _pivot_root(new, new + _OLD_ROOT)
+    os.chdir("/")
+    if _libc().umount2(_OLD_ROOT.encode(), _MNT_DETACH) != 0:
+        raise OSError("cannot detach the host's root from a worker's view")
+    os.rmdir(_OLD_ROOT)
+
+
+_OLD_ROOT = "/.host"
+_MNT_DETACH = 2
+_MS_RDONLY, _MS_REMOUNT = 1, 32
+_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}  # syscall numbers
+# Packages of other autodiff (or symbolic differentiation) frameworks, left out of a worker's view
+# (fnmatch patterns over the names in each site-packages folder). JAX, numpy, scipy, ml_dtypes,
+# opt_einsum stay: answers need them, and the kit's guards watch JAX's autodiff.
+WITHHELD = (
+    "tensorflow", "tensorflow_*", "tensorflow-*", "tf_keras", "keras", "tensorboard", "tensorboard_*",
+    "torch", "torchgen", "functorch", "torchvision", "torchaudio", "autograd", "autograd_gamma",
+    "mxnet", "paddle", "theano", "pytensor", "aesara", "chainer", "tangent", "mlx", "sympy",
+    "isympy.py", "casadi", "numdifftools", "jittor", "oneflow", "cupy", "dynet",
+)
+_WITHHELD_INIT = (
+    "raise ImportError('{name} is not available to answers: compute the Jacobian with jax.numpy "
+    "yourself (other autodiff frameworks are not installed for grading)')\n"
+)
+# What a worker sees of the host's /, /etc and /dev (each only where it exists).
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+ETC = ("ld.so.cache", "ld.so.conf", "localtime", "timezone", "passwd", "group", "nsswitch.conf", "host.conf", "hosts", "os-release")
+DEVICES = ("null", "zero", "full", "random", "urandom")
+DEVICE_LINKS = (("/dev/fd", "/proc/self/fd"), ("/dev/stdin", "/proc/self/fd/0"), ("/dev/stdout", "/proc/self/fd/1"), ("/dev/stderr", "/proc/self/fd/2"))
+
+
+def _view(config: dict[str, Any]) -> dict[str, Any]:
+    """What a worker's file system holds (worked out once, in the zygote): folders and files to
+    bind read-only at their host paths, symbolic links to recreate, devices, withheld packages."""
+    kit = os.path.realpath(str(config.get("kit", "")))
+    binds: set[str] = set()
+    links: list[tuple[str, str]] = []
+    for path in [*SYSTEM, *(f"/etc/{name}" for name in ETC)]:
+        if os.path.islink(path):
+            links.append((path, os.readlink(path)))
+            if path.startswith("/etc/"):  # /etc/localtime: its target too
+                target = os.path.realpath(path)
+                if os.path.exists(target):
+                    binds.add(target)
+        elif os.path.exists(path):
+            binds.add(path)
+    import site
+
+    installed = {os.path.realpath(p) for p in [*site.getsitepackages(), site.getusersitepackages(), sys.prefix, sys.base_prefix, sys.exec_prefix]}
+    for root in _runtime_roots(config):
+        if root == kit and root not in installed:
+            continue  # the kit's checkout (put on sys.path first): only its `checker` package below
+        binds.add(root)
+    if kit:
+        binds.add(os.path.join(kit, "checker"))
+    kept = sorted(binds)
+    kept = [b for b in kept if not any(o != b and _under(b, o) for o in kept)]
+    # A checkout inside a folder in view (under /usr, say): all of it but `checker` emptied.
+    around = kit and kit not in installed and any(_under(kit, b) and b != kit for b in kept)
+    hidden = [os.path.join(kit, n) for n in sorted(os.listdir(kit)) if n != "checker"] if around else []
+    withheld = []
+    for root in kept:
+        for folder in [p for p in sys.path if p and _under(os.path.realpath(p), root) and os.path.isdir(p)]:
+            for name in sorted(os.listdir(folder)):
+                if not name.endswith((".dist-info", ".egg-info")) and any(fnmatch.fnmatchcase(name, w) for w in WITHHELD):
+                    withheld.append(os.path.join(os.path.realpath(folder), name))
+    devices = [f"/dev/{name}" for name in DEVICES if os.path.exists(f"/dev/{name}")]
+    root = os.path.join(os.getcwd(), "view")
+    os.makedirs(root, mode=0o700, exist_ok=True)
+    return {"root": root, "binds": kept, "links": [*links, *DEVICE_LINKS], "devices": devices, "withheld": sorted(set(withheld)), "hidden": hidden}
+
+
+def _bind(source: str, target: str, readonly: bool) -> None:
+    """Bind `source` (a folder or a file) at `target` in the view being built."""
+    if os.path.isdir(source):
+        os.makedirs(target, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "a"):
+            pass
+    _mount(source, target, None, _MS_BIND | _MS_REC)
+    if readonly:
+        _mount(None, target, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID)
+
+
+def _pivot_root(new: str, old: str) -> None:
+    import ctypes
+    import platform
+
+    number = _PIVOT_ROOT.get(platform.machine())
+    if number is None:
+        raise OSError(f"pivot_root: unknown system call number on {platform.machine()}")
+    if _libc().syscall(number, new.encode(), old.encode()) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"pivot_root failed: {os.strerror(err)}")
 
 
 def _runtime_roots(config: dict[str, Any]) -> list[str]:
@@ -292,19 +397,6 @@ def _runtime_roots(config: dict[str, Any]) -> list[str]:
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable)), str(config.get("kit", ""))}
     roots |= {p for p in sys.path if p and os.path.isdir(p)}
     return sorted(os.path.realpath(r) for r in roots if r and os.path.isdir(r))
-
-
-def _closed_ancestors(roots: list[str]) -> list[str]:
-    """The highest folder on the way to each root that users other than its owner may not enter."""
-    closed: set[str] = set()
-    for root in roots:
-        parts = Path(root).parts
-        for depth in range(2, len(parts) + 1):
-            folder = str(Path(*parts[:depth]))
-            if not os.stat(folder).st_mode & 0o001:
-                closed.add(folder)
-                break
-    return sorted(c for c in closed if not any(c != o and _under(c, o) for o in closed))
 
 
 def _under(path: str, folder: str) -> bool:
@@ -397,7 +489,7 @@ def _remove_stale_groups() -> None:
 
 
 def _group_name(job: str) -> str:
-    return f"jacpuzzles-{os.getpid() if job == 'probe' else _ZYGOTE_PID}-{job}"
+    return memory_group(Path(), os.getpid() if job == "probe" else _ZYGOTE_PID, job).name
 
 
 _ZYGOTE_PID = os.getpid()
@@ -418,14 +510,32 @@ def _join_groups(job: str, config: dict[str, Any], join: bool = True) -> str:
     return job
 
 
+def memory_group(base: Path, zygote: int, job: str) -> Path:
+    """The folder of job `job`'s memory group, for the grader (`base`: its memory group's)."""
+    return base / f"jacpuzzles-{zygote}-{job}"
+
+
+def oom_recorded(folder: Path) -> bool:
+    """Whether a memory group's limit made the kernel kill one of its processes (or freeze it,
+    out of memory): `oom_kill` and `under_oom` of `memory.oom_control`, else any failure to
+    charge (`memory.failcnt`) where the kernel counts no kills."""
+    try:
+        control = dict(line.split() for line in (folder / "memory.oom_control").read_text().splitlines() if len(line.split()) == 2)
+        if "oom_kill" in control:
+            return int(control["oom_kill"]) > 0 or int(control.get("under_oom", "0")) > 0
+        return int((folder / "memory.failcnt").read_text()) > 0
+    except (OSError, ValueError):
+        return False
+
+
 def _release_groups(job: str) -> dict[str, Any]:
     """Remove the job's (now empty) control groups; says whether its memory limit was hit."""
     found: dict[str, Any] = {}
     for controller, base in _BASES.items():
         folder = base / _group_name(job)
         if controller == "memory":
+            found["oom"] = oom_recorded(folder)
             try:
-                found["oom"] = int((folder / "memory.failcnt").read_text()) > 0
                 found["peak_mb"] = int((folder / "memory.max_usage_in_bytes").read_text()) // (1024 * 1024)
             except (OSError, ValueError):
                 pass

@@ -150,11 +150,24 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     result = subprocess.run(
         [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(CORPUS / "assignment.toml"),
          "--timeout", "2", "--memory-mb", "1024", "--jobs", "2"],
-        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env={**os.environ, "COLUMNS": "200"},
+        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env={**os.environ, "COLUMNS": "200", SECRET_NAME: SECRET},
     )
     seconds = time.monotonic() - start
     time.sleep(0.5)  # let the last worker's tree be reaped
     return {"root": root, "out": out, "tmp": tmp, "result": result, "seconds": seconds, "leftovers_before": before}
+
+
+# In the grader's environment for the corpus run: must never reach a worker, so never OUT.
+SECRET_NAME, SECRET = "GRADER_SECRET_TOKEN", "corpus-secret-7d41c09e"
+
+
+def test_the_graders_environment_never_reaches_a_worker_nor_out(corpus: dict[str, Any]) -> None:
+    printed = [r for r in _doc(corpus, "prints_environ")["results"] if r["puzzle"] == "cumsum"][0]
+    assert "PATH" in printed["output"]  # it did print its environment
+    for path in corpus["out"].rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert SECRET.encode() not in data and SECRET_NAME.encode() not in data, path
 
 
 def _tmp_leftovers() -> set[str]:
@@ -316,6 +329,24 @@ def test_the_memory_limit_covers_the_submissions_whole_tree(tmp_path: Path) -> N
     cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
     assert cumsum["status"] == "pass", cumsum["message"]
     assert "children that got 700 MB:" in cumsum["output"] and "700 MB: 3" not in cumsum["output"], cumsum["output"][:300]
+
+
+def test_a_timeout_after_the_trees_memory_limit_killed_names_the_memory_limit(tmp_path: Path) -> None:
+    """Children of the answer killed by the tree's memory limit while the answer waits for them
+    (red team #30): the puzzle's error names the memory limit, not the time limit it then ran into."""
+    if os.geteuid() != 0 or not os.access("/sys/fs/cgroup/memory", os.W_OK):
+        pytest.skip("no cgroup memory controller here: the limit is per process (docs/grading.md)")
+    subs = tmp_path / "submissions"
+    shutil.copytree(CORPUS / "tree_memory_waits", subs / "tree_memory_waits")
+    result = subprocess.run(
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(tmp_path / "out"), "--assignment", str(CORPUS / "assignment.toml"),
+         "--timeout", "5", "--memory-mb", "1024"],
+        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env={**os.environ, "COLUMNS": "200"},
+    )
+    assert "memory limit over its whole tree" in result.stderr, result.stderr[-2000:]
+    doc = json.loads((tmp_path / "out" / "tree_memory_waits.json").read_text())
+    cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
+    assert cumsum["status"] == "error" and "exceeded the 1024 MB memory limit" in cumsum["message"], cumsum["message"]
 
 
 def test_a_kit_the_workers_cannot_read_stops_grading_before_anyone_with_one_line(tmp_path: Path) -> None:
