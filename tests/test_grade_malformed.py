@@ -241,7 +241,7 @@ def _remove_deep(top: Path) -> None:
 def test_the_class_is_graded_whatever_some_submissions_are(run: dict[str, Any]) -> None:
     result = run["result"]
     assert result.returncode == 0, result.stderr[-3000:]
-    assert f"graded {len(EXPECTED)} submission(s)" in result.stdout, result.stdout[-3000:]
+    assert f"graded {len(EXPECTED)} submissions" in result.stdout, result.stdout[-3000:]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -320,4 +320,4 @@ def test_journal_of_a_refused_zip_is_kept_and_a_rerun_grades_nothing_new(run: di
     )
     assert result.returncode == 0, result.stderr[-3000:]
     # The refused folder (nested too deep) is read again; everything else is journaled.
-    assert "graded 1 submission(s)" in result.stdout, result.stdout[-2000:]
+    assert "graded 1 submission," in result.stdout, result.stdout[-2000:]
