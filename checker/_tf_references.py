@@ -20,6 +20,7 @@ TensorFlow is installed.
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -268,7 +269,7 @@ REFERENCES: dict[str, Callable[..., Any]] = {
 # --- expected derivatives ----------------------------------------------------------------------
 
 
-def jacobians(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -> list[np.ndarray]:
+def jacobians(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], params: Params = ()) -> list[np.ndarray]:
     """TensorFlow's Jacobians of puzzle `name` at `args`, with respect to the arguments `wrt`.
 
     Args:
@@ -276,6 +277,8 @@ def jacobians(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -
         args: the arguments in the puzzle's order: arrays (floats are computed in float64,
             integers in int32) or Python ints for static arguments (`bandwidth`).
         wrt: positions in `args` of float arguments.
+        params: a variant's choices, `(name, value)` pairs, passed to the function by keyword
+            (none for the canonical puzzle).
 
     Returns:
         One block per output of the function (two for `residual_lookup`) and, within it, per
@@ -283,11 +286,11 @@ def jacobians(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -
         float64, zeros where the output does not depend on the argument.
     """
     statics, arrays = _split(name, args, wrt)
-    program = _jacobian_program(name, tuple(wrt), statics, _signature(arrays))
+    program = _jacobian_program(name, tuple(wrt), statics, _signature(arrays), _keywords(name, params))
     return [np.asarray(block, dtype=np.float64) for block in program(*arrays)]
 
 
-def vjps(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.ndarray) -> list[np.ndarray]:
+def vjps(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.ndarray, params: Params = ()) -> list[np.ndarray]:
     """TensorFlow's vector-Jacobian products of puzzle `name` at `args`, upstream gradient `g`.
 
     Args:
@@ -295,6 +298,7 @@ def vjps(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.
         args: as for `jacobians`.
         wrt: positions in `args` of float arguments.
         g: the upstream gradient, shape of the output.
+        params: as for `jacobians`.
 
     Returns:
         Per position in `wrt`: `tape.gradient(output, args[i], output_gradients=g)`, shape
@@ -302,10 +306,12 @@ def vjps(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.
     """
     statics, arrays = _split(name, args, wrt)
     upstream = np.asarray(g, dtype=np.float64)
-    program = _vjp_program(name, tuple(wrt), statics, _signature(arrays), upstream.shape)
+    program = _vjp_program(name, tuple(wrt), statics, _signature(arrays), upstream.shape, _keywords(name, params))
     return [np.asarray(block, dtype=np.float64) for block in program(*arrays, upstream)]
 
 
+# A variant's choices, as (parameter name, value): keyword arguments of the reference function.
+Params = tuple[tuple[str, Any], ...]
 # The static arguments, as (position, value): fixed when a program is traced.
 Statics = tuple[tuple[int, int], ...]
 # The array arguments, as (shape, dtype name): a program is traced for these.
@@ -338,6 +344,13 @@ def _split(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -> t
                 "arguments given"
             )
     return tuple(statics), arrays
+
+
+def _keywords(name: str, params: Params) -> Params:
+    """The choices the reference takes by keyword; it follows any other parameter (a size)
+    through its arguments' shapes."""
+    accepted = inspect.signature(REFERENCES[name].python_function).parameters
+    return tuple((key, value) for key, value in params if key in accepted)
 
 
 def _signature(arrays: Sequence[np.ndarray]) -> Signature:
@@ -376,7 +389,7 @@ def _compiled(program: Callable[..., Any], specs: list[Any]) -> Callable[..., An
 
 
 @functools.lru_cache(maxsize=None)
-def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature) -> Callable[..., Any]:
+def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature, params: Params = ()) -> Callable[..., Any]:
     """One graph computing every Jacobian block of a puzzle, traced when first asked for."""
     function = REFERENCES[name]
 
@@ -386,7 +399,7 @@ def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signatu
         with tf.GradientTape() as tape:
             for position in wrt:
                 tape.watch(args[position])
-            result = function(*args)
+            result = function(*args, **dict(params))
             outputs = result if isinstance(result, (tuple, list)) else (result,)
             # One Jacobian of all outputs, flattened end to end (on the tape, so that it is
             # differentiated through), against all arguments at once: one vectorised backward
@@ -408,7 +421,7 @@ def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signatu
 
 @functools.lru_cache(maxsize=None)
 def _vjp_program(
-    name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature, upstream: tuple[int, ...]
+    name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature, upstream: tuple[int, ...], params: Params = ()
 ) -> Callable[..., Any]:
     """One graph computing a puzzle's vector-Jacobian products, traced when first asked for."""
     function = REFERENCES[name]
@@ -420,7 +433,7 @@ def _vjp_program(
         with tf.GradientTape() as tape:
             for position in wrt:
                 tape.watch(args[position])
-            output = function(*args)
+            output = function(*args, **dict(params))
         if isinstance(output, (tuple, list)):
             raise ValueError(f"{name} has {len(output)} outputs; vjps takes a one-output puzzle")
         grads = tape.gradient(
