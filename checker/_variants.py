@@ -16,7 +16,7 @@ import hashlib
 import json
 from typing import Any, Mapping
 
-from checker._catalog import CatalogError, Choices, Puzzle, all_choices, puzzle_named, render
+from checker._catalog import PLACEHOLDER, CatalogError, Choices, Puzzle, all_choices, puzzle_named, render
 
 # Changing the encoding reassigns every student's variants: bump it only with the catalog's format.
 _DOMAIN = b"jacpuzzles-variant-v1\n"
@@ -70,6 +70,24 @@ def assigned(seed: int | str, student: str, puzzle: Puzzle | str) -> Puzzle:
 def label(puzzle: Puzzle) -> str:
     """The variant in words, e.g. `direction=right, scale=25`; "canonical" for the published one."""
     return ", ".join(f"{name}={value}" for name, value in puzzle.variant) or "canonical"
+
+
+def fill(puzzle: Puzzle, text: str) -> str:
+    """`text` (written with the catalog's placeholders, e.g. a reference answer kept with the
+    tests) with the choices of `puzzle`'s variant filled in. Raises `CatalogError` for a
+    placeholder the puzzle has no parameter or word for."""
+    params = {p.name: p for p in puzzle.params}
+    chosen = dict(puzzle.variant)
+
+    def value(match: Any) -> str:
+        name, word = match.group(1), match.group(2)
+        param = params.get(name)
+        if param is None or (word is not None and word not in dict(param.words)):
+            raise CatalogError(puzzle.name, f"unknown placeholder {match.group(0)} (parameters: {sorted(params) or 'none'})")
+        index = param.choices.index(chosen[name]) if name in chosen else 0
+        return str(param.value(word, index))
+
+    return PLACEHOLDER.sub(value, text)
 
 
 def check_shapes(puzzle: Puzzle | str) -> None:
