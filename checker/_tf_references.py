@@ -347,10 +347,10 @@ def _split(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -> t
 
 
 def _keywords(name: str, params: Params) -> Params:
-    """The choices the reference takes by keyword; it follows any other parameter (a size)
-    through its arguments' shapes."""
+    """The choices the reference takes as keyword-only arguments (`*, end="front"`); it follows
+    any other parameter (a size, a static argument) through its arguments."""
     accepted = inspect.signature(REFERENCES[name].python_function).parameters
-    return tuple((key, value) for key, value in params if key in accepted)
+    return tuple((key, value) for key, value in params if key in accepted and accepted[key].kind is inspect.Parameter.KEYWORD_ONLY)
 
 
 def _signature(arrays: Sequence[np.ndarray]) -> Signature:
