@@ -71,9 +71,13 @@ def _pad_to_rank(low: Tensor, rank: int) -> Tensor:
 # --- the puzzles, in the chapter's order -------------------------------------------------------
 
 
-def naive_lookup(arr: Tensor, index: Tensor) -> Tensor:
-    """`arr[round(index)]`; no gradient reaches the index (the cast to int cuts it)."""
-    return arr[tf.cast(tf.round(index), tf.int32)]
+def naive_lookup(arr: Tensor, index: Tensor, *, end: str = "front") -> Tensor:
+    """`arr[round(index)]`; no gradient reaches the index (the cast to int cuts it). The variant
+    `end="back"` counts the rounded index from the end of `arr`."""
+    position = tf.cast(tf.round(index), tf.int32)
+    if end == "back":
+        position = arr.shape[0] - 1 - position
+    return arr[position]
 
 
 def linear_lookup(arr: Tensor, index: Tensor) -> Tensor:
