@@ -148,9 +148,9 @@ def bulk_superposition_lookup_corrected(arr: Tensor, indices: Tensor) -> Tensor:
     return tf.linalg.matvec(bulk_bandwidthify_corrected(indices, arr.shape[0]), arr)
 
 
-def residual_lookup(arr: Tensor, index: Tensor) -> tuple[Tensor, Tensor]:
-    """`(arr[round(index)], index - round(index))`."""
-    nearest = tf.round(index)
+def residual_lookup(arr: Tensor, index: Tensor, *, rounding: str = "round") -> tuple[Tensor, Tensor]:
+    """`(arr[round(index)], index - round(index))`; the variants round with `floor` or `ceil`."""
+    nearest = {"round": tf.round, "floor": tf.math.floor, "ceil": tf.math.ceil}[rounding](index)
     return arr[tf.cast(nearest, tf.int32)], index - nearest
 
 
