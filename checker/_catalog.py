@@ -294,13 +294,14 @@ def _puzzle(chapter: str, raw: dict[str, Any]) -> Puzzle:
     canonical = replace(_build(chapter, where, filled), params=params, no_tf=str(raw.get("no_tf", "")).strip(), source=raw)
     if canonical.no_tf and not params:
         raise CatalogError(where, "no_tf says why a variant has no TensorFlow reference, but the puzzle has no params")
-    for choices in all_choices(canonical)[1:]:
-        render(canonical, choices)  # every variant must build: shapes, dtypes, valid Python
+    # The other variants are built when first asked for (`render`), keeping `list` fast;
+    # `_variants.check` builds and runs them all (a test does, for every puzzle).
     return canonical
 
 
-def _build(chapter: str, where: str, raw: dict[str, Any]) -> Puzzle:
-    """The puzzle an entry (with every placeholder filled in) describes."""
+def _build(chapter: str, where: str, raw: dict[str, Any], compiled: bool = False) -> Puzzle:
+    """The puzzle an entry (with every placeholder filled in) describes; with `compiled`, its
+    code must also be valid Python (a variant's, whose choices are spliced into the code)."""
     try:
         puzzle = Puzzle(
             name=raw["name"],
@@ -323,7 +324,7 @@ def _build(chapter: str, where: str, raw: dict[str, Any]) -> Puzzle:
     except (TypeError, ValueError) as bad:
         raise CatalogError(where, f"a field has the wrong type: {bad}") from None
     _validate(where, puzzle)
-    for label, source in (("code", puzzle.code), ("backward", puzzle.backward)):
+    for label, source in (("code", puzzle.code), ("backward", puzzle.backward)) if compiled else ():
         try:
             compile(source, f"<catalog:{puzzle.name}>", "exec")
         except SyntaxError as error:
@@ -447,7 +448,7 @@ def _rendered(base: Puzzle, at: tuple[tuple[str, int], ...]) -> Puzzle:
         lookup = {p.name: p for p in base.params}
         choices = tuple((name, lookup[name].choices[i]) for name, i in at)
         where = f"{base.chapter}.toml: {base.name} (variant {', '.join(f'{n}={v!r}' for n, v in choices)})"
-        built = _build(base.chapter, where, _fill(base.source, lookup, dict(at)))
+        built = _build(base.chapter, where, _fill(base.source, lookup, dict(at)), compiled=True)
         if built.name != base.name or built.kind != base.kind or built.function != base.function:
             raise CatalogError(where, "a parameter may not change the puzzle's name, kind or function")
         _RENDERED[key] = replace(built, variant=choices, params=base.params, no_tf=base.no_tf, source=base.source)

@@ -353,7 +353,8 @@ def _split(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -> t
 def _keywords(name: str, params: Params) -> Params:
     """The choices the reference takes as keyword-only arguments (`*, end="front"`); it follows
     any other parameter (a size, a static argument) through its arguments."""
-    accepted = inspect.signature(REFERENCES[name].python_function).parameters
+    function: Any = REFERENCES[name]  # a tf.function: the Python function is its `python_function`
+    accepted = inspect.signature(function.python_function).parameters
     return tuple((key, value) for key, value in params if key in accepted and accepted[key].kind is inspect.Parameter.KEYWORD_ONLY)
 
 

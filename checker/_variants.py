@@ -90,13 +90,16 @@ def fill(puzzle: Puzzle, text: str) -> str:
     return PLACEHOLDER.sub(value, text)
 
 
-def check_shapes(puzzle: Puzzle | str) -> None:
-    """Raise `CatalogError` when a variant's `f` does not return its declared `out` shapes
+def check(puzzle: Puzzle | str) -> None:
+    """Raise `CatalogError` when a variant of `puzzle` does not build (a field of the wrong
+    type, code that is not valid Python) or its `f` does not return its declared `out` shapes
     (`jax.eval_shape`, nothing computed; imports JAX)."""
+    every = variants(puzzle)  # builds each one first: no JAX needed to find a malformed choice
     import jax
 
-    for concrete in variants(puzzle):
-        specs = [jax.ShapeDtypeStruct(a.shape, a.dtype) for a in concrete.args if a.static is None and not a.cotangent]
+    struct: Any = jax.ShapeDtypeStruct  # untyped upstream
+    for concrete in every:
+        specs = [struct(a.shape, a.dtype) for a in concrete.args if a.static is None and not a.cotangent]
         fn = concrete.on_dynamic(concrete.f) if not concrete.is_vjp else _forward(concrete)
         try:
             result = jax.eval_shape(fn, *specs)

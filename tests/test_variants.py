@@ -103,7 +103,7 @@ def test_a_well_formed_parameterized_entry_builds_each_variant() -> None:
     puzzle = _catalog._puzzle("autodiff", _raw())
     assert "return 2 * x" in puzzle.code and puzzle.hints == ("Slope 2.",)
     assert "return 3 * x" in _variants.variant(puzzle, {"k": 3}).code
-    _variants.check_shapes(puzzle)
+    _variants.check(puzzle)
 
 
 def test_an_unknown_placeholder_is_a_catalog_error_naming_it() -> None:
@@ -115,15 +115,18 @@ def test_an_unknown_placeholder_is_a_catalog_error_naming_it() -> None:
 
 def test_a_choice_that_is_not_valid_python_is_a_catalog_error_naming_the_variant() -> None:
     raw = _raw(params={"k": {"choices": [2, 3], "code": ["2 * x", "3 * * x"]}})
+    puzzle = _catalog._puzzle("autodiff", raw)  # the canonical puzzle builds; the variant does not
     with pytest.raises(CatalogError, match=r"scaled \(variant k=3\): its code is not valid Python: .* line 2: 'return 3 \* \* x'"):
-        _catalog._puzzle("autodiff", raw)
+        _variants.check(puzzle)
+    with pytest.raises(CatalogError, match="not valid Python"):
+        _variants.variant(puzzle, {"k": 3})
 
 
 def test_a_variant_whose_f_does_not_return_its_declared_shape_is_a_catalog_error() -> None:
     raw = _raw(params={"k": {"choices": [2, 3], "code": ["2 * x", "3 * x[:2]"]}})
     puzzle = _catalog._puzzle("autodiff", raw)  # builds: the shapes need JAX to check
     with pytest.raises(CatalogError, match=r"scaled \(k=3\): f returns shapes \[\(2,\)\], the catalog declares out = \[\(3,\)\]"):
-        _variants.check_shapes(puzzle)
+        _variants.check(puzzle)
 
 
 @pytest.mark.parametrize("params, message", [
@@ -198,7 +201,7 @@ def test_the_seed_and_the_student_both_matter() -> None:
 
 @pytest.mark.parametrize("puzzle", PARAMETERIZED, ids=lambda p: p.name)
 def test_every_variant_returns_its_declared_shapes(puzzle: Puzzle) -> None:
-    _variants.check_shapes(puzzle)
+    _variants.check(puzzle)
 
 
 @pytest.mark.parametrize("puzzle", PARAMETERIZED, ids=lambda p: p.name)
@@ -228,6 +231,11 @@ def test_every_variants_reference_answer_passes_on_seeds_0_to_4_and_is_jacrev(pu
         for seed in range(5):
             verdict = check_answer(concrete.name, jac, seed=seed, variant=dict(concrete.variant))
             assert verdict.passed, (concrete.variant, seed, verdict.message)
+            tf = [o for o in verdict.oracles if o.name.startswith("TensorFlow")]
+            if _tf_oracle.covers(concrete) and _tf_oracle.installed_version() is not None:
+                assert tf and tf[0].agrees, (concrete.variant, verdict.oracles)  # TF followed the parameters
+            else:
+                assert not tf, (concrete.variant, verdict.oracles)
         if concrete.is_vjp:
             continue
         f = concrete.on_dynamic(concrete.f)
