@@ -286,6 +286,7 @@ def _outs(raw: list[Any]) -> tuple[tuple[int, ...], ...]:
 
 
 def _puzzle(chapter: str, raw: dict[str, Any]) -> Puzzle:
+    """The canonical puzzle of a catalog entry, its parameters checked and attached."""
     where = f"{chapter}.toml: {raw.get('name', '<unnamed puzzle>')}"
     params = _params(where, raw.get("params", {}))
     _check_placeholders(where, raw, params)
@@ -421,12 +422,13 @@ def render(puzzle: Puzzle, choices: Choices | dict[str, Any] | None = None) -> P
     for param in base.params:
         value = wanted.get(param.name, param.choices[0])
         matches = [i for i, c in enumerate(param.choices) if c == value and type(c) is type(value)]
+        matches = matches or [i for i, c in enumerate(param.choices) if str(c) == str(value)]  # "25" from a command line
         if not matches:
             raise CatalogError(base.name, f"parameter {param.name!r} has no choice {value!r}; choices: {list(param.choices)}")
         at[param.name] = matches[0]
     if all(i == 0 for i in at.values()):
         return base
-    return _rendered(base, tuple(sorted(at.items(), key=lambda kv: [p.name for p in base.params].index(kv[0]))))
+    return _rendered(base, tuple(at.items()))  # in the parameters' order
 
 
 def _canonical(puzzle: Puzzle) -> Puzzle:

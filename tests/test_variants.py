@@ -74,6 +74,11 @@ def test_a_variant_renders_concrete_code_and_text() -> None:
     assert "return np.cumsum(x[::-1])[::-1] / 25" in _stubs.stub(puzzle)
 
 
+def test_a_choice_can_be_given_as_text() -> None:
+    assert _variants.variant("cumsum", {"scale": "25"}) == _variants.variant("cumsum", {"scale": 25})
+    assert _variants.variant("relu", {"leak": "0.1"}).variant == (("leak", 0.1),)
+
+
 def test_variants_that_change_sizes_change_the_shapes() -> None:
     puzzle = _variants.variant("running_mean", {"width": 5})
     assert puzzle.outs == ((6,),) and puzzle.jac_shapes() == ((6, 10),)
