@@ -10,3 +10,10 @@ def jac(x, y):
         "X^T Y": ((a == i1) * Y[i0, b], (b == i1) * X[i0, a]),
         "X Y^T": ((a == i0) * Y[b, i1], (b == i0) * X[a, i1]),
     }["{{form}}"]
+
+
+_unscaled = jac
+
+
+def jac(*args):  # the variant's scale multiplies every block
+    return jax.tree_util.tree_map(lambda block: {{scale}} * (1.0 * block), _unscaled(*args))
