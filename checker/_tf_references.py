@@ -291,7 +291,7 @@ def jacobians(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], p
     """
     statics, arrays = _split(name, args, wrt)
     program = _jacobian_program(name, tuple(wrt), statics, _signature(arrays), _keywords(name, params))
-    return [np.asarray(block, dtype=np.float64) for block in program(*arrays)]
+    return [_scaled(name, params) * np.asarray(block, dtype=np.float64) for block in program(*arrays)]
 
 
 def vjps(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.ndarray, params: Params = ()) -> list[np.ndarray]:
@@ -311,7 +311,7 @@ def vjps(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.
     statics, arrays = _split(name, args, wrt)
     upstream = np.asarray(g, dtype=np.float64)
     program = _vjp_program(name, tuple(wrt), statics, _signature(arrays), upstream.shape, _keywords(name, params))
-    return [np.asarray(block, dtype=np.float64) for block in program(*arrays, upstream)]
+    return [_scaled(name, params) * np.asarray(block, dtype=np.float64) for block in program(*arrays, upstream)]
 
 
 # A variant's choices, as (parameter name, value): keyword arguments of the reference function.
@@ -356,6 +356,16 @@ def _keywords(name: str, params: Params) -> Params:
     function: Any = REFERENCES[name]  # a tf.function: the Python function is its `python_function`
     accepted = inspect.signature(function.python_function).parameters
     return tuple((key, value) for key, value in params if key in accepted and accepted[key].kind is inspect.Parameter.KEYWORD_ONLY)
+
+
+def _scaled(name: str, params: Params) -> float:
+    """A variant's `scale` multiplies f's output (`return 2 * (...)` in the catalog), so it
+    multiplies every derivative too (the chain rule); a reference that takes `scale` itself
+    applies it in its own graph instead."""
+    chosen = dict(params)
+    if "scale" not in chosen or "scale" in dict(_keywords(name, params)):
+        return 1.0
+    return float(chosen["scale"])
 
 
 def _signature(arrays: Sequence[np.ndarray]) -> Signature:

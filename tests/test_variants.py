@@ -191,7 +191,7 @@ def test_a_student_never_gets_the_published_canonical_variant_and_students_sprea
         got = {_variants.choose(1, f"student{i}", puzzle) for i in range(60)}
         assert () not in got
         assert len(got) == len(_variants.choices(puzzle)) - 1, puzzle.name  # 60 students reach every one
-    assert _variants.choose(1, "alice", "linear_lookup") == ()  # a puzzle without parameters
+    assert _variants.choose(1, "alice", "asymmetrical_vectored_lookup") == ()  # a puzzle without parameters
 
 
 def test_the_seed_and_the_student_both_matter() -> None:
