@@ -164,7 +164,7 @@ def test_a_numeric_placeholder_keeps_its_type_in_shapes() -> None:
 PINNED = {
     ("2026-fall", "alice", "cumsum"): (("direction", "left"), ("scale", 10)),
     ("2026-fall", "bob", "cumsum"): (("direction", "left"), ("scale", 25)),
-    (7, "s123", "conv"): (("w", 4), ("scale", 3)),
+    (7, "s123", "conv"): (("w", 5), ("scale", -1)),
     ("2026-fall", "alice", "gather"): (("vocab", 30), ("width", 5)),
 }
 
