@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import difflib
 import functools
+import itertools
+import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -42,6 +44,32 @@ class CatalogError(Exception):
         super().__init__(f"{where}: {message}")
         self.where = where
         self.message = message
+
+
+# A placeholder in a parameterized puzzle's text: `{{direction}}` (the choice itself) or
+# `{{direction.expr}}` (the parameter's `expr` word for that choice).
+PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\s*\}\}")
+# What a choice (or a word for it) may be: a TOML string, integer or float.
+_SCALARS = (str, int, float)
+
+# A variant, as its parameters' choices in declaration order; () is the canonical puzzle.
+Choices = tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a puzzle: its choices (the first is the canonical puzzle's) and, per
+    word, one value for each choice (`{{name.word}}` in the puzzle's text)."""
+
+    name: str
+    choices: tuple[Any, ...]
+    words: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+
+    def value(self, word: str | None, index: int) -> Any:
+        """The choice at `index` (`word` None) or that choice's `word`."""
+        if word is None:
+            return self.choices[index]
+        return dict(self.words)[word][index]
 
 
 @dataclass(frozen=True)
@@ -96,6 +124,12 @@ class Puzzle:
     backward: str = ""  # a custom gradient's source (hidden from the learner): `backward(*args, g)`
     guard: str | None = None
     why: str = ""  # why the reference answer is right (`jacpuzzles solution`), 1-3 sentences
+    variant: Choices = ()  # the parameters' choices this puzzle was rendered with; () canonical
+    # The parameters (`_variants` renders the other variants from them), and why a non-canonical
+    # variant has no TensorFlow reference ("" when the reference follows the parameters).
+    params: tuple[Param, ...] = field(default=(), compare=False, repr=False)
+    no_tf: str = field(default="", compare=False, repr=False)
+    source: Any = field(default=None, compare=False, repr=False)  # the raw catalog entry
 
     @property
     def is_vjp(self) -> bool:
@@ -252,7 +286,23 @@ def _outs(raw: list[Any]) -> tuple[tuple[int, ...], ...]:
 
 
 def _puzzle(chapter: str, raw: dict[str, Any]) -> Puzzle:
+    """The canonical puzzle of a catalog entry, its parameters checked and attached."""
     where = f"{chapter}.toml: {raw.get('name', '<unnamed puzzle>')}"
+    params = _params(where, raw.get("params", {}))
+    _check_placeholders(where, raw, params)
+    first = {p.name: 0 for p in params}
+    filled = _fill(raw, {p.name: p for p in params}, first)
+    canonical = replace(_build(chapter, where, filled), params=params, no_tf=str(raw.get("no_tf", "")).strip(), source=raw)
+    if canonical.no_tf and not params:
+        raise CatalogError(where, "no_tf says why a variant has no TensorFlow reference, but the puzzle has no params")
+    # The other variants are built when first asked for (`render`), keeping `list` fast;
+    # `_variants.check` builds and runs them all (a test does, for every puzzle).
+    return canonical
+
+
+def _build(chapter: str, where: str, raw: dict[str, Any], compiled: bool = False) -> Puzzle:
+    """The puzzle an entry (with every placeholder filled in) describes; with `compiled`, its
+    code must also be valid Python (a variant's, whose choices are spliced into the code)."""
     try:
         puzzle = Puzzle(
             name=raw["name"],
@@ -272,8 +322,139 @@ def _puzzle(chapter: str, raw: dict[str, Any]) -> Puzzle:
         )
     except KeyError as missing:
         raise CatalogError(where, f"missing field {missing}") from None
+    except (TypeError, ValueError) as bad:
+        raise CatalogError(where, f"a field has the wrong type: {bad}") from None
     _validate(where, puzzle)
+    for label, source in (("code", puzzle.code), ("backward", puzzle.backward)) if compiled else ():
+        try:
+            compile(source, f"<catalog:{puzzle.name}>", "exec")
+        except SyntaxError as error:
+            raise CatalogError(where, f"its {label} is not valid Python: {error.msg} on line {error.lineno}: {(error.text or '').strip()!r}") from None
     return puzzle
+
+
+def _params(where: str, raw: Any) -> tuple[Param, ...]:
+    """The `[puzzle.params.NAME]` tables: `choices`, and any words, each a list as long."""
+    if not isinstance(raw, dict):
+        raise CatalogError(where, f"params is a table of parameters, not {raw!r}")
+    found = []
+    for name, table in raw.items():
+        if not isinstance(table, dict) or "choices" not in table:
+            raise CatalogError(where, f"parameter {name!r} has no choices list: {table!r}")
+        choices = table["choices"]
+        if not isinstance(choices, list) or len(choices) < 2 or not all(isinstance(c, _SCALARS) for c in choices):
+            raise CatalogError(where, f"parameter {name!r}: choices must list two or more strings or numbers; found {choices!r}")
+        if len(set(map(repr, choices))) != len(choices):
+            raise CatalogError(where, f"parameter {name!r}: a choice is listed twice in {choices!r}")
+        words = []
+        for word, values in table.items():
+            if word == "choices":
+                continue
+            if not isinstance(values, list) or len(values) != len(choices) or not all(isinstance(v, _SCALARS) for v in values):
+                raise CatalogError(where, f"parameter {name!r}: word {word!r} needs one string or number per choice ({len(choices)}); found {values!r}")
+            words.append((word, tuple(values)))
+        found.append(Param(name, tuple(choices), tuple(words)))
+    return tuple(found)
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string in an entry, params tables aside."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for key, v in value.items() if key != "params" for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _check_placeholders(where: str, raw: dict[str, Any], params: tuple[Param, ...]) -> None:
+    """Every placeholder names a parameter (and one of its words); every parameter is used."""
+    known = {p.name: p for p in params}
+    used = set()
+    for text in _strings(raw):
+        for match in PLACEHOLDER.finditer(text):
+            name, word = match.group(1), match.group(2)
+            param = known.get(name)
+            if param is None:
+                raise CatalogError(where, f"unknown placeholder {match.group(0)}: no parameter {name!r} (parameters: {sorted(known) or 'none'})")
+            if word is not None and word not in dict(param.words):
+                raise CatalogError(where, f"unknown placeholder {match.group(0)}: parameter {name!r} has no word {word!r} (words: {[w for w, _ in param.words]})")
+            used.add(name)
+    unused = sorted(set(known) - used)
+    if unused:
+        raise CatalogError(where, f"parameters {unused} appear in no placeholder: every variant would be the same puzzle")
+
+
+def all_choices(puzzle: Puzzle) -> tuple[Choices, ...]:
+    """Every variant of `puzzle` as its choices, canonical (every first choice) first."""
+    names = [p.name for p in puzzle.params]
+    return tuple(tuple(zip(names, combo)) for combo in itertools.product(*(p.choices for p in puzzle.params)))
+
+
+def _fill(value: Any, lookup: dict[str, Param], at: dict[str, int]) -> Any:
+    """`value` with every placeholder filled in; a string that is one placeholder alone takes
+    the value's own type (a number in a shape, `out`, `low`, `high` or `static`)."""
+    if isinstance(value, str):
+        whole = PLACEHOLDER.fullmatch(value)
+        if whole:
+            return lookup[whole.group(1)].value(whole.group(2), at[whole.group(1)])
+        return PLACEHOLDER.sub(lambda m: str(lookup[m.group(1)].value(m.group(2), at[m.group(1)])), value)
+    if isinstance(value, dict):
+        return {key: v if key == "params" else _fill(v, lookup, at) for key, v in value.items()}
+    if isinstance(value, list):
+        return [_fill(v, lookup, at) for v in value]
+    return value
+
+
+def render(puzzle: Puzzle, choices: Choices | dict[str, Any] | None = None) -> Puzzle:
+    """The concrete puzzle for one variant of `puzzle` (by its choices, one per parameter; a
+    parameter left out takes its canonical choice). None or the canonical choices give the
+    canonical puzzle itself. Raises `CatalogError` for an unknown parameter or choice, or when
+    the variant does not build."""
+    base = _canonical(puzzle)
+    wanted = dict(choices or ())
+    lookup = {p.name: p for p in base.params}
+    unknown = sorted(set(wanted) - set(lookup))
+    if unknown:
+        raise CatalogError(base.name, f"no parameters {unknown}; its parameters: {sorted(lookup) or 'none'}")
+    at = {}
+    for param in base.params:
+        value = wanted.get(param.name, param.choices[0])
+        matches = [i for i, c in enumerate(param.choices) if c == value and type(c) is type(value)]
+        matches = matches or [i for i, c in enumerate(param.choices) if str(c) == str(value)]  # "25" from a command line
+        if not matches:
+            raise CatalogError(base.name, f"parameter {param.name!r} has no choice {value!r}; choices: {list(param.choices)}")
+        at[param.name] = matches[0]
+    if all(i == 0 for i in at.values()):
+        return base
+    return _rendered(base, tuple(at.items()))  # in the parameters' order
+
+
+def _canonical(puzzle: Puzzle) -> Puzzle:
+    if not puzzle.variant:
+        return puzzle
+    found = get(puzzle.name)
+    if found is None or found.source is not puzzle.source:  # a puzzle from outside the catalog
+        return _puzzle(puzzle.chapter, puzzle.source)
+    return found
+
+
+_RENDERED: dict[tuple[int, tuple[tuple[str, int], ...]], Puzzle] = {}
+
+
+def _rendered(base: Puzzle, at: tuple[tuple[str, int], ...]) -> Puzzle:
+    # Kept, so a variant's compiled `f` is compiled once per process.
+    key = (id(base.source), at)
+    if key not in _RENDERED:
+        lookup = {p.name: p for p in base.params}
+        choices = tuple((name, lookup[name].choices[i]) for name, i in at)
+        where = f"{base.chapter}.toml: {base.name} (variant {', '.join(f'{n}={v!r}' for n, v in choices)})"
+        built = _build(base.chapter, where, _fill(base.source, lookup, dict(at)), compiled=True)
+        if built.name != base.name or built.kind != base.kind or built.function != base.function:
+            raise CatalogError(where, "a parameter may not change the puzzle's name, kind or function")
+        _RENDERED[key] = replace(built, variant=choices, params=base.params, no_tf=base.no_tf, source=base.source)
+    return _RENDERED[key]
 
 
 def _validate(where: str, puzzle: Puzzle) -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from checker import _numerics, _oracles, _report, _runner, _sampling, _tf_oracle
+from checker import _numerics, _oracles, _report, _runner, _sampling, _tf_oracle, _variants
 from checker._catalog import Puzzle, puzzle_named
 from checker._judge import Oracle, judge
 from checker._runner import Run
@@ -28,8 +28,12 @@ def check_file(name: str, path: str | Path, seed: int = DEFAULT_SEED, timeout: f
     return check_files([(name, path)], seed, timeout)[0]
 
 
-def check_files(items: Sequence[tuple[str, str | Path]], seed: int = DEFAULT_SEED, timeout: float = DEFAULT_TIMEOUT) -> list[Verdict]:
+def check_files(
+    items: Sequence[tuple[str, str | Path]], seed: int = DEFAULT_SEED, timeout: float = DEFAULT_TIMEOUT,
+    variants: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[Verdict]:
     """Check several answer files, `(puzzle name, path)` each; verdicts in the same order.
+    `variants` maps a puzzle name to its variant's choices (the canonical puzzle otherwise).
 
     The expected Jacobians of every answer that can run are computed first, in one go (one
     compilation for the lot); then each answer runs.
@@ -37,7 +41,7 @@ def check_files(items: Sequence[tuple[str, str | Path]], seed: int = DEFAULT_SEE
     with _numerics.pinned():
         work = []
         for name, path in items:
-            puzzle = puzzle_named(name)
+            puzzle = _variants.variant(name, (variants or {}).get(name))
             work.append((puzzle, _sampling.draws(puzzle, seed), Path(path), _runner.precheck(puzzle, Path(path))))
         expected = _expected([(p, d) for p, d, _, early in work if early is None])
         verdicts = []
@@ -48,9 +52,13 @@ def check_files(items: Sequence[tuple[str, str | Path]], seed: int = DEFAULT_SEE
         return verdicts
 
 
-def check_answer(name: str, jac: Callable[..., Any], seed: int = DEFAULT_SEED, timeout: float = DEFAULT_TIMEOUT) -> Verdict:
-    """Check a `jac` function directly (from a notebook cell or a test)."""
-    puzzle = puzzle_named(name)
+def check_answer(
+    name: str, jac: Callable[..., Any], seed: int = DEFAULT_SEED, timeout: float = DEFAULT_TIMEOUT,
+    variant: Mapping[str, Any] | None = None,
+) -> Verdict:
+    """Check a `jac` function directly (from a notebook cell or a test), against the variant
+    of puzzle `name` with the choices `variant` (the canonical puzzle when None)."""
+    puzzle = _variants.variant(name, variant)
     with _numerics.pinned():
         draws = _sampling.draws(puzzle, seed)
         expected = _expected([(puzzle, draws)]).get(puzzle.name)

@@ -83,6 +83,9 @@ def _key(puzzle: Puzzle, batch: tuple[Draw, ...]) -> str:
     digest = hashlib.sha256()
     digest.update(_chapter_digest(puzzle.chapter))
     digest.update(f"{puzzle.name}|{_numerics.settings_digest()}".encode())
+    if puzzle.variant:  # a variant's own f and shapes (the canonical puzzle's keys are unchanged)
+        shapes = [(a.name, a.shape, a.dtype, a.static) for a in puzzle.args]
+        digest.update(f"|{puzzle.variant!r}|{puzzle.code}|{puzzle.backward}|{puzzle.outs!r}|{shapes!r}".encode())
     for draw in batch:
         for value in draw.values:
             digest.update(value.dtype.str.encode())

@@ -52,8 +52,9 @@ class TFResult:
 
 
 def covers(puzzle: Puzzle) -> bool:
-    """Whether `puzzle` has a TensorFlow reference."""
-    return puzzle.chapter in CHAPTERS
+    """Whether `puzzle` has a TensorFlow reference: a non-canonical variant has one unless the
+    catalog says why not (`no_tf`)."""
+    return puzzle.chapter in CHAPTERS and not (puzzle.variant and puzzle.no_tf)
 
 
 def installed_version() -> str | None:
@@ -154,6 +155,8 @@ def recorded_inputs(puzzle: Puzzle) -> list[np.ndarray] | None:
 
 
 def _recorded(puzzle: Puzzle, batch: tuple[Draw, ...]) -> list[_oracles.Blocks] | None:
+    if puzzle.variant:  # the recording is of the canonical puzzles (a variant may share its draws)
+        return None
     inputs = recorded_inputs(puzzle)
     if inputs is None or not same_inputs(inputs, batch):
         return None
@@ -181,7 +184,8 @@ def _references_digest() -> bytes:
 
 
 def _key(puzzle: Puzzle, batch: tuple[Draw, ...], version: str) -> str:
-    return hashlib.sha256(f"{puzzle.name}|{version}|{digest(batch)}|".encode() + _references_digest()).hexdigest()[:32]
+    variant = f"{puzzle.variant!r}|" if puzzle.variant else ""
+    return hashlib.sha256(f"{puzzle.name}|{variant}{version}|{digest(batch)}|".encode() + _references_digest()).hexdigest()[:32]
 
 
 @contextlib.contextmanager
@@ -217,9 +221,9 @@ def _compute(puzzle: Puzzle, batch: tuple[Draw, ...]) -> list[np.ndarray]:
     for draw in batch:
         args = [a.static if a.static is not None else v for a, v in zip(puzzle.args, draw.values)]
         if puzzle.is_vjp:
-            per_draw.append(_tf_references.vjps(puzzle.name, args[:-1], wrt, draw.values[-1]))
+            per_draw.append(_tf_references.vjps(puzzle.name, args[:-1], wrt, draw.values[-1], puzzle.variant))
         else:
-            per_draw.append(_tf_references.jacobians(puzzle.name, args, wrt))
+            per_draw.append(_tf_references.jacobians(puzzle.name, args, wrt, puzzle.variant))
     return [np.stack([blocks[k] for blocks in per_draw]) for k in range(len(puzzle.jac_shapes()))]
 
 

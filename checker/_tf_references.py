@@ -20,6 +20,7 @@ TensorFlow is installed.
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -70,9 +71,13 @@ def _pad_to_rank(low: Tensor, rank: int) -> Tensor:
 # --- the puzzles, in the chapter's order -------------------------------------------------------
 
 
-def naive_lookup(arr: Tensor, index: Tensor) -> Tensor:
-    """`arr[round(index)]`; no gradient reaches the index (the cast to int cuts it)."""
-    return arr[tf.cast(tf.round(index), tf.int32)]
+def naive_lookup(arr: Tensor, index: Tensor, *, end: str = "front") -> Tensor:
+    """`arr[round(index)]`; no gradient reaches the index (the cast to int cuts it). The variant
+    `end="back"` counts the rounded index from the end of `arr`."""
+    position = tf.cast(tf.round(index), tf.int32)
+    if end == "back":
+        position = arr.shape[0] - 1 - position
+    return arr[position]
 
 
 def linear_lookup(arr: Tensor, index: Tensor) -> Tensor:
@@ -143,9 +148,9 @@ def bulk_superposition_lookup_corrected(arr: Tensor, indices: Tensor) -> Tensor:
     return tf.linalg.matvec(bulk_bandwidthify_corrected(indices, arr.shape[0]), arr)
 
 
-def residual_lookup(arr: Tensor, index: Tensor) -> tuple[Tensor, Tensor]:
-    """`(arr[round(index)], index - round(index))`."""
-    nearest = tf.round(index)
+def residual_lookup(arr: Tensor, index: Tensor, *, rounding: str = "round") -> tuple[Tensor, Tensor]:
+    """`(arr[round(index)], index - round(index))`; the variants round with `floor` or `ceil`."""
+    nearest = {"round": tf.round, "floor": tf.math.floor, "ceil": tf.math.ceil}[rounding](index)
     return arr[tf.cast(nearest, tf.int32)], index - nearest
 
 
@@ -268,7 +273,7 @@ REFERENCES: dict[str, Callable[..., Any]] = {
 # --- expected derivatives ----------------------------------------------------------------------
 
 
-def jacobians(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -> list[np.ndarray]:
+def jacobians(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], params: Params = ()) -> list[np.ndarray]:
     """TensorFlow's Jacobians of puzzle `name` at `args`, with respect to the arguments `wrt`.
 
     Args:
@@ -276,6 +281,8 @@ def jacobians(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -
         args: the arguments in the puzzle's order: arrays (floats are computed in float64,
             integers in int32) or Python ints for static arguments (`bandwidth`).
         wrt: positions in `args` of float arguments.
+        params: a variant's choices, `(name, value)` pairs, passed to the function by keyword
+            (none for the canonical puzzle).
 
     Returns:
         One block per output of the function (two for `residual_lookup`) and, within it, per
@@ -283,11 +290,11 @@ def jacobians(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -
         float64, zeros where the output does not depend on the argument.
     """
     statics, arrays = _split(name, args, wrt)
-    program = _jacobian_program(name, tuple(wrt), statics, _signature(arrays))
-    return [np.asarray(block, dtype=np.float64) for block in program(*arrays)]
+    program = _jacobian_program(name, tuple(wrt), statics, _signature(arrays), _keywords(name, params))
+    return [_scaled(name, params) * np.asarray(block, dtype=np.float64) for block in program(*arrays)]
 
 
-def vjps(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.ndarray) -> list[np.ndarray]:
+def vjps(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.ndarray, params: Params = ()) -> list[np.ndarray]:
     """TensorFlow's vector-Jacobian products of puzzle `name` at `args`, upstream gradient `g`.
 
     Args:
@@ -295,6 +302,7 @@ def vjps(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.
         args: as for `jacobians`.
         wrt: positions in `args` of float arguments.
         g: the upstream gradient, shape of the output.
+        params: as for `jacobians`.
 
     Returns:
         Per position in `wrt`: `tape.gradient(output, args[i], output_gradients=g)`, shape
@@ -302,10 +310,12 @@ def vjps(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.
     """
     statics, arrays = _split(name, args, wrt)
     upstream = np.asarray(g, dtype=np.float64)
-    program = _vjp_program(name, tuple(wrt), statics, _signature(arrays), upstream.shape)
-    return [np.asarray(block, dtype=np.float64) for block in program(*arrays, upstream)]
+    program = _vjp_program(name, tuple(wrt), statics, _signature(arrays), upstream.shape, _keywords(name, params))
+    return [_scaled(name, params) * np.asarray(block, dtype=np.float64) for block in program(*arrays, upstream)]
 
 
+# A variant's choices, as (parameter name, value): keyword arguments of the reference function.
+Params = tuple[tuple[str, Any], ...]
 # The static arguments, as (position, value): fixed when a program is traced.
 Statics = tuple[tuple[int, int], ...]
 # The array arguments, as (shape, dtype name): a program is traced for these.
@@ -338,6 +348,24 @@ def _split(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -> t
                 "arguments given"
             )
     return tuple(statics), arrays
+
+
+def _keywords(name: str, params: Params) -> Params:
+    """The choices the reference takes as keyword-only arguments (`*, end="front"`); it follows
+    any other parameter (a size, a static argument) through its arguments."""
+    function: Any = REFERENCES[name]  # a tf.function: the Python function is its `python_function`
+    accepted = inspect.signature(function.python_function).parameters
+    return tuple((key, value) for key, value in params if key in accepted and accepted[key].kind is inspect.Parameter.KEYWORD_ONLY)
+
+
+def _scaled(name: str, params: Params) -> float:
+    """A variant's `scale` multiplies f's output (`return 2 * (...)` in the catalog), so it
+    multiplies every derivative too (the chain rule); a reference that takes `scale` itself
+    applies it in its own graph instead."""
+    chosen = dict(params)
+    if "scale" not in chosen or "scale" in dict(_keywords(name, params)):
+        return 1.0
+    return float(chosen["scale"])
 
 
 def _signature(arrays: Sequence[np.ndarray]) -> Signature:
@@ -376,7 +404,7 @@ def _compiled(program: Callable[..., Any], specs: list[Any]) -> Callable[..., An
 
 
 @functools.lru_cache(maxsize=None)
-def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature) -> Callable[..., Any]:
+def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature, params: Params = ()) -> Callable[..., Any]:
     """One graph computing every Jacobian block of a puzzle, traced when first asked for."""
     function = REFERENCES[name]
 
@@ -386,7 +414,7 @@ def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signatu
         with tf.GradientTape() as tape:
             for position in wrt:
                 tape.watch(args[position])
-            result = function(*args)
+            result = function(*args, **dict(params))
             outputs = result if isinstance(result, (tuple, list)) else (result,)
             # One Jacobian of all outputs, flattened end to end (on the tape, so that it is
             # differentiated through), against all arguments at once: one vectorised backward
@@ -408,7 +436,7 @@ def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signatu
 
 @functools.lru_cache(maxsize=None)
 def _vjp_program(
-    name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature, upstream: tuple[int, ...]
+    name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature, upstream: tuple[int, ...], params: Params = ()
 ) -> Callable[..., Any]:
     """One graph computing a puzzle's vector-Jacobian products, traced when first asked for."""
     function = REFERENCES[name]
@@ -420,7 +448,7 @@ def _vjp_program(
         with tf.GradientTape() as tape:
             for position in wrt:
                 tape.watch(args[position])
-            output = function(*args)
+            output = function(*args, **dict(params))
         if isinstance(output, (tuple, list)):
             raise ValueError(f"{name} has {len(output)} outputs; vjps takes a one-output puzzle")
         grads = tape.gradient(

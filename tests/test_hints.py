@@ -107,3 +107,23 @@ def test_the_harness_catches_a_hint_using_undefined_names() -> None:
     broken = dataclasses.replace(cumsum, hints=("`(Is <= Os) / 20`.",))
     with pytest.raises(AssertionError, match=r"`\(Is <= Os\) / 20` does not run as written: name 'Is' is not defined"):
         _run_hints(broken, 1)
+
+
+VARIED = [p for p in puzzles() if p.params]
+
+
+@pytest.mark.parametrize("puzzle", VARIED, ids=[p.name for p in VARIED])
+def test_every_variant_s_hints_run_as_written_in_its_own_stub(puzzle: Puzzle) -> None:
+    # Merging the variants with the runnable hints: a size a hint defines (`np.arange(10)`) must
+    # follow the variant (prod's `n`, running_mean's output count), or its code fails on the
+    # variant's shapes. The canonical variant is the test above.
+    from checker import _variants
+
+    for variant in _variants.variants(puzzle)[1:]:
+        if not any(_code(s) for h in variant.hints for s in _spans(h)):
+            continue
+        for k in range(1, len(variant.hints) + 1):
+            try:
+                _run_hints(variant, k)
+            except AssertionError as exc:
+                raise AssertionError(f"{_variants.label(variant)}: {exc}") from None

@@ -1,0 +1,2 @@
+def jac(x):
+    return ({{freq}} * -np.sin({{freq.code}}))[:, None]

@@ -1,0 +1,2 @@
+def jac(x):
+    return np.ones((1, {{n}})) / {{n}}

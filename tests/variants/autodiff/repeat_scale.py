@@ -1,0 +1,5 @@
+Os = np.arange(10)[:, None]
+
+
+def jac(x):
+    return {{order.os}} / {{div}}
