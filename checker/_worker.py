@@ -355,6 +355,10 @@ def _view(config: dict[str, Any]) -> dict[str, Any]:
     # A checkout inside a folder in view (under /usr, say): all of it but `checker` emptied.
     around = kit and kit not in installed and any(_under(kit, b) and b != kit for b in kept)
     hidden = [os.path.join(kit, n) for n in sorted(os.listdir(kit)) if n != "checker"] if around else []
+    # JAX's differentiating code, replaced in memory by the worker's guards: its files too.
+    from checker import _integrity
+
+    hidden += _integrity.withheld_sources()
     withheld = []
     for root in kept:
         for folder in [p for p in sys.path if p and _under(os.path.realpath(p), root) and os.path.isdir(p)]:
