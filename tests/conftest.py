@@ -24,8 +24,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+# Test files that run the class grader: under pytest-xdist they share one worker, one after the
+# other, so that two graders never compete for the two cores (and their budgets) at once.
+GRADING = {
+    "test_autodiff_routes.py", "test_autograde.py", "test_classroom_workflow.py", "test_grade.py",
+    "test_grade_agrees_with_check.py", "test_grade_corpus.py", "test_grade_malformed.py",
+    "test_grade_shard.py", "test_grade_soundness.py", "test_grade_text.py", "test_sandbox_trust.py",
+}
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Without `--slow` (or a `-m` expression of one's own), the slow tier is left out and said so."""
+    """Each test file is one group for pytest-xdist (`--dist loadgroup`: a file's class-grading
+    fixture runs once), the grading files one group together. Without `--slow` (or a `-m`
+    expression of one's own), the slow tier is left out."""
+    for item in items:
+        name = item.path.name
+        item.add_marker(pytest.mark.xdist_group("grading" if name in GRADING else name))
     if config.getoption("--slow") or config.option.markexpr:
         return
     slow = [item for item in items if item.get_closest_marker("slow") is not None]

@@ -23,7 +23,8 @@ from checker import Status, check_file
 from checker._catalog import puzzle_named
 from tests.conftest import REPO
 
-pytestmark = pytest.mark.slow
+# A class run is one fixture, charged to one test's time: room for a busy machine.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]
 
 CORPUS = REPO / "tests" / "corpus"
 REDTEAM = REPO / "tests" / "redteam"

@@ -19,7 +19,8 @@ from checker._catalog import puzzle_named
 from checker._stubs import relative_path
 from tests.conftest import REPO, SOLUTIONS
 
-pytestmark = pytest.mark.slow
+# A class run is one fixture, charged to one test's time: room for a busy machine.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 
 REDTEAM = REPO / "tests" / "redteam"
 HEADER_END = "# ---- your answer: everything below this line is yours to edit ----\n"
