@@ -52,7 +52,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_report_header(config: pytest.Config) -> str:
     if config.getoption("--slow"):
         return "slow tier: included (--slow)"
-    return "slow tier: left out; `python3 -m pytest --slow` runs it too (CI does)"
+    return "slow tier: left out; `python3 -m pytest --slow -n 0` runs it too (CI does)"
 
 
 def write_answer(folder: Path, name: str, body: str) -> Path:
