@@ -5,10 +5,14 @@
 
     seed = 4021          # optional; so are timeout, memory_mb and jobs
     timeout = 10
+    variants = true      # optional: each student gets a variant of each puzzle (needs seed)
 
     [puzzles]            # optional: without it, every puzzle with the catalog's points
     cumsum = 3           # points
     neg = true           # the catalog's points
+
+    [students]           # optional: submission name (folder or zip stem) = student id
+    "ada-lovelace" = "s1234"
 
 A flag given on the command line wins over the file, which wins over the built-in default.
 Every mistake in the file is a `BadSetup` saying what was expected, what was found and where.
@@ -17,6 +21,7 @@ Every mistake in the file is a `BadSetup` saying what was expected, what was fou
 from __future__ import annotations
 
 import difflib
+import hashlib
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +38,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 DEFAULT_JOBS = 2
 DEFAULT_MEMORY_MB = 1024
-KEYS = ("seed", "timeout", "memory_mb", "jobs", "puzzles")
+KEYS = ("seed", "timeout", "memory_mb", "jobs", "variants", "puzzles", "students")
 
 
 class BadSetup(Exception):
@@ -49,10 +54,27 @@ class Assignment:
     timeout: float | None = None
     memory_mb: int | None = None
     jobs: int | None = None
+    variants: bool = False
+    students: tuple[tuple[str, str], ...] = ()  # the roster: submission name -> student id
+    digest: str = ""  # of the file's bytes: a workspace records it (`init --assignment`)
 
     def points(self) -> dict[str, int]:
         """Points per puzzle, in catalog order."""
         return dict(self.puzzles)
+
+    def student_id(self, submission: str) -> str:
+        """The student id of the submission named `submission` (a folder name or zip stem): the
+        roster's entry, else the name itself."""
+        return dict(self.students).get(submission, submission)
+
+    def choices(self, student: str) -> dict[str, Any]:
+        """The variant of each assigned puzzle that `student` gets, as `{name: choices}`; empty
+        when variants are off (every puzzle canonical)."""
+        if not self.variants:
+            return {}
+        from checker import _variants
+
+        return {name: dict(_variants.choose(self.seed if self.seed is not None else DEFAULT_SEED, student, name)) for name, _ in self.puzzles}
 
 
 @dataclass(frozen=True)
@@ -98,13 +120,37 @@ def load(path: Path) -> Assignment:
     for key in raw:
         if key not in KEYS:
             raise BadSetup(f"{where}: unknown key {key!r}{_did_you_mean(key, KEYS)}; the keys are {', '.join(KEYS)}")
+    variants = raw.get("variants", False)
+    if not isinstance(variants, bool):
+        raise BadSetup(f"{where}: variants must be true or false, found {_kind(variants)} ({variants!r})")
+    if variants and "seed" not in raw:
+        raise BadSetup(f"{where}: variants = true needs a seed (`seed = 4021`): each student's variants are drawn from it, so it must not change once stubs are handed out")
     return Assignment(
         puzzles=_puzzles(raw.get("puzzles"), where),
         seed=_number(raw, "seed", 0, where, "a whole number, 0 or more"),
         timeout=_timeout(raw, where),
         memory_mb=_number(raw, "memory_mb", 0, where, "a whole number of megabytes, 0 or more (0: no limit)"),
         jobs=_number(raw, "jobs", 1, where, "a whole number, 1 or more"),
+        variants=variants,
+        students=_students(raw.get("students"), where),
+        digest=hashlib.sha256(path.read_bytes()).hexdigest()[:16],
     )
+
+
+def _students(table: Any, where: str) -> tuple[tuple[str, str], ...]:
+    """The optional `[students]` roster: submission name = student id, ids distinct."""
+    if table is None:
+        return ()
+    if not isinstance(table, dict):
+        raise BadSetup(f"{where}: students must be a table (`[students]`, then `\"submission-name\" = \"student-id\"` lines), found {_kind(table)}")
+    seen: dict[str, str] = {}
+    for name, value in table.items():
+        if not isinstance(value, str) or not value.strip():
+            raise BadSetup(f"{where}: [students] {name!r} must be a student id (a non-empty string), found {_kind(value)} ({value!r})")
+        if value.strip() in seen:
+            raise BadSetup(f"{where}: [students] {name!r} and {seen[value.strip()]!r} have the same id {value.strip()!r}; give each student one id")
+        seen[value.strip()] = name
+    return tuple((name, value.strip()) for name, value in table.items())
 
 
 def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str:

@@ -243,10 +243,14 @@ class Pool:
                 raise WorkerFailure(f"the grading worker failed before running any answer ({_how(ended)}): {ended.stderr.strip()[-500:]}")
             attempt += 1
             on = ended.current.partition(" ")[2]
-            if not on.isdigit() or int(on) not in unfinished:
+            claimed = int(on) if on.isdigit() and int(on) in unfinished else None
+            if batch and claimed is None:
                 batch = False  # died compiling or running the traced answers together: one by one now
                 continue
-            culprit = int(on)
+            # One by one, the worker takes the unfinished puzzles in order, so a claim that names
+            # none of them (the file is the worker's to rewrite) blames the first: every attempt
+            # settles a puzzle, and a submission can never keep the grader retrying.
+            culprit = unfinished[0] if claimed is None else claimed
             runs[culprit] = Run(problem=_died(items[culprit][1], ended, self.limits))
             self.last_words = _last_line(ended.stderr)
         return [runs[i] for i in range(len(items))]

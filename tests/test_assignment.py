@@ -33,6 +33,16 @@ def test_puzzles_come_in_catalog_order_with_points_or_the_catalogs(tmp_path: Pat
     assert (a.seed, a.timeout, a.memory_mb, a.jobs) == (7, 3.0, 512, 4)
 
 
+def test_variants_roster_and_digest(tmp_path: Path) -> None:
+    text = "seed = 7\nvariants = true\n[puzzles]\ncumsum = 3\nneg = true\n[students]\n\"ada-l\" = \"s1\"\n"
+    a = _load(tmp_path, text)
+    assert a.variants and a.student_id("ada-l") == "s1" and a.student_id("bob") == "bob"
+    assert a.choices("s1") == a.choices("s1") and set(a.choices("s1")) == {"cumsum", "neg"}
+    assert all(a.choices("s1")[name] for name in ("cumsum", "neg"))  # never the canonical variant
+    assert len(a.digest) == 16 and _load(tmp_path, text.replace("seed = 7", "seed = 8")).digest != a.digest
+    assert _load(tmp_path, "seed = 7\n").choices("s1") == {}  # variants off: every puzzle canonical
+
+
 def test_without_a_puzzles_table_the_whole_catalog_counts(tmp_path: Path) -> None:
     assert _load(tmp_path, "seed = 1\n").points() == POINTS == default().points()
 
@@ -61,7 +71,12 @@ def test_flags_given_win_over_the_file_which_wins_over_the_defaults(tmp_path: Pa
     ("timeout = true\n", "timeout must be a number of seconds above 0, found a boolean (True)"),
     ("memory_mb = 1.5\n", "memory_mb must be a whole number of megabytes"),
     ("jobs = 0\n", "jobs must be a whole number, 1 or more, found 0"),
-    ("timout = 3\n", "unknown key 'timout' (did you mean 'timeout'?); the keys are seed, timeout, memory_mb, jobs, puzzles"),
+    ("timout = 3\n", "unknown key 'timout' (did you mean 'timeout'?); the keys are seed, timeout, memory_mb, jobs, variants, puzzles, students"),
+    ("variants = true\n", "variants = true needs a seed"),
+    ("seed = 1\nvariants = \"yes\"\n", "variants must be true or false, found a string ('yes')"),
+    ("[students]\nada = 7\n", "[students] 'ada' must be a student id (a non-empty string), found an integer (7)"),
+    ("[students]\nada = \"s1\"\nbob = \"s1\"\n", "[students] 'bob' and 'ada' have the same id 's1'"),
+    ("students = [\"ada\"]\n", "students must be a table"),
     ("seed = 1\nseed = 2\n", "is not valid TOML: Cannot overwrite a value (at line 2, column 9)"),
     ("[puzzles\ncumsum = 2\n", "is not valid TOML: Expected ']' at the end of a table declaration (at line 1, column 9)"),
 ])

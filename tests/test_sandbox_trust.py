@@ -133,3 +133,31 @@ def test_the_start_up_proof_stops_grading_with_one_line_when_the_reference_answe
     line = _grade._prove(Broken(), "neg", draws, {})  # type: ignore[arg-type]
     assert line is not None and "\n" not in line
     assert "cannot run answers on this machine" in line and "status 70" in line and "readable by every user" in line and "fileinput.py" in line
+
+
+@pytest.mark.parametrize("claim", ["batch", "trace 7", "run 0", ""])
+def test_a_worker_that_keeps_claiming_a_stage_cannot_keep_the_grader_retrying(tmp_path: Path, claim: str) -> None:
+    """A worker killed for time on every attempt, whose `current` file names the batch, a puzzle
+    it was not given, or one already settled: each attempt settles a puzzle, so the submission
+    ends after at most one attempt more than it has puzzles (the grading corpus's `budget_reset`
+    once kept a class run retrying without end)."""
+    pool = object.__new__(_sandbox.Pool)
+    pool.limits = _sandbox.Limits(timeout=2, memory_mb=512)
+    pool.counts = {"cumsum": 3, "neg": 3, "relu": 3}
+    pool.labels = {name: ["x0", "x1", "x2"] for name in pool.counts}
+    pool.last_words = ""
+    pool._stopped = threading.Event()
+    pool.enclosed = False
+    attempts: list[list[int]] = []
+
+    def drive(job: dict[str, object], jobdir: Path, stages: set[str]) -> _sandbox._Ended:
+        attempts.append(list(job["indices"]))  # type: ignore[call-overload]
+        if len(attempts) > 10:
+            raise AssertionError(f"still retrying after {attempts}")
+        return _sandbox._Ended(-9, True, True, "", claim)
+
+    pool._drive = drive  # type: ignore[method-assign]
+    items = [("cumsum", "autodiff/cumsum.py"), ("neg", "autodiff/neg.py"), ("relu", "autodiff/relu.py")]
+    runs = pool._attempts(1, tmp_path, items, tmp_path, None)
+    assert len(attempts) <= len(items) + 1, attempts
+    assert all(r.problem is not None and r.problem.kind == Kind.TIMEOUT for r in runs), runs
