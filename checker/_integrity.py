@@ -349,18 +349,90 @@ def armed() -> Iterator[None]:
     depth = _DEPTH
     depth[0] += 1
     before = _state()
+    bound = list(_bindings())  # a copy: the answer cannot reach this one
     try:
         yield
     finally:
         if not _kept(_state(), before):  # the answer rewrote the guards: put them back, and refuse it
             _restore_state(before)
             _USED.append(f"{PROBE}rewrites the checker's own guards (its module {__name__})")
+        rebound = _rebind(bound)
+        if rebound:  # the answer put other functions where JAX keeps its guarded ones: back, and refused
+            _USED.append(f"{PROBE}replaces JAX's guarded differentiation code ({', '.join(rebound[:3])}"
+                         f"{', …' if len(rebound) > 3 else ''}) with functions of its own")
         depth[0] -= 1
+
+
+# Where JAX's modules, classes and rule tables hold a guarded function or a stand-in: an answer in
+# `check` (where the originals' code still exists, in JAX's files) could build fresh functions
+# from that code and put them in these places; each is compared after the answer and put back.
+# (A class attribute set raises no audit event, and the tables are plain dicts.)
+_BINDINGS: list[tuple[Any, dict[str, Any] | dict[Any, Any]]] = []  # (owner, its namespace or table)
+_BINDINGS_SEEN = [-1]  # how many modules were loaded when `_BINDINGS` was last made
+
+
+def _bindings() -> list[tuple[Any, Any, Any]]:
+    """Every `(namespace, key, value)` whose value is guarded (a swapped function, a property
+    or rule made of one, a stand-in), in JAX's modules and classes and the rule tables."""
+    tables = [getattr(sys.modules.get(m), t, None) for m, t in _TABLES]
+    seen = (len(sys.modules), len(_GATED_IDS), *(len(t) if isinstance(t, dict) else -1 for t in tables))
+    if _BOUND[0] == seen:  # nothing loaded or guarded since: the same places (put back after every answer)
+        return _BOUND[1]
+    if _BINDINGS_SEEN[0] != len(sys.modules):
+        _BINDINGS.clear()
+        for name, module in list(sys.modules.items()):
+            if name.partition(".")[0] != "jax" or module is None:
+                continue
+            namespace = vars(module)
+            _BINDINGS.append((module, namespace))
+            for value in list(namespace.values()):
+                if isinstance(value, type) and value.__module__ == name:
+                    _BINDINGS.append((value, value.__dict__))  # read-only mapping: set back with setattr
+        _BINDINGS_SEEN[0] = len(sys.modules)
+    stand_ins = {id(pair[1]) for pair in _STAND_INS.values()}
+    found = []
+    for owner, namespace in _BINDINGS:
+        for key, value in list(namespace.items()):
+            if _guarded(value, stand_ins):
+                found.append((owner, key, value))
+    for table in tables:
+        if isinstance(table, dict):
+            found += [(table, key, value) for key, value in list(table.items())]
+    _BOUND[:] = [seen, found]
+    return found
+
+
+_BOUND: list[Any] = [None, []]  # (what `_bindings` was made for, what it found)
+
+
+def _guarded(value: Any, stand_ins: set[int]) -> bool:
+    if isinstance(value, property):
+        value = value.fget
+    return id(value) in _GATED_IDS or id(value) in stand_ins
+
+
+def _rebind(bound: list[tuple[Any, Any, Any]]) -> list[str]:
+    """Put back every binding of `bound` the answer changed; what they were, by name."""
+    changed = []
+    for owner, key, value in bound:
+        now = owner.get(key, _GONE) if isinstance(owner, dict) else getattr(owner, "__dict__", {}).get(key, _GONE)
+        if now is value:
+            continue
+        if isinstance(owner, dict):
+            owner[key] = value
+            changed.append(f"a rule of {getattr(key, 'name', key)}")
+        else:
+            setattr(owner, key, value)
+            changed.append(f"{getattr(owner, '__name__', owner)}.{key}")
+    return changed
+
+
+_GONE = object()
 
 
 # What an answer could rewrite in this module to switch the guards off in `check` (where the
 # originals stay, for the kit's oracles). The grading worker does not depend on any of it.
-_STATE_NAMES = ("_ALWAYS", "_DEPTH", "_TRUSTED", "_GATED", "_GATED_IDS", "_GATED_CLASSES", "_STAND_INS", "_MODULE_FILES",
+_STATE_NAMES = ("_ALWAYS", "_DEPTH", "_bindings", "_rebind", "_TRUSTED", "_GATED", "_GATED_IDS", "_GATED_CLASSES", "_STAND_INS", "_MODULE_FILES",
                 "_SOLVE_CODES", "_JAX_DIR", "_USED", "_GATE_IN_USE", "refusing", "armed", "used", "message", "_stop", "_gate",
                 "_audit", "_inside_solve", "_ad_trace", "_trusted", "Forbidden")
 

@@ -182,3 +182,33 @@ def test_rewriting_the_guards_state_while_armed_is_refused_and_undone() -> None:
     with _integrity.armed():
         assert _integrity.refusing()
     assert _integrity.used() == []
+
+
+def test_rebinding_jax_s_guarded_code_while_armed_is_refused_and_put_back() -> None:
+    """Red team round 2 in `check`: an answer that puts functions of its own (rebuilt from JAX's
+    compiled files, here stand-ins) where JAX's classes, modules and rule tables hold the guarded
+    ones is refused when it returns, and every place holds the guarded function again."""
+    import jax._src.interpreters.ad as ad
+    from jax import lax
+
+    from checker import _integrity
+
+    _integrity.install_guards(always=False)
+    with _integrity.armed():
+        pass
+    _integrity.used()
+    method = vars(ad.JVPTrace)["process_primitive"]
+    module_level = ad.backward_pass
+    rule = ad.primitive_jvps[lax.sin_p]
+    with _integrity.armed():
+        ad.JVPTrace.process_primitive = lambda *args, **kwargs: None  # type: ignore[method-assign]
+        ad.backward_pass = lambda *args, **kwargs: None
+        ad.primitive_jvps[lax.sin_p] = lambda *args, **kwargs: None
+    used = _integrity.used()
+    assert len(used) == 1 and used[0].startswith(f"{_integrity.PROBE}replaces JAX's guarded differentiation code (")
+    assert "JVPTrace.process_primitive" in used[0] or "a rule of sin" in used[0]
+    assert vars(ad.JVPTrace)["process_primitive"] is method and ad.backward_pass is module_level
+    assert ad.primitive_jvps[lax.sin_p] is rule
+    with _integrity.armed():
+        pass
+    assert _integrity.used() == []
