@@ -16,6 +16,13 @@ Two classes of N students each:
   (tests/mutation/), so no two students' programs are alike, as in a real class.
 
 Prints seconds per submission for each, and the grader's speed-up over the naive loop.
+
+    python bench/grade.py --against DIR [--rounds 2]
+
+compares two versions of the grader instead, in one run: DIR is another checkout of the kit
+(e.g. `git worktree add /tmp/before 76ac9b5`, the commit before the grader's hardening). Each
+class is graded by the other checkout and by this one in turn, `--rounds` times, and the mean
+seconds per submission of each and their ratio are printed (this one over the other).
 """
 
 from __future__ import annotations
@@ -68,10 +75,11 @@ def _naive(folder: Path, jobs: int, env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
-def _grader(folder: Path, out: Path, jobs: int, env: dict[str, str]) -> float:
+def _grader(folder: Path, out: Path, jobs: int, env: dict[str, str], kit: Path = REPO) -> float:
     argv = [sys.executable, "-m", "checker", "grade", str(folder), "--out", str(out), "--jobs", str(jobs)]
+    shutil.rmtree(out, ignore_errors=True)
     start = time.perf_counter()
-    done = subprocess.run(argv, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(argv, cwd=kit, env={**env, "PYTHONPATH": str(kit)}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"grade failed ({done.returncode}):\n{done.stderr[-2000:]}")
@@ -82,7 +90,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, default=10)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--against", type=Path, help="another checkout of the kit: compare its grader with this one's")
+    parser.add_argument("--rounds", type=int, default=2, help="with --against: how many times each grades each class")
     args = parser.parse_args()
+    if args.against is not None:
+        _compare(args.against.resolve(), args.students, args.jobs, args.rounds)
+        return
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-bench-") as tmp:
         root = Path(tmp)
         env = {**os.environ, "JACPUZZLES_CACHE": str(root / "cache")}
@@ -97,6 +110,31 @@ def main() -> None:
             naive = _naive(folder, args.jobs, env)
             n = args.students
             print(f"{name:<8} {naive / n:>12.2f} {grade / n:>12.2f} {naive / grade:>8.1f}x")
+
+
+def _compare(other: Path, students: int, jobs: int, rounds: int) -> None:
+    """Grade each class with `other`'s grader and this one's in turn, `rounds` times each."""
+    if not (other / "checker" / "_grade.py").is_file():
+        raise SystemExit(f"--against {other}: expected a checkout of the kit (with checker/_grade.py); "
+                         "make one with `git worktree add /tmp/before <commit>`")
+    with tempfile.TemporaryDirectory(prefix="jacpuzzles-bench-") as tmp:
+        root = Path(tmp)
+        print(f"{students} students, whole catalog each, {jobs} at a time, {os.cpu_count()} cores, {rounds} rounds")
+        print(f"{'class':<8} {'other s/sub':>12} {'this s/sub':>11} {'this/other':>11}")
+        for name, build in (("copies", _copies), ("varied", _varied)):
+            folder = root / name
+            folder.mkdir()
+            build(folder, students)
+            times: dict[Path, list[float]] = {other: [], REPO: []}
+            for kit in (other, REPO):  # each kit's expected Jacobians cached before it is timed
+                env = {**os.environ, "JACPUZZLES_CACHE": str(root / f"cache-{kit.name}")}
+                _grader(folder, root / "warm", jobs, env, kit)
+            for _ in range(rounds):
+                for kit in (other, REPO):
+                    env = {**os.environ, "JACPUZZLES_CACHE": str(root / f"cache-{kit.name}")}
+                    times[kit].append(_grader(folder, root / f"out-{kit.name}", jobs, env, kit) / students)
+            before, after = (sum(times[k]) / rounds for k in (other, REPO))
+            print(f"{name:<8} {before:>12.2f} {after:>11.2f} {after / before:>10.2f}x")
 
 
 if __name__ == "__main__":

@@ -808,7 +808,8 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
             _stop(f"{PROBE}compiles code under the file name {shown} of the kit, JAX or an installed library")
     elif event == "object.__setattr__" and args:
         target = args[0]
-        if (id(target) in _GATED_IDS and args[1] == "__code__") or any(target is c for c in _GATED_CLASSES):
+        own = isinstance(target, types.FunctionType) and target.__code__.co_filename in (__file__, _GUARD_FILE)
+        if (id(target) in _GATED_IDS and args[1] == "__code__") or own or any(target is c for c in _GATED_CLASSES):
             _stop(f"{PROBE}rewrites {getattr(target, '__qualname__', target)}.{args[1]}")
 
 

@@ -212,3 +212,21 @@ def test_rebinding_jax_s_guarded_code_while_armed_is_refused_and_put_back() -> N
     with _integrity.armed():
         pass
     assert _integrity.used() == []
+
+
+def test_rewriting_the_gate_s_own_code_while_armed_is_refused() -> None:
+    """Red team round 2 in `check` (gate-code): the gate is a constant of every guarded function's
+    code, so an answer can find it; setting its code or defaults is refused before it happens."""
+    from checker import _integrity
+
+    _integrity.install_guards(always=False)
+    gate = _integrity._GATE_IN_USE[0]
+    code, defaults = gate.__code__, gate.__defaults__
+    _integrity.used()
+    with _integrity.armed():
+        with pytest.raises(_integrity.Forbidden, match="rewrites _gate.__code__"):
+            gate.__code__ = (lambda key, args, kwargs: None).__code__
+        with pytest.raises(_integrity.Forbidden, match="rewrites _gate.__defaults__"):
+            gate.__defaults__ = (None,)
+    assert gate.__code__ is code and gate.__defaults__ is defaults
+    assert _integrity.used() == [f"{_integrity.PROBE}rewrites _gate.__code__", f"{_integrity.PROBE}rewrites _gate.__defaults__"]
