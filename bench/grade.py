@@ -49,7 +49,7 @@ def _copies(folder: Path, students: int) -> None:
 def _varied(folder: Path, students: int) -> None:
     from checker import puzzles
     from checker._stubs import relative_path
-    from tests.mutation.mutants import mutants
+    from checker._mutation import mutants
 
     per_puzzle = {p.name: (relative_path(p), mutants(p)) for p in puzzles()}
     for k in range(students):

@@ -1,4 +1,9 @@
-"""The catalog: what each puzzle is, read from the data files in `checker/_data/`.
+"""The catalog: what each puzzle is, read from the data files in `checker/_data/` and from packs.
+
+A chapter is a catalog file (a `[chapter]` table and `[[puzzle]]` entries, the format documented
+at the top of `checker/_data/autodiff.toml`) with its reference answers beside it. The kit's own
+chapters are `_data/<name>.toml`; a **pack** is a folder of an instructor's holding `pack.toml`
+in that same format and `solutions/<chapter>/<name>.py`, added with `use_packs` (`--pack DIR`).
 
 Loading the catalog imports neither JAX nor numpy, so `jacpuzzles list`, `show` and `hint` start
 fast; a puzzle's `f` is compiled from its source on first use.
@@ -285,9 +290,9 @@ def _outs(raw: list[Any]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(int(n) for n in shape) for shape in raw)
 
 
-def _puzzle(chapter: str, raw: dict[str, Any]) -> Puzzle:
+def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
     """The canonical puzzle of a catalog entry, its parameters checked and attached."""
-    where = f"{chapter}.toml: {raw.get('name', '<unnamed puzzle>')}"
+    where = f"{file or chapter + '.toml'}: {raw.get('name', '<unnamed puzzle>')}"
     params = _params(where, raw.get("params", {}))
     _check_placeholders(where, raw, params)
     first = {p.name: 0 for p in params}
@@ -300,9 +305,27 @@ def _puzzle(chapter: str, raw: dict[str, Any]) -> Puzzle:
     return canonical
 
 
+# The fields a `[[puzzle]]` entry and its `[[puzzle.args]]` may have (autodiff.toml's header).
+PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", "hints", "kind", "function", "backward",
+                 "guard", "why", "params", "no_tf")
+ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent")
+
+
+def _unknown(where: str, raw: dict[str, Any], known: tuple[str, ...], what: str) -> None:
+    for key in raw:
+        if key not in known:
+            close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+            hint = f"did you mean {close[0]!r}?" if close else f"the fields are {', '.join(known)}"
+            raise CatalogError(where, f"{what}: unknown field {key!r}; {hint}")
+
+
 def _build(chapter: str, where: str, raw: dict[str, Any], compiled: bool = False) -> Puzzle:
     """The puzzle an entry (with every placeholder filled in) describes; with `compiled`, its
     code must also be valid Python (a variant's, whose choices are spliced into the code)."""
+    _unknown(where, raw, PUZZLE_FIELDS, "puzzle")
+    for arg in raw.get("args", ()) if isinstance(raw.get("args"), list) else ():
+        if isinstance(arg, dict):
+            _unknown(where, arg, ARG_FIELDS, f"argument {arg.get('name', '?')}")
     try:
         puzzle = Puzzle(
             name=raw["name"],
@@ -482,25 +505,107 @@ class Chapter:
     title: str
     summary: str
     puzzles: tuple[Puzzle, ...]
+    pack: Path | None = None  # the pack's folder; None for the kit's own chapters
+
+
+PACK_FILE = "pack.toml"
+_PACKS: list[tuple[Path, str]] = []  # the packs in use: (folder, its catalog's text), in order
+
+
+class PackError(Exception):
+    """A pack folder that cannot be used: the message says what was expected, what was found and
+    what to do."""
+
+
+def use_packs(folders: Any = (), texts: Any = ()) -> None:
+    """Add the packs in `folders` (each holding `pack.toml`) after the kit's own chapters, in
+    place of those added before; `texts` gives `(folder, catalog text)` pairs instead, where the
+    folder is not to be read (a grading worker). Raises `PackError` or `CatalogError`."""
+    found: list[tuple[Path, str]] = []
+    for folder in folders:
+        root = Path(folder).expanduser()
+        file = root / PACK_FILE
+        if not root.is_dir():
+            raise PackError(f"--pack {folder}: no such folder; give the folder that holds {PACK_FILE} (`jacpuzzles pack new DIR` makes one)")
+        try:
+            text = file.read_bytes().decode("utf-8")
+        except FileNotFoundError:
+            raise PackError(f"--pack {folder}: expected a file {PACK_FILE} in it, found none; "
+                            f"a pack is a folder with {PACK_FILE} and solutions/ (`jacpuzzles pack new DIR` makes one)") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PackError(f"--pack {folder}: cannot read {PACK_FILE} as UTF-8 text ({exc}); save it as UTF-8") from None
+        found.append((root.resolve(), text))
+    found += [(Path(folder), text) for folder, text in texts]
+    _PACKS[:] = found
+    chapters.cache_clear()
+    chapters()  # every mistake in a pack is found now, not at the first puzzle looked up
+
+
+def packs() -> list[tuple[Path, str]]:
+    """The packs in use: `(folder, catalog text)`, in order."""
+    return list(_PACKS)
+
+
+def _chapter(raw: dict[str, Any], file: str, pack: Path | None) -> Chapter:
+    """A chapter from a catalog file's contents."""
+    head = raw.get("chapter")
+    if not isinstance(head, dict) or not all(isinstance(head.get(k), str) for k in ("name", "title", "summary")):
+        raise CatalogError(file, "expected a [chapter] table with name, title and summary (strings)")
+    name = head["name"]
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        raise CatalogError(file, f"chapter name {name!r}: expected lower-case letters, digits and _ (it names the stubs' folder)")
+    entries = raw.get("puzzle")
+    if not isinstance(entries, list) or not entries:
+        raise CatalogError(file, "expected one [[puzzle]] entry or more, found none")
+    puzzles = tuple(_puzzle(name, p, file) for p in entries)
+    return Chapter(name, head["title"], head["summary"].strip(), puzzles, pack)
 
 
 @functools.lru_cache(maxsize=None)
 def chapters() -> tuple[Chapter, ...]:
-    """Every chapter, in order, each with its puzzles in order."""
+    """Every chapter, in order, each with its puzzles in order: the kit's, then the packs'."""
     result = []
     for name in CHAPTERS:
         with open(_DATA / f"{name}.toml", "rb") as fh:
             raw = tomllib.load(fh)
-        head = raw["chapter"]
-        puzzles = tuple(_puzzle(name, p) for p in raw["puzzle"])
-        result.append(Chapter(name, head["title"], head["summary"].strip(), puzzles))
-    seen: set[str] = set()
+        result.append(_chapter(raw, f"{name}.toml", None))
+    for folder, text in _PACKS:
+        file = str(folder / PACK_FILE)
+        try:
+            raw = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise CatalogError(file, f"not valid TOML: {exc}") from None
+        result.append(_chapter(raw, file, folder))
+    seen: dict[str, Chapter] = {}
+    named: dict[str, Chapter] = {}
     for ch in result:
+        if ch.name in named:
+            raise CatalogError(str(ch.pack / PACK_FILE) if ch.pack else f"{ch.name}.toml",
+                               f"chapter name {ch.name!r} is taken by {_origin(named[ch.name])}; rename the chapter")
+        named[ch.name] = ch
         for p in ch.puzzles:
             if p.name in seen:
-                raise CatalogError(f"{ch.name}.toml", f"puzzle name {p.name!r} is used twice")
-            seen.add(p.name)
+                raise CatalogError(f"{ch.name}.toml" if ch.pack is None else str(ch.pack / PACK_FILE),
+                                   f"puzzle name {p.name!r} is used twice (also in {_origin(seen[p.name])}); rename one")
+            seen[p.name] = ch
     return tuple(result)
+
+
+def _origin(chapter: Chapter) -> str:
+    return f"the kit's {chapter.name} chapter" if chapter.pack is None else f"the pack {chapter.pack}"
+
+
+def catalog_bytes(chapter: str) -> bytes:
+    """The catalog file `chapter` comes from, as bytes: `_data/<name>.toml`, or a pack's `pack.toml`."""
+    for folder, text in _PACKS:
+        if any(ch.name == chapter and ch.pack == folder for ch in chapters()):
+            return text.encode("utf-8")
+    return (_DATA / f"{chapter}.toml").read_bytes()
+
+
+def pack_of(puzzle: Puzzle) -> Path | None:
+    """The folder of the pack `puzzle` comes from; None for the kit's own puzzles."""
+    return next((ch.pack for ch in chapters() if ch.name == puzzle.chapter), None)
 
 
 def puzzles() -> tuple[Puzzle, ...]:

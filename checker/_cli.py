@@ -462,6 +462,11 @@ def parser() -> argparse.ArgumentParser:
 
     def with_dir(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         p.add_argument("--dir", default=None, help="folder holding answer files <puzzle>.py, at any depth (default: the workspace you are in, else ./puzzles)")
+        return with_packs(p)
+
+    def with_packs(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        p.add_argument("--pack", action="append", default=None, metavar="DIR",
+                       help="a puzzle pack: a folder with pack.toml and solutions/ (docs/packs.md), its chapter after the kit's; repeatable")
         return p
 
     p = with_dir(sub.add_parser("check", help="check answers (all puzzles when none is named)"))
@@ -490,7 +495,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the input draws (default: %(default)s)")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per call of jac (default: %(default)s)")
     p.set_defaults(run=cmd_watch)
-    p = sub.add_parser("init", help="write a fresh set of stubs into DIR: a workspace of your own, anywhere")
+    p = with_packs(sub.add_parser("init", help="write a fresh set of stubs into DIR: a workspace of your own, anywhere"))
     p.add_argument("target", metavar="DIR", help="the folder to make or fill; it must hold no answer files yet")
     p.add_argument("--classroom", action="store_true", help="also write .github/workflows/classroom.yml and a .gitignore: a GitHub Classroom template repository")
     p.set_defaults(run=cmd_init)
@@ -501,7 +506,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("name", metavar="NAME")
     p.add_argument("--force", action="store_true", help="show it without looking at your answer (for instructors)")
     p.set_defaults(run=cmd_solution)
-    p = sub.add_parser("grade", help="grade a class: one folder or .zip per student, out of process (docs/grading.md)")
+    p = with_packs(sub.add_parser("grade", help="grade a class: one folder or .zip per student, out of process (docs/grading.md)"))
     p.add_argument("submissions", nargs="?", metavar="SUBMISSIONS", help="folder holding one folder or .zip per student")
     p.add_argument("--out", metavar="OUT", help="folder for the grades, reports and journal (grading a class)")
     # default=None: a flag given wins over --assignment's value, which wins over the default shown.
@@ -518,6 +523,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--gradescope-root", default="/autograder", metavar="DIR", help="--gradescope: the folder holding submission/ and results/ (default: %(default)s)")
     p.add_argument("--fail-under", type=float, metavar="SCORE", help="exit code 1 when a submission scores below SCORE points or is ungradable")
     p.set_defaults(run=cmd_grade)
+    p = sub.add_parser("pack", help="for instructors: make or check a puzzle pack, a chapter of your own (docs/packs.md)")
+    p.add_argument("action", choices=("new", "check"), help="new: a pack with one worked example; check: what `dev check` does for the kit, for the pack")
+    p.add_argument("folder", metavar="DIR", help="the pack's folder (holding pack.toml)")
+    p.add_argument("--no-mutation", action="store_true", help="check: skip the mutation score (the slowest part)")
+    p.set_defaults(run=cmd_pack)
     p = sub.add_parser("dev", help="for maintainers: regenerate or check the files generated from the catalog, record TensorFlow's results")
     p.add_argument("action", choices=("generate", "check", "record-tf"))
     p.add_argument("--root", default=".", help="the repository root (default: .)")
@@ -532,6 +542,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "dir", "") is None:  # no --dir: the enclosing workspace, else ./puzzles
         args.dir = str(_workspace.default_dir())
     try:
+        _use_packs(getattr(args, "pack", None))
         return int(args.run(args))
     except UsageError as exc:
         # One line: paths in it are whole, copyable, and found by a search of the log.
@@ -540,6 +551,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _console(stderr=True).print(Text("jacpuzzles: interrupted (Ctrl-C); nothing was recorded for this run", style="yellow"))
         return INTERRUPTED
+
+
+def _use_packs(folders: list[str] | None) -> None:
+    """Add the packs named by `--pack` to the catalog (none: the kit's chapters alone); a pack that
+    cannot be used is a usage error."""
+    if not folders and not _catalog.packs():
+        return
+    try:
+        _catalog.use_packs([Path(f) for f in folders or ()])
+    except (_catalog.PackError, _catalog.CatalogError) as exc:
+        raise UsageError(f"{exc}") from None
+
+
+def cmd_pack(args: argparse.Namespace) -> int:
+    from checker import _packs
+
+    console = _console()
+    folder = Path(args.folder)
+    if args.action == "new":
+        try:
+            written = _packs.new(folder)
+        except _packs.PackExists as exc:
+            raise UsageError(str(exc)) from None
+        for path in written:
+            console.print(Text(f"wrote {path}"))
+        console.print(Text(f"next: `jacpuzzles pack check {folder}`, then edit pack.toml and add your puzzles (docs/packs.md)"))
+        return 0
+    with console.status(f"checking the pack {folder}…"):
+        report = _packs.check(folder, mutation=not args.no_mutation)
+    console.print(_packs.ReportView(report))
+    return 1 if report.problems else 0
 
 
 def entry() -> None:

@@ -30,7 +30,7 @@ import types
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, NoReturn
+from typing import Any, Callable, Iterable, Iterator, Mapping, NoReturn
 
 # JAX's transformations that differentiate; each is forbidden under `jax.` and `jax._src.api.`.
 JAX_AUTODIFF = ("jacfwd", "jacrev", "jacobian", "grad", "value_and_grad", "vjp", "jvp", "linearize", "hessian", "linear_transpose")
@@ -367,7 +367,7 @@ def armed() -> Iterator[None]:
 # `check` (where the originals' code still exists, in JAX's files) could build fresh functions
 # from that code and put them in these places; each is compared after the answer and put back.
 # (A class attribute set raises no audit event, and the tables are plain dicts.)
-_BINDINGS: list[tuple[Any, dict[str, Any] | dict[Any, Any]]] = []  # (owner, its namespace or table)
+_BINDINGS: list[tuple[Any, Mapping[str, Any]]] = []  # (a module or class, its namespace)
 _BINDINGS_SEEN = [-1]  # how many modules were loaded when `_BINDINGS` was last made
 
 
@@ -377,7 +377,7 @@ def _bindings() -> list[tuple[Any, Any, Any]]:
     tables = [getattr(sys.modules.get(m), t, None) for m, t in _TABLES]
     seen = (len(sys.modules), len(_GATED_IDS), *(len(t) if isinstance(t, dict) else -1 for t in tables))
     if _BOUND[0] == seen:  # nothing loaded or guarded since: the same places (put back after every answer)
-        return _BOUND[1]
+        return list(_BOUND[1])
     if _BINDINGS_SEEN[0] != len(sys.modules):
         _BINDINGS.clear()
         for name, module in list(sys.modules.items()):
@@ -391,8 +391,8 @@ def _bindings() -> list[tuple[Any, Any, Any]]:
         _BINDINGS_SEEN[0] = len(sys.modules)
     stand_ins = {id(pair[1]) for pair in _STAND_INS.values()}
     found = []
-    for owner, namespace in _BINDINGS:
-        for key, value in list(namespace.items()):
+    for owner, held in _BINDINGS:
+        for key, value in list(held.items()):
             if _guarded(value, stand_ins):
                 found.append((owner, key, value))
     for table in tables:

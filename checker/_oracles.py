@@ -73,10 +73,14 @@ def keep_compilations() -> None:
     config.update("jax_persistent_cache_min_entry_size_bytes", 0)
 
 
-@functools.lru_cache(maxsize=None)
 def _chapter_digest(chapter: str) -> bytes:
     # The whole chapter file: an edited f, domain or shape gives other expected Jacobians.
-    return hashlib.sha256((_catalog._DATA / f"{chapter}.toml").read_bytes()).digest()
+    return _digest_of(_catalog.catalog_bytes(chapter))
+
+
+@functools.lru_cache(maxsize=64)
+def _digest_of(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
 
 
 def _key(puzzle: Puzzle, batch: tuple[Draw, ...]) -> str:

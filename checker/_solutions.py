@@ -41,7 +41,14 @@ def folder() -> Path | None:
 
 
 def reference(puzzle: Puzzle) -> str:
-    """The whole reference answer file of `puzzle`."""
+    """The whole reference answer file of `puzzle` (a pack's: in the pack's `solutions/`)."""
+    pack = _catalog.pack_of(puzzle)
+    if pack is not None:
+        path = pack / "solutions" / _stubs.relative_path(puzzle)
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            raise MissingSolution(puzzle.name, (pack / "solutions",)) from None
     for base in (PACKAGED, SOURCE):
         path = base / _stubs.relative_path(puzzle)
         if path.is_file():

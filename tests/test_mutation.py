@@ -1,7 +1,8 @@
 """Mutation testing of the checker: no proven-wrong mutant of a reference answer may pass.
 
-The mutants, the independent dense check that proves them wrong, and the score live in
-`tests/mutation/` (`python3 -m tests.mutation.score` prints the full report).
+The mutants and the independent dense check that proves them wrong live in `checker/_mutation.py`
+(`jacpuzzles pack check` uses them too); the score is
+`tests/mutation/score.py` (`python3 -m tests.mutation.score` prints the full report).
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 """Mutation testing for the checker: plausible wrong answers, and an independent proof that they are wrong.
 
+Used by the kit's tests (tests/mutation/score.py, tests/test_mutation.py) and by `jacpuzzles pack
+check`, which prints a pack's mutation score so that its author sees whether the draws catch
+mistakes.
+
 Two halves, both independent of the checker's own sampler (`checker/_sampling.py` is neither
 imported nor read):
 
@@ -35,8 +39,6 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[2]
-SOLUTIONS = REPO / "solutions"
 MARKER = "# ---- your answer: everything below this line is yours to edit ----"
 
 OPERATORS = (
@@ -83,24 +85,28 @@ class Mutant:
 
 
 def reference_path(name: str) -> Path:
-    found = sorted(SOLUTIONS.glob(f"*/{name}.py"))
+    """The kit's reference answer file of puzzle `name`."""
+    from checker import _solutions
+
+    folder = _solutions.folder()
+    found = sorted(folder.glob(f"*/{name}.py")) if folder is not None else []
     if not found:
         raise FileNotFoundError(f"no reference answer solutions/*/{name}.py")
     return found[0]
 
 
-def split_reference(name: str) -> tuple[str, str]:
-    """(header, answer) of a reference file; the header ends with the marker line."""
-    text = reference_path(name).read_text(encoding="utf-8")
+def split_reference(name: str, text: str | None = None) -> tuple[str, str]:
+    """(header, answer) of a reference file (the kit's, or `text`); the header ends with the marker line."""
+    text = reference_path(name).read_text(encoding="utf-8") if text is None else text
     at = text.index(MARKER) + len(MARKER)
     return text[:at] + "\n", text[at:]
 
 
 def _puzzle(puzzle: Any) -> Any:
     if isinstance(puzzle, str):
-        import checker
+        from checker import _catalog
 
-        by_name = {p.name: p for p in checker.puzzles()}
+        by_name = {p.name: p for p in _catalog.puzzles()}
         return by_name[puzzle]
     return puzzle
 
@@ -274,12 +280,25 @@ def _round_sig(value: float, digits: int) -> float:
     return float(f"{value:.{digits - 1}e}")
 
 
+def _constant_node(value: float, node: ast.AST) -> ast.AST:
+    return ast.Constant(value)
+
+
+def _times_constant(value: float, node: ast.AST) -> ast.AST:
+    assert isinstance(node, ast.BinOp)
+    return ast.BinOp(node.left, ast.Mult(), ast.Constant(value))
+
+
+def _fmask_node(puzzle: Any, answer_fn: ast.FunctionDef | None, out_k: int, out: tuple[int, ...], arg: Any, node: ast.AST) -> ast.AST:
+    return _fmask_expr(puzzle, answer_fn, out_k, out, arg)
+
+
 def _f16(node: ast.expr) -> ast.expr:
     return _call("np.asarray", node, dtype=ast.Attribute(ast.Name("np", ast.Load()), "float16", ast.Load()))
 
 
 def _shift(node: ast.expr, delta: float) -> ast.expr:
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
         return ast.Constant(node.value + delta)
     return ast.BinOp(node, ast.Add() if delta > 0 else ast.Sub(), ast.Constant(abs(delta)))
 
@@ -387,16 +406,17 @@ def _sites(puzzle: Any, tree: ast.Module, probes: dict[int, Probe]) -> dict[str,
             for op_name, digits in (("const_round3", 3), ("const_round4", 4)):
                 rounded = _round_sig(node.value, digits)
                 if rounded != node.value:
-                    add(op_name, node, lambda n, r=rounded: ast.Constant(r))
+                    add(op_name, node, functools.partial(_constant_node, rounded))
         if (
             isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
-            and isinstance(node.right, ast.Constant) and type(node.right.value) in (int, float) and node.right.value != 0
+            and isinstance(node.right, ast.Constant) and isinstance(node.right.value, (int, float))
+            and not isinstance(node.right.value, bool) and node.right.value != 0
         ):
             for op_name, digits in (("const_round3", 3), ("const_round4", 4)):
-                exact = 1 / node.right.value
+                exact = 1 / float(node.right.value)
                 rounded = _round_sig(exact, digits)
                 if rounded != exact:
-                    add(op_name, node, lambda n, r=rounded: ast.BinOp(n.left, ast.Mult(), ast.Constant(r)))  # type: ignore[attr-defined]
+                    add(op_name, node, functools.partial(_times_constant, rounded))
 
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -407,9 +427,9 @@ def _sites(puzzle: Any, tree: ast.Module, probes: dict[int, Probe]) -> dict[str,
                     def moved(n: ast.AST, k: int = k, delta: int = delta) -> ast.AST:
                         assert isinstance(n, ast.Subscript)
                         if isinstance(n.slice, ast.Tuple):
-                            n.slice.elts[k] = _shift(n.slice.elts[k], delta)  # type: ignore[arg-type]
+                            n.slice.elts[k] = _shift(n.slice.elts[k], delta)
                         else:
-                            n.slice = _shift(n.slice, delta)  # type: ignore[arg-type]
+                            n.slice = _shift(n.slice, delta)
                         return n
 
                     add(op_name, node, moved)
@@ -467,7 +487,7 @@ def _sites(puzzle: Any, tree: ast.Module, probes: dict[int, Probe]) -> dict[str,
                         full = tuple(out) + tuple(arg.shape)
                         if len(p.shape) != len(full) or any(a not in (1, b) for a, b in zip(p.shape, full)):
                             continue
-                        add("fmask", node, lambda n, out_k=out_k, arg=arg, out=out: _fmask_expr(puzzle, answer_fn, out_k, out, arg))
+                        add("fmask", node, functools.partial(_fmask_node, puzzle, answer_fn, out_k, out, arg))
 
     # f16_cast: a floating intermediate of the answer, assigned or returned, cast to float16.
     if answer_fn is not None:
@@ -571,10 +591,11 @@ def _finite_difference_answer(puzzle: Any, answer_fn: ast.FunctionDef | None, h:
     return "\n".join(lines) + "\n"
 
 
-def mutants(puzzle: Any) -> list[Mutant]:
-    """Every mutant of the puzzle's reference answer, in operator order, deduplicated by source."""
+def mutants(puzzle: Any, reference: str | None = None) -> list[Mutant]:
+    """Every mutant of the puzzle's reference answer (the kit's, or the file text `reference`:
+    a pack's), in operator order, deduplicated by source."""
     puzzle = _puzzle(puzzle)
-    header, answer = split_reference(puzzle.name)
+    header, answer = split_reference(puzzle.name, reference)
     tree = ast.parse(answer)
     probes = _probe(puzzle, header, tree)
     found = _sites(puzzle, tree, probes)
@@ -686,7 +707,7 @@ class _Draws:
         if arg.sampler == "simplex":
             alpha = rng.choice([0.2, 1.0, 5.0], size=(m,) + (1,) * len(arg.shape))
             raw = rng.gamma(np.broadcast_to(alpha, shape), 1.0) + 1e-300
-            return raw / raw.sum(axis=-1, keepdims=True)
+            return np.asarray(raw / raw.sum(axis=-1, keepdims=True))
         return rng.uniform(arg.low, arg.high, size=shape)
 
     def _grid_points(self, arg: Any) -> np.ndarray:
@@ -695,7 +716,8 @@ class _Draws:
 
     def specials(self, arg: Any) -> dict[str, np.ndarray]:
         """Named batches of special values for one argument."""
-        rng, out = self.rng, {}
+        rng = self.rng
+        out: dict[str, np.ndarray] = {}
         shape = tuple(arg.shape)
         size = int(np.prod(shape, dtype=int))
         if arg.dtype.startswith("int"):
@@ -755,7 +777,7 @@ class _Draws:
                 d = rng.choice(NEAR) * rng.uniform(0.5, 2) * min(1.0, v[picks].min() * 10 + 1e-3)
                 v[picks[0]] += d
                 v[picks[1]] = max(v[picks[1]] - d, 0.0)
-                return v / v.sum()
+                return np.asarray(v / v.sum())
 
             out["one-hot"] = rows(one_hot, 200)
             out["near one-hot"] = rows(near_one_hot, 300)
@@ -829,13 +851,13 @@ class _Draws:
         # every argument special at once
         if len(self.dynamic) > 1:
             m = 500
-            values = []
+            columns: list[np.ndarray] = []
             for arg, specials in zip(self.dynamic, per_arg):
                 pool = list(specials.values()) + [self.random(arg, m)]
                 pick = rng.integers(len(pool), size=m)
                 rows = [pool[p][rng.integers(len(pool[p]))] for p in pick]
-                values.append(np.stack(rows).astype(_dtype(arg)))
-            batches.append(("all special", values))
+                columns.append(np.stack(rows).astype(_dtype(arg)))
+            batches.append(("all special", columns))
         # arguments equal to one another, or to slices / entries of one another
         floats = [k for k, a in enumerate(self.dynamic) if not a.dtype.startswith("int")]
         for i, j in itertools.permutations(floats, 2):
@@ -869,10 +891,10 @@ class _Draws:
         sizes = [len(v[0]) for _, v in batches]
         for r in range(max(sizes)):
             order.extend((b, r) for b, n in enumerate(sizes) if r < n)
-        values = [np.stack([batches[b][1][k][r] for b, r in order]).astype(_dtype(a)) for k, a in enumerate(self.dynamic)]
+        stacked = [np.stack([batches[b][1][k][r] for b, r in order]).astype(_dtype(a)) for k, a in enumerate(self.dynamic)]
         categories = [batches[b][0] for b, _ in order]
-        keep = self._admissible(values)
-        return Inputs(self.puzzle, [v[keep] for v in values], [c for c, ok in zip(categories, keep) if ok])
+        keep = self._admissible(stacked)
+        return Inputs(self.puzzle, [v[keep] for v in stacked], [c for c, ok in zip(categories, keep) if ok])
 
     def _admissible(self, values: list[np.ndarray]) -> np.ndarray:
         """Draws where f is differentiable: no avoided zeros or ties, and the puzzle's guard holds."""
@@ -1150,7 +1172,7 @@ def write(mutant: Mutant, folder: Path) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - a debugging aid
-    """`python3 -m tests.mutation.mutants PUZZLE`: list the mutants of one puzzle."""
+    """`python3 -m checker._mutation PUZZLE`: list the mutants of one puzzle."""
     import tempfile
 
     args = list(sys.argv[1:] if argv is None else argv)

@@ -1,0 +1,114 @@
+"""Puzzle packs (issue 17): an instructor's chapter in the kit's own catalog format.
+
+`pack new` makes a pack that `pack check` passes; `pack check` names each problem on one line
+(puzzle, field, what to change); `--pack DIR` adds the chapter to the commands; a pack cannot
+take a kit's chapter or puzzle name, and leaves the catalog as it was once it is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from checker import _catalog, _packs
+from checker._cli import main
+
+
+@pytest.fixture(autouse=True)
+def _no_packs_after() -> Iterator[None]:
+    yield
+    _catalog.use_packs([])
+
+
+@pytest.fixture()
+def pack(tmp_path: Path) -> Path:
+    folder = tmp_path / "course"
+    _packs.new(folder)
+    return folder
+
+
+def _answer(pack: Path) -> Path:
+    return pack / "solutions" / "course" / "softsign.py"
+
+
+def test_a_new_pack_passes_its_own_check_with_every_mutant_caught(pack: Path) -> None:
+    assert sorted(p.relative_to(pack).as_posix() for p in pack.rglob("*") if p.is_file()) == [
+        "README.md", "pack.toml", "solutions/course/softsign.py"]
+    report = _packs.check(pack)
+    assert report.problems == [] and report.chapter == "course" and report.puzzles == ["softsign"]
+    caught, total = report.mutation["softsign"]
+    assert total >= 2 and caught == total
+    assert report.draws >= 25 * 20  # seeds 0-24, each a full batch of draws
+
+
+def test_the_kit_is_unchanged_once_the_pack_is_dropped(pack: Path) -> None:
+    before = [p.name for p in _catalog.puzzles()]
+    _catalog.use_packs([pack])
+    assert [p.name for p in _catalog.puzzles()] == before + ["softsign"]
+    assert _catalog.pack_of(_catalog.puzzle_named("softsign")) == pack.resolve()
+    assert _catalog.pack_of(_catalog.puzzle_named("cumsum")) is None
+    _catalog.use_packs([])
+    assert [p.name for p in _catalog.puzzles()] == before
+
+
+@pytest.mark.parametrize(("edit", "expected"), [
+    (lambda t: t.replace("hints = [", "hints = [\n]\nhits = ["), "softsign: puzzle: unknown field 'hits'; did you mean 'hints'?"),
+    (lambda t: t.replace('name = "softsign"', 'name = "cumsum"'), "puzzle name 'cumsum' is used twice (also in the kit's autodiff chapter); rename one"),
+    (lambda t: t.replace('name = "course"', 'name = "autodiff"'), "chapter name 'autodiff' is taken by the kit's autodiff chapter; rename the chapter"),
+    (lambda t: t.replace('out = ["{{n}}"]', 'out = ["{{n}}", 2]'), "softsign: code/out:"),
+    (lambda t: t.replace("avoid = [\"zero\"]", "avoid = [\"zeros\"]"), "cannot avoid ['zeros']; known: ('zero', 'ties')"),
+    (lambda t: t.replace("[chapter]", "[chapters]"), "expected a [chapter] table with name, title and summary"),
+    (lambda t: t + "\n[[puzzle\n", "not valid TOML"),
+])
+def test_each_problem_is_one_line_naming_what_to_change(pack: Path, edit: object, expected: str) -> None:
+    catalog = pack / "pack.toml"
+    catalog.write_text(edit(catalog.read_text()))  # type: ignore[operator]
+    report = _packs.check(pack, mutation=False)
+    assert len(report.problems) == 1 and expected in report.problems[0], report.problems
+    assert "\n" not in report.problems[0]
+
+
+def test_a_wrong_reference_answer_a_missing_one_and_missing_hints_are_named(pack: Path) -> None:
+    answer = _answer(pack)
+    answer.write_text(answer.read_text().replace("np.diag(2 /", "np.diag(1 /"))
+    catalog = pack / "pack.toml"
+    text = re.sub(r"hints = \[.*?\n\]", "hints = []", catalog.read_text(), flags=re.S)
+    catalog.write_text(re.sub(r'\nwhy = ".*?"\n', '\nwhy = ""\n', text))
+    report = _packs.check(pack, mutation=False)
+    text = "\n".join(report.problems)
+    assert "softsign: hints: none" in text and "softsign: why: empty" in text
+    assert "softsign: reference answer fails on seeds 0, 1" in text and "1/2 of the expected one" in text
+    answer.unlink()
+    assert any("softsign: reference answer: expected" in p and "found none" in p for p in _packs.check(pack, mutation=False).problems)
+
+
+def test_pack_new_refuses_to_overwrite_and_the_cli_says_so(pack: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = (pack / "pack.toml").read_text()
+    assert main(["pack", "new", str(pack)]) == 2
+    assert "exists already: not overwritten" in capsys.readouterr().err
+    assert (pack / "pack.toml").read_text() == before
+
+
+def test_the_commands_take_pack_and_check_the_pack_s_answers(pack: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["pack", "check", str(pack), "--no-mutation"]) == 0
+    assert "pack OK" in capsys.readouterr().out
+    work = tmp_path / "work"
+    (work / "course").mkdir(parents=True)
+    (work / "course" / "softsign.py").write_text(_answer(pack).read_text())
+    assert main(["check", "softsign", "--dir", str(work), "--pack", str(pack), "--json"]) == 0
+    assert '"pass"' in capsys.readouterr().out
+    assert main(["show", "softsign", "--pack", str(pack)]) == 0
+    assert "2 * x / (1 + np.abs(x))" in capsys.readouterr().out
+    assert main(["hint", "softsign", "--dir", str(work), "--pack", str(pack)]) == 0
+    assert "one row per output entry" in capsys.readouterr().out
+    assert main(["show", "softsign"]) == 2  # without --pack the kit does not know it
+    assert "no puzzle named 'softsign'" in capsys.readouterr().err
+
+
+def test_a_pack_folder_without_pack_toml_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--pack", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "expected a file pack.toml in it, found none" in err and "jacpuzzles pack new DIR" in err
