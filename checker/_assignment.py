@@ -6,6 +6,7 @@
     seed = 4021          # optional; so are timeout, memory_mb and jobs
     timeout = 10
     variants = true      # optional: each student gets a variant of each puzzle (needs seed)
+    packs = ["../course-pack"]  # optional: puzzle packs (folders), relative to this file
 
     [puzzles]            # optional: without it, every puzzle with the catalog's points
     cumsum = 3           # points
@@ -38,7 +39,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 DEFAULT_JOBS = 2
 DEFAULT_MEMORY_MB = 1024
-KEYS = ("seed", "timeout", "memory_mb", "jobs", "variants", "puzzles", "students")
+KEYS = ("seed", "timeout", "memory_mb", "jobs", "variants", "packs", "puzzles", "students")
 
 
 class BadSetup(Exception):
@@ -57,6 +58,7 @@ class Assignment:
     variants: bool = False
     students: tuple[tuple[str, str], ...] = ()  # the roster: submission name -> student id
     digest: str = ""  # of the file's bytes: a workspace records it (`init --assignment`)
+    packs: tuple[Path, ...] = ()  # puzzle packs' folders, resolved against the file's folder
 
     def points(self) -> dict[str, int]:
         """Points per puzzle, in catalog order."""
@@ -125,6 +127,12 @@ def load(path: Path) -> Assignment:
         raise BadSetup(f"{where}: variants must be true or false, found {_kind(variants)} ({variants!r})")
     if variants and "seed" not in raw:
         raise BadSetup(f"{where}: variants = true needs a seed (`seed = 4021`): each student's variants are drawn from it, so it must not change once stubs are handed out")
+    packs = _packs(raw.get("packs", []), path, where)
+    if packs:  # the pack's puzzles may be listed in [puzzles]: they must be known first
+        try:
+            _catalog.use_packs(list(packs))
+        except (_catalog.PackError, _catalog.CatalogError) as exc:
+            raise BadSetup(f"{where}: packs: {exc}") from None
     return Assignment(
         puzzles=_puzzles(raw.get("puzzles"), where),
         seed=_number(raw, "seed", 0, where, "a whole number, 0 or more"),
@@ -134,7 +142,15 @@ def load(path: Path) -> Assignment:
         variants=variants,
         students=_students(raw.get("students"), where),
         digest=hashlib.sha256(path.read_bytes()).hexdigest()[:16],
+        packs=packs,
     )
+
+
+def _packs(value: Any, path: Path, where: str) -> tuple[Path, ...]:
+    """The optional `packs` list: folders, relative to the assignment file's folder."""
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise BadSetup(f"{where}: packs must be a list of folder paths (`packs = [\"../course-pack\"]`), found {_kind(value)} ({value!r})")
+    return tuple((path.parent / v).resolve() for v in value)
 
 
 def _students(table: Any, where: str) -> tuple[tuple[str, str], ...]:

@@ -526,14 +526,14 @@ def use_packs(folders: Any = (), texts: Any = ()) -> None:
         root = Path(folder).expanduser()
         file = root / PACK_FILE
         if not root.is_dir():
-            raise PackError(f"--pack {folder}: no such folder; give the folder that holds {PACK_FILE} (`jacpuzzles pack new DIR` makes one)")
+            raise PackError(f"pack {folder}: no such folder; give the folder that holds {PACK_FILE} (`jacpuzzles pack new DIR` makes one)")
         try:
             text = file.read_bytes().decode("utf-8")
         except FileNotFoundError:
-            raise PackError(f"--pack {folder}: expected a file {PACK_FILE} in it, found none; "
+            raise PackError(f"pack {folder}: expected a file {PACK_FILE} in it, found none; "
                             f"a pack is a folder with {PACK_FILE} and solutions/ (`jacpuzzles pack new DIR` makes one)") from None
         except (OSError, UnicodeDecodeError) as exc:
-            raise PackError(f"--pack {folder}: cannot read {PACK_FILE} as UTF-8 text ({exc}); save it as UTF-8") from None
+            raise PackError(f"pack {folder}: cannot read {PACK_FILE} as UTF-8 text ({exc}); save it as UTF-8") from None
         found.append((root.resolve(), text))
     found += [(Path(folder), text) for folder, text in texts]
     _PACKS[:] = found

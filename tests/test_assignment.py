@@ -71,7 +71,7 @@ def test_flags_given_win_over_the_file_which_wins_over_the_defaults(tmp_path: Pa
     ("timeout = true\n", "timeout must be a number of seconds above 0, found a boolean (True)"),
     ("memory_mb = 1.5\n", "memory_mb must be a whole number of megabytes"),
     ("jobs = 0\n", "jobs must be a whole number, 1 or more, found 0"),
-    ("timout = 3\n", "unknown key 'timout' (did you mean 'timeout'?); the keys are seed, timeout, memory_mb, jobs, variants, puzzles, students"),
+    ("timout = 3\n", "unknown key 'timout' (did you mean 'timeout'?); the keys are seed, timeout, memory_mb, jobs, variants, packs, puzzles, students"),
     ("variants = true\n", "variants = true needs a seed"),
     ("seed = 1\nvariants = \"yes\"\n", "variants must be true or false, found a string ('yes')"),
     ("[students]\nada = 7\n", "[students] 'ada' must be a student id (a non-empty string), found an integer (7)"),

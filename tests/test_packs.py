@@ -112,3 +112,19 @@ def test_a_pack_folder_without_pack_toml_is_a_usage_error(tmp_path: Path, capsys
     assert main(["list", "--pack", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "expected a file pack.toml in it, found none" in err and "jacpuzzles pack new DIR" in err
+
+
+def test_an_assignment_names_packs_relative_to_itself_and_may_assign_their_puzzles(pack: Path, tmp_path: Path) -> None:
+    from checker._assignment import BadSetup, load
+
+    file = tmp_path / "hw" / "assignment.toml"
+    file.parent.mkdir()
+    file.write_text('seed = 3\npacks = ["../course"]\n[puzzles]\ncumsum = 2\nsoftsign = 5\n')
+    assignment = load(file)
+    assert assignment.packs == (pack.resolve(),) and assignment.points() == {"cumsum": 2, "softsign": 5}
+    file.write_text('packs = ["../nowhere"]\n')
+    with pytest.raises(BadSetup, match="packs: pack .*nowhere: no such folder"):
+        load(file)
+    file.write_text('packs = "../course"\n')
+    with pytest.raises(BadSetup, match="packs must be a list of folder paths"):
+        load(file)
