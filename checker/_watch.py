@@ -215,7 +215,12 @@ class Session:
     listing: bool = False
     running: tuple[str, ...] = ()  # the puzzles being checked right now
     running_since: float = 0.0  # time.monotonic() when that check started
-    variants: dict[str, dict[str, Any]] = field(default_factory=dict)  # the workspace's (`_workspace.choices`)
+    # The workspace's variants (`_workspace.choices`): read from `root` when not given.
+    variants: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.variants:
+            self.variants = _workspace.choices(self.root)
 
     def puzzle(self, name: str) -> Puzzle:
         """Puzzle `name` as this workspace has it: the student's own variant, or the published one."""
@@ -593,7 +598,7 @@ def run(root: Path, seed: int, timeout: float, console: Console) -> int:
     # The console's own file, not whatever `sys.stdout` is when it draws: while an answer runs,
     # `sys.stdout` is the runner's capture of its output, and the ticker draws then.
     console.file = console.file
-    session = Session(root, seed, timeout, variants=_workspace.choices(root))
+    session = Session(root, seed, timeout)
     session.refresh()
     session.make_current(session.next_unsolved(None))
     why = polling_wanted(root)
