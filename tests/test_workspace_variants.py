@@ -314,3 +314,16 @@ def test_the_module_runs_without_jax_for_the_record() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert result.stdout.strip() == "False", result.stderr
+
+
+def test_solution_for_a_puzzle_without_variants_says_it_is_the_students_own(tmp_path: Path) -> None:
+    name = next(p.name for p in _catalog.puzzles() if not p.params)
+    folder = tmp_path / "w"
+    _workspace.init(folder, _assignment.Assignment(((name, 2),), seed=SEED, variants=True, digest="d"), STUDENT)
+    chapter = _catalog.puzzle_named(name).chapter
+    (folder / chapter / f"{name}.py").write_text((SOLUTIONS / chapter / f"{name}.py").read_text())
+    result = jacpuzzles("solution", name, cwd=folder)
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = _one_line(result.stdout)
+    assert f"{name} has no variants: yours is the published puzzle, and this is its reference answer." in out
+    assert "Your variant differs" not in out
