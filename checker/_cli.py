@@ -13,19 +13,23 @@ import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from rich.console import Console
+from rich.padding import Padding
 from rich.progress_bar import ProgressBar
 from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from checker import _badge, _catalog, _state, _stubs, _workspace
+from checker import _badge, _catalog, _state, _stubs, _variants, _workspace
 from checker._catalog import UnknownPuzzle, puzzle_named
 from checker._stubs import find_answers
 from checker._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
 from checker._verdict import Diagnosis, Kind, Status, Verdict, counted
+
+if TYPE_CHECKING:
+    from checker import _assignment
 
 USAGE_ERROR = 2
 INTERRUPTED = 130  # the shell's code for a command ended by Ctrl-C
@@ -39,10 +43,11 @@ def _console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False, soft_wrap=False)
 
 
-def _names(requested: Sequence[str]) -> list[str]:
-    """Validate puzzle names; none means every puzzle in catalog order."""
+def _names(requested: Sequence[str], root: Path | None = None) -> list[str]:
+    """Validate puzzle names; none means every puzzle of the workspace holding `root` (the
+    assignment's, in a student's workspace), in catalog order."""
     if not requested:
-        return [p.name for p in _catalog.puzzles()]
+        return _workspace.puzzle_names(root) if root is not None else [p.name for p in _catalog.puzzles()]
     for name in requested:
         try:
             puzzle_named(name)
@@ -75,8 +80,9 @@ def _locate(root: Path, name: str, found: dict[str, list[Path]], seed: int) -> P
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    names = _names(args.names)
     root = _answers_dir(args.dir)
+    names = _names(args.names, root)
+    variants = _workspace.choices(root)  # the student's own variants; {} in a canonical workspace
     from checker._engine import check_files  # imports numpy; list/show/hint stay light
     from checker._oracles import keep_compilations
     from checker._report import render, to_json
@@ -91,7 +97,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         status.start()
     try:
         files = [(name, where) for name, where in located.items() if isinstance(where, Path)]
-        checked = dict(zip((n for n, _ in files), check_files(files, seed=args.seed, timeout=args.timeout)))
+        checked = dict(zip((n for n, _ in files), check_files(files, seed=args.seed, timeout=args.timeout, variants=variants)))
     finally:
         if status is not None:
             status.stop()
@@ -121,12 +127,16 @@ def _verdict_for(name: str, checked: dict[str, Verdict], located: dict[str, Path
     return where if isinstance(where, Verdict) else checked[name]
 
 
-def _status_of(root: Path, name: str, found: dict[str, list[Path]], state: dict[str, dict[str, str]]) -> str:
+def _status_of(
+    root: Path, name: str, found: dict[str, list[Path]], state: dict[str, dict[str, str]], variants: Mapping[str, Mapping[str, Any]] | None = None,
+) -> str:
+    """A puzzle's status from the state file; `variants`: the workspace's (`_workspace.choices`),
+    whose stubs are the untouched ones."""
     paths = found.get(name, [])
     if len(paths) != 1:
         return "todo" if not paths else "error"
     text = paths[0].read_text(errors="replace")
-    if text == _stubs.stub(puzzle_named(name)):
+    if text == _stubs.stub(_variants.variant(name, (variants or {}).get(name))):
         return "todo"
     seen = state.get(name, {})
     if seen.get("digest") == _state.digest(paths[0]):
@@ -187,18 +197,23 @@ def cmd_list(args: argparse.Namespace) -> int:
     root = Path(args.dir)
     found = find_answers(root) if root.is_dir() else {}
     state = _state.verdicts(root)
+    variants = _workspace.choices(root)
+    followed = set(_workspace.puzzle_names(root))  # the assignment's puzzles, in a student's workspace
     console = _console()
     total = passed = 0
     for chapter in _catalog.chapters():
         rows = []
         for number, p in enumerate(chapter.puzzles, 1):
-            status = _status_of(root, p.name, found, state)
+            if p.name not in followed:
+                continue
+            status = _status_of(root, p.name, found, state, variants)
             total += 1
             passed += status == "pass"
             one_line = status == "pass" and _one_line(p.name, found[p.name][0]) is not None
             rows.append(ListRow(number, p.name, p.title, p.points, status, one_line))
-        console.print(list_table(f"{chapter.title} ({chapter.name})", rows, console.width))
-        console.print()
+        if rows:
+            console.print(list_table(f"{chapter.title} ({chapter.name})", rows, console.width))
+            console.print()
     # A grid, not the bar alone: a bar ends without a line break, so the next line would join it.
     progress = Table.grid(padding=(0, 1))
     progress.add_row(ProgressBar(total=total, completed=passed, width=min(40, max(console.width // 3, 10))), Text(f"{passed}/{total} puzzles pass", style="bold"))
@@ -207,14 +222,30 @@ def cmd_list(args: argparse.Namespace) -> int:
         console.print(Text(f"(no answer folder {root}: every puzzle is todo)", style="dim"))
     else:
         console.print(Text("\"unchecked\": changed since the last `jacpuzzles check`", style="dim"))
+        note = _assignment_note(root)
+        if note:
+            console.print(Text(note, style="dim"))
     console.print(Text(f"{_badge.SYMBOL}: a passing answer in one line of at most {_badge.MAX_COLUMNS} columns, the original challenge", style="dim"))
     return 0
 
 
+def _assignment_note(root: Path) -> str:
+    """Whose workspace this is, for `list` and `show`; "" in a canonical workspace."""
+    found = _workspace.assignment(root) if root.is_dir() else None
+    if found is None:
+        return ""
+    what = "your own variant of each puzzle" if found.variants else "the published puzzles (this assignment has no variants)"
+    counted_here = f"the assignment's {len(found.puzzles)} puzzles" if found.puzzles else "every puzzle"
+    return f"assignment workspace of student {found.student}: {counted_here}, {what}"
+
+
 def cmd_show(args: argparse.Namespace) -> int:
-    puzzle = _one(args.name)
+    root = Path(args.dir)
+    puzzle = _one(args.name, root)
     console = _console()
     console.print(Text(f"{puzzle.title} ({puzzle.name}) · {puzzle.chapter} chapter · {counted(puzzle.points, 'point')}", style="bold"))
+    if puzzle.variant:
+        console.print(Text(f"your own variant ({_variants.label(puzzle)}), not the published puzzle", style="dim"))
     # Plain text, not Markdown: TeX's underscores would be read as emphasis.
     console.print(Text(puzzle.statement))
     console.print()
@@ -246,8 +277,8 @@ def cmd_notebook(args: argparse.Namespace) -> int:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    puzzle = _one(args.name)
     root = Path(args.dir)
+    puzzle = _one(args.name, root)  # the hints of the student's own variant, in their workspace
     shown = _state.hints_shown(root, puzzle.name)
     reveal = min(shown + 1, len(puzzle.hints))
     console = _console()
@@ -349,20 +380,32 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 def cmd_init(args: argparse.Namespace) -> int:
     root = Path(args.target)
+    given = _init_assignment(args)
     try:
-        written = _workspace.init_classroom(root) if args.classroom else _workspace.init(root)
+        if args.classroom:
+            written = _workspace.init_classroom(root)
+        else:
+            written = _workspace.init(root, given, args.student if given is not None else None)
     except _workspace.WorkspaceError as exc:
         raise UsageError(str(exc)) from None
     console = _console()
-    chapters = ", ".join(f"{ch.name}/ ({len(ch.puzzles)})" for ch in _catalog.chapters())
+    names = {path.stem for path in written}
+    chapters = ", ".join(f"{ch.name}/ ({n})" for ch in _catalog.chapters() if (n := sum(p.name in names for p in ch.puzzles)))
     console.print(Text(f"Made a workspace in {root}: {len(written)} puzzle stubs, by chapter: {chapters}.", style="bold green"))
+    if given is not None:
+        whose = f"student {args.student.strip()}'s own variant of each puzzle" if given.variants else "the published puzzles (the assignment has no variants)"
+        console.print(Text(
+            f"For assignment {args.assignment} (digest {given.digest}): {whose}; recorded in {_workspace.HOME}/{_workspace.MARKER_FILE}, "
+            "which every command here reads. Hand in the folder as it is.",
+            style="bold",
+        ))
     if args.classroom:
         console.print(Text(
             f"Also wrote {_workspace.CLASSROOM_WORKFLOW.as_posix()} (GitHub Classroom's autograding) and .gitignore: set the jacpuzzles "
             "version the workflow installs (JACPUZZLES_REF in it), then push the folder as the assignment's template repository (docs/autograding.md).",
             style="bold",
         ))
-    first = _catalog.puzzles()[0]
+    first = next(p for p in _catalog.puzzles() if p.name in names)
     pairs = (
         (f"cd {shlex.quote(str(root))}", ""),
         ("jacpuzzles list", "the puzzles, with your progress"),
@@ -378,8 +421,29 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
+def _init_assignment(args: argparse.Namespace) -> _assignment.Assignment | None:
+    """The assignment `init --assignment FILE --student ID` was given, loaded; None without it."""
+    if args.assignment is None and args.student is None:
+        return None
+    if args.assignment is None:
+        raise UsageError("--student needs --assignment FILE too (the assignment file from your instructor): `jacpuzzles init DIR --assignment FILE --student ID`")
+    if args.student is None:
+        raise UsageError("--assignment needs --student ID too (your id, as your instructor's roster has it): `jacpuzzles init DIR --assignment FILE --student ID`")
+    if args.classroom:
+        raise UsageError(
+            "--classroom writes a template repository, the same for every student, so it takes no --assignment or --student; "
+            "each student can run `jacpuzzles init DIR --assignment FILE --student ID` for stubs of their own"
+        )
+    from checker import _assignment
+
+    try:
+        return _assignment.load(Path(args.assignment))
+    except _assignment.BadSetup as exc:
+        raise UsageError(str(exc)) from None
+
+
 def cmd_reset(args: argparse.Namespace) -> int:
-    puzzle = _one(args.name)
+    puzzle = _one(args.name, Path(args.dir))
     try:
         done = _workspace.reset(Path(args.dir), puzzle)
     except _workspace.WorkspaceError as exc:
@@ -402,8 +466,11 @@ def cmd_solution(args: argparse.Namespace) -> int:
     except _solutions.MissingSolution as exc:
         raise UsageError(str(exc)) from None
     console = _console()
+    root = Path(args.dir)
+    assigned = _workspace.assignment(root) if root.is_dir() else None
+    if assigned is not None and assigned.variants:
+        return _variant_solution(root, assigned, puzzle, text, args.force, console)
     if not args.force:
-        root = Path(args.dir)
         status = _current_status(root, puzzle, console)
         if status != "pass":
             console.print(Text(_not_yet(root, puzzle, status), style="yellow"))
@@ -412,10 +479,40 @@ def cmd_solution(args: argparse.Namespace) -> int:
     return 0
 
 
+def _variant_solution(root: Path, assigned: _workspace.Assigned, published: _catalog.Puzzle, text: str, force: bool, console: Console) -> int:
+    """`solution` in a student's workspace with variants: the installed kit has only the
+    published puzzle's reference answer, shown once the student's own variant passes (`--force`
+    included: whatever the kit shows, a student can see), with a note on how theirs differs."""
+    from checker import _solutions
+
+    mine = assigned.variant_of(published)
+    status = _current_status(root, mine, console)
+    if status != "pass":
+        message = _not_yet(root, mine, status, variants=True)
+        if force:
+            message = f"--force does not apply in a student's workspace (assignment variants are on). {message}"
+        console.print(Text(message, style="yellow"))
+        return 1
+    canonical = ", ".join(f"{n}={v}" for n, v in _catalog.all_choices(published)[0])
+    if not mine.variant:
+        console.print(Text(f"{published.name} has no variants: yours is the published puzzle, and this is its reference answer.", style="bold"))
+    else:
+        console.print(Text.assemble(
+            ("Your variant differs: ", "bold yellow"),
+            f"below is the reference answer to the published {published.name} ({canonical}), not to yours ({_variants.label(mine)}): "
+            "it is wrong for your variant. Yours passes already: compare the two.",
+        ))
+    console.print(Padding(_solutions.SolutionView(published, text, published=bool(mine.variant)), (1, 0, 0, 0)))
+    if mine.variant and mine.why:
+        console.print(Text("Why yours is right", style="bold"))
+        console.print(Padding(Text(mine.why), (0, 0, 0, 2)))
+    return 0
+
+
 def _current_status(root: Path, puzzle: _catalog.Puzzle, console: Console) -> str:
     """The status of the learner's answer, checking it now when the recorded one is stale."""
     found = find_answers(root) if root.is_dir() else {}
-    status = _status_of(root, puzzle.name, found, _state.verdicts(root))
+    status = _status_of(root, puzzle.name, found, _state.verdicts(root), _workspace.choices(root) if root.is_dir() else None)
     if status != "unchecked":
         return status
     console.print(Text(f"Your answer to {puzzle.name} changed since its last check: checking it now.", style="dim"))
@@ -423,12 +520,13 @@ def _current_status(root: Path, puzzle: _catalog.Puzzle, console: Console) -> st
     if int(check.run(check)) == 0:
         return "pass"
     console.print()
-    again = _status_of(root, puzzle.name, find_answers(root), _state.verdicts(root))
+    again = _status_of(root, puzzle.name, find_answers(root), _state.verdicts(root), _workspace.choices(root))
     return again if again != "unchecked" else "fail"
 
 
-def _not_yet(root: Path, puzzle: _catalog.Puzzle, status: str) -> str:
-    """Why the reference answer is not shown, and what to do."""
+def _not_yet(root: Path, puzzle: _catalog.Puzzle, status: str, variants: bool = False) -> str:
+    """Why the reference answer is not shown, and what to do (`variants`: in a student's
+    workspace with variants, where `--force` is no way round)."""
     name = puzzle.name
     paths = find_answers(root).get(name, []) if root.is_dir() else []
     if len(paths) > 1:
@@ -439,15 +537,22 @@ def _not_yet(root: Path, puzzle: _catalog.Puzzle, status: str) -> str:
         found = f"there is no {name}.py under {root} (expected at {root / _stubs.relative_path(puzzle)})"
     else:
         found = f"the last check of {paths[0] if paths else name} says {status} (`jacpuzzles check {name}` shows what is wrong, `jacpuzzles hint {name}` gives a hint)"
+    if variants:
+        return (
+            f"The reference answer to the published {name} is shown once your own variant passes; {found}. "
+            f"Ask again when `jacpuzzles check {name}` passes. Your variant's own answer is in no installed kit: it is yours to find."
+        )
     return (
         f"The reference answer to {name} is shown once your answer passes; {found}. "
         f"Ask again when `jacpuzzles check {name}` passes. Instructors: `jacpuzzles solution {name} --force`."
     )
 
 
-def _one(name: str) -> _catalog.Puzzle:
+def _one(name: str, root: Path | None = None) -> _catalog.Puzzle:
+    """Puzzle `name` as the workspace holding `root` has it (the student's own variant in an
+    assignment workspace); the published puzzle when `root` is None."""
     try:
-        return puzzle_named(name)
+        return puzzle_named(name) if root is None else _workspace.puzzle_in(root, name)
     except UnknownPuzzle as exc:
         raise UsageError(str(exc)) from None
 
@@ -498,6 +603,8 @@ def parser() -> argparse.ArgumentParser:
     p = with_packs(sub.add_parser("init", help="write a fresh set of stubs into DIR: a workspace of your own, anywhere"))
     p.add_argument("target", metavar="DIR", help="the folder to make or fill; it must hold no answer files yet")
     p.add_argument("--classroom", action="store_true", help="also write .github/workflows/classroom.yml and a .gitignore: a GitHub Classroom template repository")
+    p.add_argument("--assignment", metavar="FILE", help="your instructor's assignment file: with --student, your own variant of each of its puzzles")
+    p.add_argument("--student", metavar="ID", help="your student id, as your instructor's roster has it (with --assignment)")
     p.set_defaults(run=cmd_init)
     p = with_dir(sub.add_parser("reset", help="put one puzzle's stub back, keeping your file as a backup"))
     p.add_argument("name", metavar="NAME")
@@ -544,7 +651,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         _use_packs(getattr(args, "pack", None))
         return int(args.run(args))
-    except UsageError as exc:
+    except (UsageError, _workspace.WorkspaceError) as exc:
         # One line: paths in it are whole, copyable, and found by a search of the log.
         _console(stderr=True).print(Text(f"jacpuzzles: {exc}", style="red"), soft_wrap=True)
         return USAGE_ERROR

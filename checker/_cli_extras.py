@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.padding import Padding
 from rich.text import Text
 
-from checker._catalog import Puzzle, chapters
+from checker._catalog import Chapter, Puzzle, chapters
 
 
 class PageRest:
@@ -75,6 +76,18 @@ def write_picture(puzzle: Puzzle, args: argparse.Namespace, console: Console) ->
     return 0 if verdict.passed else 1
 
 
+def _as_in_workspace(chapter: Chapter, root: Path) -> Chapter:
+    """`chapter` as the workspace holding `root` has it: in a student's workspace, the
+    assignment's puzzles only, each the student's own variant."""
+    from checker import _workspace
+
+    assigned = _workspace.assignment(root) if root.is_dir() else None
+    if assigned is None:
+        return chapter
+    kept = [p for p in chapter.puzzles if not assigned.puzzles or p.name in assigned.puzzles]
+    return dataclasses.replace(chapter, puzzles=tuple(assigned.variant_of(p) for p in kept))
+
+
 def write_notebook(args: argparse.Namespace, console: Console) -> int:
     """`notebook OUT.ipynb [--chapter NAME]`: a chapter as a Jupyter notebook."""
     from checker._cli import UsageError
@@ -90,6 +103,12 @@ def write_notebook(args: argparse.Namespace, console: Console) -> int:
     if out.parent != Path("") and not out.parent.is_dir():
         raise UsageError(f"cannot write {out}: the folder {out.parent} does not exist")
     root = Path(args.dir)
+    chapter = _as_in_workspace(chapter, root)
+    if not chapter.puzzles:
+        from checker._workspace import puzzle_names
+
+        held = ", ".join(dict.fromkeys(c.name for c in chapters() for p in c.puzzles if p.name in puzzle_names(root)))
+        raise UsageError(f"none of this assignment's puzzles is in the {args.chapter} chapter: pick one of {held} with --chapter")
     answers = {} if args.blank else learner_answers(chapter, root)
     where = "this workspace" if root == Path(".") else str(root)
     write(chapter_notebook(chapter, answers), out)

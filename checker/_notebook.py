@@ -37,6 +37,11 @@ and the input that shows it, with the expected Jacobian and yours side by side. 
 Answers written in the original notebook's per-entry form also work: define `fb_<name>(x[, y])`
 returning `(f, dx[, dy])` and check it with `checker.check("<name>", fb_<name>)`."""
 
+_OWN = """
+
+These are **your own variants** of the puzzles (from your assignment workspace): each `f` below
+is yours, and each check cell checks your answer against your variant, not the published puzzle."""
+
 
 class Checked:
     """What `check` returns: the verdict, drawn in a notebook (HTML) and in a terminal (rich)."""
@@ -68,7 +73,7 @@ class Checked:
         )
 
 
-def check(name: str, jac: Callable[..., Any], *, seed: int = DEFAULT_SEED) -> Checked:
+def check(name: str, jac: Callable[..., Any], *, seed: int = DEFAULT_SEED, variant: Mapping[str, Any] | None = None) -> Checked:
     """Check an answer function for puzzle `name` in a notebook or script, without raising on a
     wrong answer.
 
@@ -76,13 +81,15 @@ def check(name: str, jac: Callable[..., Any], *, seed: int = DEFAULT_SEED) -> Ch
         name: the puzzle, e.g. `"cumsum"`.
         jac: your `jac` (or `vjp` for a backward-pass puzzle), or a per-entry `fb_<name>`.
         seed: seed of the input draws.
+        variant: your variant's choices, e.g. `{"direction": "right", "scale": 25}` (a notebook
+            written in an assignment workspace fills it in); None for the published puzzle.
 
     Returns:
         a `Checked`: `.passed`, `.verdict` (a `Verdict`); a notebook draws the report.
     """
     from checker._engine import check_answer
 
-    return Checked(check_answer(name, jac, seed))
+    return Checked(check_answer(name, jac, seed, variant=variant))
 
 
 def _markdown(text: str) -> dict[str, Any]:
@@ -100,8 +107,10 @@ def stub_cell(puzzle: Puzzle) -> str:
 
 
 def check_cell(puzzle: Puzzle, answer: str | None = None) -> str:
-    """The cell that checks the answer above it (`answer`: that cell's code, None for the stub)."""
-    return f'checker.check("{puzzle.name}", {_checked_name(puzzle, answer)})'
+    """The cell that checks the answer above it (`answer`: that cell's code, None for the stub),
+    against `puzzle`'s own variant."""
+    variant = f", variant={dict(puzzle.variant)!r}" if puzzle.variant else ""
+    return f'checker.check("{puzzle.name}", {_checked_name(puzzle, answer)}{variant})'
 
 
 def _checked_name(puzzle: Puzzle, answer: str | None) -> str:
@@ -139,8 +148,9 @@ def chapter_notebook(chapter: Chapter, answers: Mapping[str, str] | None = None)
     """
     answers = answers or {}
     names = sorted({p.answer_name for p in chapter.puzzles})
+    own = _OWN if any(p.variant for p in chapter.puzzles) else ""
     cells = [
-        _markdown(f"# {chapter.title}\n\n{chapter.summary}\n\n" + _NOTE.format(answer="` or `".join(names))),
+        _markdown(f"# {chapter.title}\n\n{chapter.summary}\n\n" + _NOTE.format(answer="` or `".join(names)) + own),
         _code(_SETUP),
     ]
     for number, p in enumerate(chapter.puzzles, 1):

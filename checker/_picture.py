@@ -200,9 +200,9 @@ def answer_picture(puzzle: Puzzle, path: Path, seed: int = 0) -> tuple[str | Non
     exposed a mistake, or on the first draw when the answer passes. None when the answer gave no
     arrays to draw (an error, a todo); the verdict says why."""
     from checker import _numerics, _runner, _sampling
-    from checker._engine import check_file
+    from checker._engine import check_files
 
-    verdict = check_file(puzzle.name, path, seed)
+    verdict = check_files([(puzzle.name, path)], seed, variants={puzzle.name: dict(puzzle.variant)})[0]  # `puzzle`'s own variant
     failure = verdict.failure
     if failure is not None:
         split = failure.out_ndim if not failure.cotangent else max(failure.expected.ndim - 1, 0)

@@ -59,16 +59,18 @@ def reference(puzzle: Puzzle) -> str:
 class SolutionView:
     """A reference answer: the code below the marker, highlighted, and why it is right."""
 
-    def __init__(self, puzzle: Puzzle, text: str, forced: bool = False) -> None:
+    def __init__(self, puzzle: Puzzle, text: str, forced: bool = False, published: bool = False) -> None:
         self.puzzle = puzzle
         self.answer = _stubs.answer_part(text).strip("\n")
         self.width = _badge.one_line_width(text, puzzle.answer_name)
         self.forced = forced
+        self.published = published  # shown to a student whose own variant differs
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         p = self.puzzle
         yield Text(f"Reference answer: {p.title} ({p.name}) · {p.chapter} chapter", style="bold")
-        yield Text(f"below the marker line of {_stubs.relative_path(p).as_posix()}; the header is your stub's", style="dim")
+        whose = "the published puzzle's header, not your stub's" if self.published else "the header is your stub's"
+        yield Text(f"below the marker line of {_stubs.relative_path(p).as_posix()}; {whose}", style="dim")
         yield Padding(Syntax(self.answer, "python", theme="ansi_dark", word_wrap=True), (1, 0, 1, 2))
         yield Text("Why it is right", style="bold")
         yield Padding(Text(p.why or "(no explanation in the catalog for this puzzle)"), (0, 0, 0, 2))

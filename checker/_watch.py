@@ -27,7 +27,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.columns import Columns
@@ -37,8 +37,8 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from checker import _catalog, _state
-from checker._catalog import puzzle_named
+from checker import _catalog, _state, _variants, _workspace
+from checker._catalog import Puzzle
 from checker._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
 from checker._stubs import find_answers, relative_path
 
@@ -175,7 +175,7 @@ def _read_keys(fd: int, events: queue.Queue[Event], stop: threading.Event) -> No
             events.put(("key", ch))
 
 
-def _warm(name: str | None, seed: int, events: queue.Queue[Event]) -> None:
+def _warm(name: str | None, seed: int, events: queue.Queue[Event], variants: dict[str, dict[str, Any]] | None = None) -> None:
     """Import JAX and the checker, and compute `name`'s expected Jacobians (cached on disk)."""
     problem = None
     try:
@@ -184,7 +184,7 @@ def _warm(name: str | None, seed: int, events: queue.Queue[Event]) -> None:
 
         keep_compilations()
         if name is not None:
-            puzzle = puzzle_named(name)
+            puzzle = _variants.variant(name, (variants or {}).get(name))
             with _numerics.pinned():
                 _engine._expected([(puzzle, _sampling.draws(puzzle, seed))])
     except Exception as exc:  # noqa: BLE001 - the check itself will report whatever is wrong
@@ -215,6 +215,16 @@ class Session:
     listing: bool = False
     running: tuple[str, ...] = ()  # the puzzles being checked right now
     running_since: float = 0.0  # time.monotonic() when that check started
+    # The workspace's variants (`_workspace.choices`): read from `root` when not given.
+    variants: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.variants:
+            self.variants = _workspace.choices(self.root)
+
+    def puzzle(self, name: str) -> Puzzle:
+        """Puzzle `name` as this workspace has it: the student's own variant, or the published one."""
+        return _variants.variant(name, self.variants.get(name))
 
     def running_note(self) -> str:
         """"checking neg… 3.2 s", while a check runs; else ""."""
@@ -230,7 +240,7 @@ class Session:
         everything = [p.name for p in _catalog.puzzles()]
         self.order = [n for n in everything if n in found] or everything
         state = _state.verdicts(self.root)
-        self.status = {n: _status_of(self.root, n, found, state) for n in self.order}
+        self.status = {n: _status_of(self.root, n, found, state, self.variants) for n in self.order}
 
     def next_unsolved(self, after: str | None) -> str | None:
         """The first puzzle not passing after `after` (wrapping round, `after` last), or None."""
@@ -247,7 +257,7 @@ class Session:
         """Reveal the current puzzle's next hint, and remember it as `jacpuzzles hint` does."""
         if self.current is None:
             return
-        puzzle = puzzle_named(self.current)
+        puzzle = self.puzzle(self.current)
         shown = _state.hints_shown(self.root, puzzle.name)
         reveal = min(shown + 1, len(puzzle.hints))
         self.hints, self.hints_total = puzzle.hints[:reveal], len(puzzle.hints)
@@ -292,10 +302,10 @@ def _placeholder(session: Session) -> Text:
     assert session.current is not None
     name = session.current
     status = session.status.get(name, "todo")
-    path = session.root / relative_path(puzzle_named(name))
+    path = session.root / relative_path(session.puzzle(name))
     text = Text(f"{STATUS_MARK.get(status, '?')} {name}: {status.upper()}\n", style=STATUS_STYLE.get(status, ""))
     if status == "todo":
-        text.append(f"  fill in `{puzzle_named(name).answer_name}` in {path} below the marker line, and save.\n  ", style="")
+        text.append(f"  fill in `{session.puzzle(name).answer_name}` in {path} below the marker line, and save.\n  ", style="")
         text.append(f"`jacpuzzles show {name}` shows the puzzle; h reveals a hint.", style="dim")
     else:
         text.append(f"  from the last check; save {path} to check it again.", style="")
@@ -305,7 +315,7 @@ def _placeholder(session: Session) -> Text:
 def _running(session: Session) -> Text:
     """What stands for the verdict while the current puzzle's check runs."""
     assert session.current is not None
-    path = session.root / relative_path(puzzle_named(session.current))
+    path = session.root / relative_path(session.puzzle(session.current))
     text = Text(f"⏳ {session.running_note()}\n", style="bold cyan")
     text.append(
         f"  an answer that does not return is stopped after {session.timeout:g} s per call; "
@@ -348,7 +358,7 @@ class WatchScreen:
         if s.current is None:
             head.append(Text(f"🎉 every puzzle here passes ({total}/{total}).", style="bold green"))
             return head
-        p = puzzle_named(s.current)
+        p = s.puzzle(s.current)
         number = [q.name for q in _catalog.puzzles() if q.chapter == p.chapter].index(p.name) + 1
         head.append(Text.assemble(("current: ", "bold"), (p.name, "bold cyan"), f" · {p.title} · {p.chapter} #{number} · {p.points} point{'s' if p.points != 1 else ''}"))
         return head
@@ -507,7 +517,7 @@ class _Watch:
         self.join()
         if name is not None:
             self.checked.add(name)  # once `warming` is joined
-        self.warming = threading.Thread(target=_warm, args=(name, self.session.seed, self.events), daemon=True, name="jacpuzzles-warm")
+        self.warming = threading.Thread(target=_warm, args=(name, self.session.seed, self.events, self.session.variants), daemon=True, name="jacpuzzles-warm")
         self.warming.start()
 
     def join(self) -> None:
@@ -532,7 +542,7 @@ class _Watch:
             found = find_answers(s.root)
             located = {name: _locate(s.root, name, found, s.seed) for name in names}
             files = [(name, where) for name, where in located.items() if isinstance(where, Path)]
-            verdicts = check_files(files, seed=s.seed, timeout=s.timeout) if files else []
+            verdicts = check_files(files, seed=s.seed, timeout=s.timeout, variants=s.variants) if files else []
             return located, files, dict(zip((n for n, _ in files), verdicts))
 
         located, files, checked = self._stoppable(names, work)

@@ -5,16 +5,33 @@ chapter (`autodiff/cumsum.py`, ...), the progress file `.jacpuzzles-state.json` 
 `jacpuzzles reset`, the learner's earlier files in `.jacpuzzles/backups/`. Commands run inside a
 workspace (at any depth) use it as their answer folder unless `--dir` says otherwise. Everything
 here is made from the catalog in the installed package, so no repository is needed.
+
+`jacpuzzles init DIR --assignment FILE --student ID` makes a student's workspace: the marker gains
+an `[assignment]` table (student id, the assignment's seed and digest, whether variants are on),
+and every command run in it (`choices`, `puzzle_in`) uses that student's own variant of each puzzle.
+An assignment with a `[puzzles]` table gets stubs for those puzzles only, listed in the marker's
+`puzzles` key; `check` and `list` then go through those. Without the table, the workspace is the
+canonical one, exactly as before.
 """
 
 from __future__ import annotations
 
 import datetime
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from checker import _catalog, _stubs
-from checker._catalog import Puzzle
+from checker import _catalog, _stubs, _variants
+from checker._catalog import Puzzle, puzzle_named
+
+if TYPE_CHECKING:
+    from checker._assignment import Assignment
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
 
 HOME = ".jacpuzzles"  # hidden: answer files are never looked for in it
 MARKER_FILE = "workspace.toml"
@@ -55,27 +72,149 @@ def default_dir(cwd: Path | None = None) -> Path:
     return Path(".") if found == here.resolve() else found
 
 
-def _marker_text() -> str:
+@dataclass(frozen=True)
+class Assigned:
+    """A student's workspace: the marker's `[assignment]` table (and its `puzzles` key)."""
+
+    student: str
+    seed: int
+    digest: str  # `Assignment.digest` of the file `init` was given
+    variants: bool
+    puzzles: tuple[str, ...] = ()  # the assignment's puzzles when it names some; () for all
+
+    def variant_of(self, puzzle: Puzzle | str) -> Puzzle:
+        """This student's concrete `puzzle` (the canonical one when variants are off)."""
+        return _variants.assigned(self.seed, self.student, puzzle) if self.variants else _variants.variant(puzzle)
+
+
+def _toml_string(text: str) -> str:
+    """`text` as a TOML basic string (control characters escaped, as TOML requires)."""
+    escaped = "".join(
+        "\\\\" if c == "\\" else '\\"' if c == '"' else f"\\u{ord(c):04x}" if ord(c) < 0x20 or ord(c) == 0x7F else c
+        for c in text
+    )
+    return f'"{escaped}"'
+
+
+def _marker_text(assigned: Assigned | None = None) -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
         made_by = version("jacpuzzles")
     except PackageNotFoundError:  # run from a source tree that was never installed
         made_by = "unknown"
-    return (
+    text = (
         "# This folder is a jacpuzzles workspace: commands run anywhere inside it use it as the\n"
         "# answer folder. Made by `jacpuzzles init`; delete this file to make it a plain folder.\n"
         f'created_by = "jacpuzzles {made_by}"\n'
         f'created = "{datetime.datetime.now().isoformat(timespec="seconds")}"\n'
     )
+    if assigned is None:
+        return text
+    if assigned.puzzles:
+        text += "# The assignment's puzzles: `check` and `list` go through these.\n"
+        text += "puzzles = [" + ", ".join(_toml_string(n) for n in assigned.puzzles) + "]\n"
+    return text + (
+        "\n# Made by `jacpuzzles init --assignment FILE --student ID`: your stubs are your own variants\n"
+        "# of the puzzles. Edit nothing here: the grader checks the id and digest against its own.\n"
+        "[assignment]\n"
+        f"student = {_toml_string(assigned.student)}\n"
+        f"seed = {assigned.seed}\n"
+        f"digest = {_toml_string(assigned.digest)}\n"
+        f"variants = {'true' if assigned.variants else 'false'}\n"
+    )
 
 
-def init(root: Path) -> list[Path]:
+def assignment(root: Path) -> Assigned | None:
+    """The assignment record of the workspace holding `root` (at any depth), or None for a
+    canonical workspace or a plain folder. A damaged record is a `WorkspaceError`."""
+    home = enclosing(root) if root.exists() else None
+    if home is None:
+        return None
+    path = marker(home)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    if "[assignment]" not in text:
+        return None  # a canonical workspace: its marker is not read beyond this
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise WorkspaceError(f"{path} is not valid TOML ({exc}): {_REMAKE}") from None
+    table = raw.get("assignment")
+    if not isinstance(table, dict):
+        raise WorkspaceError(f"{path}: `assignment` must be a table ([assignment]): {_REMAKE}")
+    student, seed, digest, variants = (table.get(k) for k in ("student", "seed", "digest", "variants"))
+    if not isinstance(student, str) or not student.strip():
+        raise WorkspaceError(f"{path}: [assignment] student must be the student id (a non-empty string), found {student!r}: {_REMAKE}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise WorkspaceError(f"{path}: [assignment] seed must be a whole number, 0 or more, found {seed!r}: {_REMAKE}")
+    if not isinstance(digest, str):
+        raise WorkspaceError(f"{path}: [assignment] digest must be a string, found {digest!r}: {_REMAKE}")
+    if not isinstance(variants, bool):
+        raise WorkspaceError(f"{path}: [assignment] variants must be true or false, found {variants!r}: {_REMAKE}")
+    names = raw.get("puzzles", [])
+    known = {p.name for p in _catalog.puzzles()}
+    if not isinstance(names, list) or not all(isinstance(n, str) and n in known for n in names):
+        raise WorkspaceError(f"{path}: puzzles must list puzzle names (e.g. [\"cumsum\", \"neg\"]), found {names!r}: {_REMAKE}")
+    return Assigned(student.strip(), seed, digest, variants, tuple(dict.fromkeys(names)))
+
+
+_REMAKE = (
+    "it is written by `jacpuzzles init DIR --assignment FILE --student ID`; put it back as it was, "
+    "or make a new workspace that way and copy your answers into it"
+)
+
+
+def choices(root: Path) -> dict[str, dict[str, Any]]:
+    """The variant of every puzzle in the workspace holding `root`, as `{name: choices}`, the
+    form `check_files(variants=)` takes; empty for a canonical workspace (or variants off)."""
+    found = assignment(root)
+    if found is None or not found.variants:
+        return {}
+    return {p.name: dict(_variants.choose(found.seed, found.student, p)) for p in _catalog.puzzles()}
+
+
+def puzzle_in(root: Path, name: str) -> Puzzle:
+    """Puzzle `name` as the workspace holding `root` has it: the student's own variant, or the
+    canonical puzzle. Raises `UnknownPuzzle` for a name the catalog does not have."""
+    base = puzzle_named(name)
+    found = assignment(root)
+    return base if found is None else found.variant_of(base)
+
+
+def puzzle_names(root: Path) -> list[str]:
+    """The puzzles of the workspace holding `root`, in catalog order: the assignment's, when it
+    names some, else every puzzle."""
+    found = assignment(root)
+    chosen = set(found.puzzles) if found is not None and found.puzzles else None
+    return [p.name for p in _catalog.puzzles() if chosen is None or p.name in chosen]
+
+
+def init(root: Path, given: Assignment | None = None, student: str | None = None) -> list[Path]:
     """Write a fresh stub for every puzzle under `root` and mark it a workspace; returns the stubs.
 
-    Refuses, writing nothing, when `root` already holds an answer file for any puzzle (a second
-    file with the same name would make that puzzle an error) or is not a folder.
+    With an assignment `given` and a `student` id: that student's own variant of each of the
+    assignment's puzzles (canonical ones when its variants are off), and the `[assignment]`
+    record in the marker. Refuses, writing nothing, when `root` already holds an answer file for
+    any puzzle (a second file with the same name would make that puzzle an error) or is not a
+    folder.
     """
+    assigned = None
+    if given is not None:
+        from checker._settings import DEFAULT_SEED
+
+        if student is None or not student.strip():
+            raise WorkspaceError("--student needs the student's id (the one the instructor's roster has), e.g. `--student s1234`")
+        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in student):
+            raise WorkspaceError(f"the student id {student!r} holds control characters: give the id as the roster has it, e.g. `--student s1234`")
+        every = {p.name for p in _catalog.puzzles()}
+        names = tuple(n for n, _ in given.puzzles)
+        assigned = Assigned(
+            student.strip(), given.seed if given.seed is not None else DEFAULT_SEED, given.digest, given.variants,
+            names if set(names) != every else (),
+        )
     if root.exists() and not root.is_dir():
         raise WorkspaceError(f"{root} exists and is not a folder: pick a new folder name, e.g. `jacpuzzles init jacpuzzles-work`")
     existing = sorted(p for paths in _stubs.find_answers(root).values() for p in paths) if root.is_dir() else []
@@ -87,15 +226,18 @@ def init(root: Path) -> list[Path]:
             f"`jacpuzzles reset NAME --dir {root}` (your file is backed up); for a fresh set of stubs: "
             "`jacpuzzles init` into a new, empty folder"
         )
+    wanted = [p for p in _catalog.puzzles() if assigned is None or not assigned.puzzles or p.name in assigned.puzzles]
+    stubs = [(p, _stubs.stub(p if assigned is None else assigned.variant_of(p))) for p in wanted]  # all built before any write
     written = []
-    for puzzle in _catalog.puzzles():
-        path = root / _stubs.relative_path(puzzle)
+    for p, text in stubs:
+        path = root / _stubs.relative_path(p)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(_stubs.stub(puzzle), encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
         written.append(path)
-    if not marker(root).is_file():
+    # A marker is kept as it was, unless it records another assignment than this init's.
+    if assigned is not None or not marker(root).is_file() or "[assignment]" in marker(root).read_text(encoding="utf-8", errors="replace"):
         marker(root).parent.mkdir(parents=True, exist_ok=True)
-        marker(root).write_text(_marker_text(), encoding="utf-8")
+        marker(root).write_text(_marker_text(assigned), encoding="utf-8")
     return written
 
 
@@ -167,7 +309,7 @@ def reset(root: Path, puzzle: Puzzle) -> Reset:
         listing = ", ".join(str(p) for p in paths)
         raise WorkspaceError(f"{len(paths)} files named {puzzle.name}.py under {root}: {listing}; keep one, then reset again")
     path = paths[0] if paths else root / _stubs.relative_path(puzzle)
-    fresh = _stubs.stub(puzzle)
+    fresh = _stubs.stub(puzzle_in(root, puzzle.name))  # in a student's workspace, their variant
     backup = None
     if path.is_file():
         data = path.read_bytes()
