@@ -130,7 +130,8 @@ def load(path: Path) -> Assignment:
     packs = _packs(raw.get("packs", []), path, where)
     if packs:  # the pack's puzzles may be listed in [puzzles]: they must be known first
         try:
-            _catalog.use_packs(list(packs))
+            in_use = [folder for folder, _ in _catalog.packs()]  # `--pack` ones first
+            _catalog.use_packs(in_use + [p for p in packs if p not in in_use])
         except (_catalog.PackError, _catalog.CatalogError) as exc:
             raise BadSetup(f"{where}: packs: {exc}") from None
     return Assignment(
