@@ -649,7 +649,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "dir", "") is None:  # no --dir: the enclosing workspace, else ./puzzles
         args.dir = str(_workspace.default_dir())
     try:
-        _use_packs(getattr(args, "pack", None))
+        given = getattr(args, "pack", None)
+        if given is None and getattr(args, "dir", None) is not None:  # the workspace's own packs
+            given = [str(p) for p in _workspace.packs(Path(args.dir))] or None
+        _use_packs(given)
         return int(args.run(args))
     except (UsageError, _workspace.WorkspaceError) as exc:
         # One line: paths in it are whole, copyable, and found by a search of the log.

@@ -20,7 +20,7 @@ import datetime
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from checker import _catalog, _stubs, _variants
 from checker._catalog import Puzzle, puzzle_named
@@ -96,7 +96,7 @@ def _toml_string(text: str) -> str:
     return f'"{escaped}"'
 
 
-def _marker_text(assigned: Assigned | None = None) -> str:
+def _marker_text(assigned: Assigned | None = None, packs: Sequence[Path] = ()) -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -109,6 +109,9 @@ def _marker_text(assigned: Assigned | None = None) -> str:
         f'created_by = "jacpuzzles {made_by}"\n'
         f'created = "{datetime.datetime.now().isoformat(timespec="seconds")}"\n'
     )
+    if packs:
+        text += "# The puzzle packs this workspace's stubs come from: every command here uses them.\n"
+        text += "packs = [" + ", ".join(_toml_string(str(p)) for p in packs) + "]\n"
     if assigned is None:
         return text
     if assigned.puzzles:
@@ -165,6 +168,28 @@ _REMAKE = (
     "it is written by `jacpuzzles init DIR --assignment FILE --student ID`; put it back as it was, "
     "or make a new workspace that way and copy your answers into it"
 )
+
+
+def packs(root: Path) -> list[Path]:
+    """The pack folders recorded by `init --pack` in the workspace holding `root` (none for a
+    plain folder). A damaged record is a `WorkspaceError`."""
+    home = enclosing(root) if root.exists() else None
+    if home is None:
+        return []
+    path = marker(home)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    if "packs" not in text:
+        return []
+    try:
+        found = tomllib.loads(text).get("packs", [])
+    except tomllib.TOMLDecodeError as exc:
+        raise WorkspaceError(f"{path} is not valid TOML ({exc}): {_REMAKE}") from None
+    if not isinstance(found, list) or not all(isinstance(p, str) for p in found):
+        raise WorkspaceError(f"{path}: packs must list the packs' folders, found {found!r}: put it back as `jacpuzzles init --pack DIR` wrote it")
+    return [Path(p) for p in found]
 
 
 def choices(root: Path) -> dict[str, dict[str, Any]]:
@@ -235,9 +260,10 @@ def init(root: Path, given: Assignment | None = None, student: str | None = None
         path.write_text(text, encoding="utf-8")
         written.append(path)
     # A marker is kept as it was, unless it records another assignment than this init's.
-    if assigned is not None or not marker(root).is_file() or "[assignment]" in marker(root).read_text(encoding="utf-8", errors="replace"):
+    in_use = [folder for folder, _ in _catalog.packs()]
+    if assigned is not None or in_use or not marker(root).is_file() or "[assignment]" in marker(root).read_text(encoding="utf-8", errors="replace"):
         marker(root).parent.mkdir(parents=True, exist_ok=True)
-        marker(root).write_text(_marker_text(assigned), encoding="utf-8")
+        marker(root).write_text(_marker_text(assigned, in_use), encoding="utf-8")
     return written
 
 

@@ -128,3 +128,18 @@ def test_an_assignment_names_packs_relative_to_itself_and_may_assign_their_puzzl
     file.write_text('packs = "../course"\n')
     with pytest.raises(BadSetup, match="packs must be a list of folder paths"):
         load(file)
+
+
+def test_a_workspace_made_with_a_pack_remembers_it(pack: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    work = tmp_path / "work"
+    assert main(["init", str(work), "--pack", str(pack)]) == 0
+    assert (work / "course" / "softsign.py").is_file()
+    _catalog.use_packs([])
+    monkeypatch.chdir(work / "course")
+    capsys.readouterr()
+    assert main(["check", "softsign"]) == 1  # the stub, checked against the pack's puzzle, no flag needed
+    assert "softsign" in capsys.readouterr().out
+    (work / "course" / "softsign.py").write_text(_answer(pack).read_text())
+    assert main(["check", "softsign"]) == 0
+    assert main(["solution", "softsign"]) == 0
+    assert "np.diag(2 / (1 + np.abs(x)) ** 2)" in capsys.readouterr().out
