@@ -14,7 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from checker._catalog import Arg, Chapter, Puzzle, UnknownPuzzle, chapters, puzzles
+    from checker._catalog import Arg, Chapter, Puzzle, UnknownPuzzle, chapters, puzzles, use_packs
     from checker._engine import check_answer, check_file, check_files
     from checker._notebook import Checked, check
     from checker._report import VerdictView
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from checker._verdict import Cell, Diagnosis, Failure, Kind, Status, Verdict
 
 _HOME = {
-    "checker._catalog": ("Arg", "Chapter", "Puzzle", "UnknownPuzzle", "chapters", "puzzles"),
+    "checker._catalog": ("Arg", "Chapter", "Puzzle", "UnknownPuzzle", "chapters", "puzzles", "use_packs"),
     "checker._engine": ("check_answer", "check_file", "check_files"),
     "checker._notebook": ("Checked", "check"),
     "checker._report": ("VerdictView",),

@@ -30,6 +30,9 @@ from jaxtyping import Array, Int, Shaped
 
 import checker"""
 
+_PACK = """
+checker.use_packs([{folder!r}])  # this chapter's puzzle pack"""
+
 _NOTE = """\
 Fill in each `{answer}` cell and run the check cell below it: it shows **PASS**, or what is wrong
 and the input that shows it, with the expected Jacobian and yours side by side. `np` is
@@ -151,7 +154,7 @@ def chapter_notebook(chapter: Chapter, answers: Mapping[str, str] | None = None)
     own = _OWN if any(p.variant for p in chapter.puzzles) else ""
     cells = [
         _markdown(f"# {chapter.title}\n\n{chapter.summary}\n\n" + _NOTE.format(answer="` or `".join(names)) + own),
-        _code(_SETUP),
+        _code(_SETUP + (_PACK.format(folder=str(chapter.pack)) if chapter.pack is not None else "")),
     ]
     for number, p in enumerate(chapter.puzzles, 1):
         shapes = ", ".join(str(s) for s in p.jac_shapes())

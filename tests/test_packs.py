@@ -143,3 +143,21 @@ def test_a_workspace_made_with_a_pack_remembers_it(pack: Path, tmp_path: Path, c
     assert main(["check", "softsign"]) == 0
     assert main(["solution", "softsign"]) == 0
     assert "np.diag(2 / (1 + np.abs(x)) ** 2)" in capsys.readouterr().out
+
+
+def test_a_pack_chapter_s_notebook_loads_its_pack_and_checks_against_it(pack: Path, tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    out = tmp_path / "course.ipynb"
+    assert main(["notebook", str(out), "--chapter", "course", "--blank", "--pack", str(pack)]) == 0
+    cells = ["".join(c["source"]) for c in json.loads(out.read_text())["cells"] if c["cell_type"] == "code"]
+    assert f"checker.use_packs([{str(pack.resolve())!r}])" in cells[0]
+    answer = _answer(pack).read_text().split(_packs._stubs.MARKER)[1]
+    program = "\n".join([cells[0], cells[1], answer, f"result = {cells[3].strip()}", "print(result.verdict.status.value)"])
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), "HOME": str(tmp_path)})
+    assert done.returncode == 0 and done.stdout.strip().splitlines()[-1] == "pass", done.stderr[-2000:]
