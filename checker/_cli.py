@@ -22,8 +22,9 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from checker import _badge, _catalog, _state, _stubs, _variants, _workspace
+from checker import _badge, _catalog, _generate, _state, _stubs, _variants, _workspace
 from checker._catalog import UnknownPuzzle, puzzle_named
+from checker._cli_extras import UsageError
 from checker._stubs import find_answers
 from checker._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
 from checker._verdict import Diagnosis, Kind, Status, Verdict, counted
@@ -33,10 +34,6 @@ if TYPE_CHECKING:
 
 USAGE_ERROR = 2
 INTERRUPTED = 130  # the shell's code for a command ended by Ctrl-C
-
-
-class UsageError(Exception):
-    """Bad command-line input: printed as one line, exit code 2."""
 
 
 def _console(stderr: bool = False) -> Console:
@@ -66,17 +63,7 @@ def _answers_dir(raw: str) -> Path:
     return root
 
 
-def _locate(root: Path, name: str, found: dict[str, list[Path]], seed: int) -> Path | Verdict:
-    paths = found.get(name, [])
-    if len(paths) > 1:
-        listing = ", ".join(str(p) for p in paths)
-        message = f"{len(paths)} files named {name}.py under {root}: {listing}; keep one"
-        return Verdict(name, Status.ERROR, message, (Diagnosis(Kind.MISSING, message),), seed=seed)
-    if not paths:
-        expected = root / _stubs.relative_path(puzzle_named(name))
-        message = f"no answer file {name}.py under {root} (expected at {expected})"
-        return Verdict(name, Status.TODO, message, (Diagnosis(Kind.MISSING, message),), seed=seed)
-    return paths[0]
+
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -88,7 +75,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from checker._report import render, to_json
 
     found = find_answers(root)
-    located = {name: _locate(root, name, found, args.seed) for name in names}
+    located = {name: _workspace.locate(root, name, found, args.seed) for name in names}
     if any(isinstance(where, Path) for where in located.values()):
         keep_compilations()  # only once there is an answer to run: importing JAX takes time
     console = _console(stderr=args.json)
@@ -127,21 +114,7 @@ def _verdict_for(name: str, checked: dict[str, Verdict], located: dict[str, Path
     return where if isinstance(where, Verdict) else checked[name]
 
 
-def _status_of(
-    root: Path, name: str, found: dict[str, list[Path]], state: dict[str, dict[str, str]], variants: Mapping[str, Mapping[str, Any]] | None = None,
-) -> str:
-    """A puzzle's status from the state file; `variants`: the workspace's (`_workspace.choices`),
-    whose stubs are the untouched ones."""
-    paths = found.get(name, [])
-    if len(paths) != 1:
-        return "todo" if not paths else "error"
-    text = paths[0].read_text(errors="replace")
-    if text == _stubs.stub(_variants.variant(name, (variants or {}).get(name))):
-        return "todo"
-    seen = state.get(name, {})
-    if seen.get("digest") == _state.digest(paths[0]):
-        return seen.get("status", "unchecked")
-    return "unchecked"
+
 
 
 LIST_STYLE = {"pass": "bold green", "fail": "bold red", "error": "bold magenta", "todo": "yellow", "unchecked": "cyan"}
@@ -206,7 +179,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         for number, p in enumerate(chapter.puzzles, 1):
             if p.name not in followed:
                 continue
-            status = _status_of(root, p.name, found, state, variants)
+            status = _workspace.status_of(root, p.name, found, state, variants)
             total += 1
             passed += status == "pass"
             one_line = status == "pass" and _one_line(p.name, found[p.name][0]) is not None
@@ -285,19 +258,13 @@ def cmd_hint(args: argparse.Namespace) -> int:
     for k in range(reveal):
         console.print(Text.assemble((f"Hint {k + 1}/{len(puzzle.hints)}: ", "bold"), puzzle.hints[k]))
     if shown >= len(puzzle.hints):
-        console.print(Text(last_hint_note(puzzle.name), style="dim"))
+        console.print(Text(_workspace.last_hint_note(puzzle.name), style="dim"))
     if root.is_dir():
         _state.record_hint(root, puzzle.name, reveal)
     return 0
 
 
-def last_hint_note(name: str) -> str:
-    """Where to go once every hint is out: commands, which work in every install (no docs folder)."""
-    return (
-        f"No more hints: `jacpuzzles show {name} --page` shows the puzzle's whole page (what your answer is tried on, "
-        f"every hint), `jacpuzzles show {name} --svg {name}.svg --mine` draws your Jacobian beside the expected one; "
-        f"`jacpuzzles solution {name}` shows the reference answer once yours passes."
-    )
+
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -311,7 +278,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
     root = Path(args.root)
     console = _console()
     if args.action == "generate":
-        written = _stubs.generate(root)
+        written = _generate.generate(root)
         console.print(f"wrote {counted(len(written), 'file')}" + "".join(f"\n  {p}" for p in written))
         return 0
     if args.action == "record-tf":
@@ -324,7 +291,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
         return 0
     from checker import _tf_oracle
 
-    problems = _stubs.drift(root)
+    problems = _generate.drift(root)
     for problem in problems:
         console.print(Text(problem, style="red"))
     console.print("generated files match the catalog" if not problems else f"{counted(len(problems), 'file')} drifted: run `jacpuzzles dev generate`")
@@ -512,7 +479,7 @@ def _variant_solution(root: Path, assigned: _workspace.Assigned, published: _cat
 def _current_status(root: Path, puzzle: _catalog.Puzzle, console: Console) -> str:
     """The status of the learner's answer, checking it now when the recorded one is stale."""
     found = find_answers(root) if root.is_dir() else {}
-    status = _status_of(root, puzzle.name, found, _state.verdicts(root), _workspace.choices(root) if root.is_dir() else None)
+    status = _workspace.status_of(root, puzzle.name, found, _state.verdicts(root), _workspace.choices(root) if root.is_dir() else None)
     if status != "unchecked":
         return status
     console.print(Text(f"Your answer to {puzzle.name} changed since its last check: checking it now.", style="dim"))
@@ -520,7 +487,7 @@ def _current_status(root: Path, puzzle: _catalog.Puzzle, console: Console) -> st
     if int(check.run(check)) == 0:
         return "pass"
     console.print()
-    again = _status_of(root, puzzle.name, find_answers(root), _state.verdicts(root), _workspace.choices(root))
+    again = _workspace.status_of(root, puzzle.name, find_answers(root), _state.verdicts(root), _workspace.choices(root))
     return again if again != "unchecked" else "fail"
 
 

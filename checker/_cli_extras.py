@@ -13,6 +13,10 @@ from rich.text import Text
 from checker._catalog import Chapter, Puzzle, chapters
 
 
+class UsageError(Exception):
+    """Bad command-line input: printed as one line, exit code 2."""
+
+
 class PageRest:
     """What a puzzle's page (docs/puzzles/NAME.md) holds beyond `show`: what the answer is tried
     on, every hint, and the commands for its picture and its reference answer. Made from the
@@ -43,7 +47,7 @@ class PageRest:
 
 def write_picture(puzzle: Puzzle, args: argparse.Namespace, console: Console) -> int:
     """`show NAME --svg FILE [--mine]`: write the expected Jacobian, or yours beside it."""
-    from checker._cli import UsageError, _locate
+    from checker._workspace import locate
     from checker._stubs import find_answers
 
     if not args.svg:
@@ -58,7 +62,7 @@ def write_picture(puzzle: Puzzle, args: argparse.Namespace, console: Console) ->
         console.print(f"wrote the expected Jacobian of {puzzle.name} to {out}")
         return 0
     root = Path(args.dir)
-    located = _locate(root, puzzle.name, find_answers(root) if root.is_dir() else {}, args.seed)
+    located = locate(root, puzzle.name, find_answers(root) if root.is_dir() else {}, args.seed)
     if not isinstance(located, Path):
         console.print(Text(f"nothing to draw: {located.message}", style="yellow"))
         return 1
@@ -90,7 +94,6 @@ def _as_in_workspace(chapter: Chapter, root: Path) -> Chapter:
 
 def write_notebook(args: argparse.Namespace, console: Console) -> int:
     """`notebook OUT.ipynb [--chapter NAME]`: a chapter as a Jupyter notebook."""
-    from checker._cli import UsageError
     from checker._notebook import chapter_named, chapter_notebook, learner_answers, write
 
     chapter = chapter_named(args.chapter)

@@ -142,96 +142,10 @@ def doc_index(chs: tuple[Chapter, ...]) -> str:
     return "\n".join(lines)
 
 
-def expected_files(root: Path) -> dict[Path, str]:
-    """Every generated file under `root` (the repository) with the text it must have.
-
-    Reference answers are not in this map: only their header is generated (see `solution_drift`).
-    """
-    files: dict[Path, str] = {}
-    number = 0
-    for ch in chapters():
-        for p in ch.puzzles:
-            number += 1
-            files[root / "puzzles" / relative_path(p)] = stub(p)
-            files[root / "docs" / "puzzles" / f"{p.name}.md"] = doc_page(p, number)
-    files[root / "docs" / "puzzles" / "README.md"] = doc_index(chapters())
-    from checker._picture import expected_pictures  # JAX: the expected Jacobians, cached on disk
-
-    for name, text in expected_pictures(puzzles()).items():
-        files[root / picture_path(_named(name))] = text
-    return files
-
-
-def _named(name: str) -> Puzzle:
-    return next(p for p in puzzles() if p.name == name)
-
-
-def solution_drift(root: Path) -> list[str]:
-    """Reference answers that are missing or whose header differs from the catalog's."""
-    problems = []
-    for ch in chapters():
-        for p in ch.puzzles:
-            path = root / "solutions" / relative_path(p)
-            if not path.is_file():
-                problems.append(f"{path}: missing")
-            elif not path.read_text().startswith(header(p) + MARKER):
-                problems.append(f"{path}: header differs from the catalog")
-    return problems
-
-
-def drift(root: Path) -> list[str]:
-    """Every generated file that is missing or differs from what the catalog gives, a stale copy
-    of the reference answers in the package folder, and catalog entries with no `why`."""
-    from checker import _solutions  # it reads this module's paths
-
-    problems = [
-        f"{path}: {'differs from the catalog' if path.is_file() else 'missing'}"
-        for path, text in expected_files(root).items()
-        if not path.is_file() or path.read_text() != text
-    ]
-    return problems + solution_drift(root) + _solutions.packaged_drift(root) + _solutions.missing_explanations()
-
-
 def _is_untouched(answer: str) -> bool:
     # A stub's answer part from any version of the catalog: the signature and the raise, nothing else.
     lines = [line for line in answer.strip().splitlines() if line.strip()]
     return len(lines) == 2 and lines[0].startswith(("def jac(", "def vjp(")) and lines[1].strip().startswith("raise NotImplementedError")
-
-
-def _rewrite_header(path: Path, puzzle: Puzzle) -> bool:
-    """Give the file at `path` the catalog's header, keeping any answer written below `MARKER`."""
-    fresh = stub(puzzle)
-    answer = answer_part(path.read_text()) if path.is_file() else ""
-    if answer.strip() and not answer.startswith("\n"):  # a file written without the marker line
-        answer = "\n" + answer
-    text = fresh if _is_untouched(answer) or not answer.strip() else header(puzzle) + MARKER + answer
-    if path.is_file() and path.read_text() == text:
-        return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return True
-
-
-def generate(root: Path) -> list[Path]:
-    """Write every generated file under `root`; returns the paths written.
-
-    Doc pages are rewritten whole. Stubs and reference answers get the catalog's header, but an
-    answer written below `MARKER` is kept: regenerating never loses anyone's work.
-    """
-    written = []
-    for path, text in expected_files(root).items():
-        if path.suffix == ".py":
-            continue
-        if not path.is_file() or path.read_text() != text:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-            written.append(path)
-    for p in (p for ch in chapters() for p in ch.puzzles):
-        for folder in ("puzzles", "solutions"):
-            path = root / folder / relative_path(p)
-            if _rewrite_header(path, p):
-                written.append(path)
-    return written
 
 
 def find_answers(root: str | Path) -> dict[str, list[Path]]:

@@ -234,13 +234,12 @@ class Session:
 
     def refresh(self) -> None:
         """Re-read which puzzles have files and their statuses (from the state file)."""
-        from checker._cli import _status_of
 
         found = find_answers(self.root)
         everything = [p.name for p in _catalog.puzzles()]
         self.order = [n for n in everything if n in found] or everything
         state = _state.verdicts(self.root)
-        self.status = {n: _status_of(self.root, n, found, state, self.variants) for n in self.order}
+        self.status = {n: _workspace.status_of(self.root, n, found, state, self.variants) for n in self.order}
 
     def next_unsolved(self, after: str | None) -> str | None:
         """The first puzzle not passing after `after` (wrapping round, `after` last), or None."""
@@ -376,9 +375,8 @@ class WatchScreen:
         for k, hint in enumerate(s.hints):
             foot.append(Text.assemble((f"Hint {k + 1}/{s.hints_total}: ", "bold yellow"), hint))
         if s.hints and len(s.hints) == s.hints_total and s.current is not None:
-            from checker._cli import last_hint_note
 
-            foot.append(Text(last_hint_note(s.current), style="dim"))
+            foot.append(Text(_workspace.last_hint_note(s.current), style="dim"))
         keys = Text()
         for key, what in KEYS:
             keys.append(f" {key} ", style="reverse bold")
@@ -528,7 +526,6 @@ class _Watch:
 
     def check(self, names: Sequence[str]) -> list[Verdict]:
         """Check these puzzles' files now, record the statuses, and refresh the session."""
-        from checker._cli import _locate
         from checker._verdict import Verdict
 
         s = self.session
@@ -540,7 +537,7 @@ class _Watch:
 
             self.join()
             found = find_answers(s.root)
-            located = {name: _locate(s.root, name, found, s.seed) for name in names}
+            located = {name: _workspace.locate(s.root, name, found, s.seed) for name in names}
             files = [(name, where) for name, where in located.items() if isinstance(where, Path)]
             verdicts = check_files(files, seed=s.seed, timeout=s.timeout, variants=s.variants) if files else []
             return located, files, dict(zip((n for n, _ in files), verdicts))

@@ -20,10 +20,11 @@ import datetime
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from checker import _catalog, _stubs, _variants
+from checker import _catalog, _state, _stubs, _variants
 from checker._catalog import Puzzle, puzzle_named
+from checker._verdict import Diagnosis, Kind, Status, Verdict
 
 if TYPE_CHECKING:
     from checker._assignment import Assignment
@@ -344,3 +345,44 @@ def reset(root: Path, puzzle: Puzzle) -> Reset:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(fresh, encoding="utf-8")
     return Reset(path, backup)
+
+
+def locate(root: Path, name: str, found: dict[str, list[Path]], seed: int) -> Path | Verdict:
+    """The one answer file of `name` among `found` (`find_answers(root)`), or the verdict that
+    says why there is none to check (two files: error; none: todo)."""
+    paths = found.get(name, [])
+    if len(paths) > 1:
+        listing = ", ".join(str(p) for p in paths)
+        message = f"{len(paths)} files named {name}.py under {root}: {listing}; keep one"
+        return Verdict(name, Status.ERROR, message, (Diagnosis(Kind.MISSING, message),), seed=seed)
+    if not paths:
+        expected = root / _stubs.relative_path(puzzle_named(name))
+        message = f"no answer file {name}.py under {root} (expected at {expected})"
+        return Verdict(name, Status.TODO, message, (Diagnosis(Kind.MISSING, message),), seed=seed)
+    return paths[0]
+
+
+def status_of(
+    root: Path, name: str, found: dict[str, list[Path]], state: dict[str, dict[str, str]], variants: Mapping[str, Mapping[str, Any]] | None = None,
+) -> str:
+    """A puzzle's status from the state file; `variants`: the workspace's (`_workspace.choices`),
+    whose stubs are the untouched ones."""
+    paths = found.get(name, [])
+    if len(paths) != 1:
+        return "todo" if not paths else "error"
+    text = paths[0].read_text(errors="replace")
+    if text == _stubs.stub(_variants.variant(name, (variants or {}).get(name))):
+        return "todo"
+    seen = state.get(name, {})
+    if seen.get("digest") == _state.digest(paths[0]):
+        return seen.get("status", "unchecked")
+    return "unchecked"
+
+
+def last_hint_note(name: str) -> str:
+    """Where to go once every hint is out: commands, which work in every install (no docs folder)."""
+    return (
+        f"No more hints: `jacpuzzles show {name} --page` shows the puzzle's whole page (what your answer is tried on, "
+        f"every hint), `jacpuzzles show {name} --svg {name}.svg --mine` draws your Jacobian beside the expected one; "
+        f"`jacpuzzles solution {name}` shows the reference answer once yours passes."
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from checker import Kind, Status, _catalog, check_answer, check_file
+from checker import Kind, Status, _catalog, _generate, check_answer, check_file
 from checker._sampling import GUARD_GAP, draws
 
 
@@ -163,7 +163,7 @@ def test_generating_a_header_keeps_an_answer_written_without_the_marker(tmp_path
     path = tmp_path / "solutions" / "indexing" / "gather.py"
     path.parent.mkdir(parents=True)
     path.write_text("def jac(embeddings, idx):\n    return 1\n")
-    _stubs.generate(tmp_path)
+    _generate.generate(tmp_path)
     assert path.read_text() == _stubs.header(puzzle) + _stubs.MARKER + "\ndef jac(embeddings, idx):\n    return 1\n"
 
 

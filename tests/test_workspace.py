@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from checker import _badge, _catalog, _solutions, _stubs, _workspace
+from checker import _badge, _catalog, _generate, _solutions, _stubs, _workspace
 from checker._report import VerdictView, summary_table, to_json
 from checker._verdict import Status, Verdict
 from tests.conftest import REPO, SOLUTIONS
@@ -237,11 +237,11 @@ def test_every_puzzle_explains_its_reference_answer() -> None:
 
 def test_a_stale_packaged_copy_in_the_source_tree_is_drift(tmp_path: Path) -> None:
     assert _solutions.packaged_drift(REPO) == []
-    _stubs.generate(tmp_path)
+    _generate.generate(tmp_path)
     copy = tmp_path / "checker" / "_data" / "solutions" / "autodiff"
     copy.mkdir(parents=True)
     (copy / "neg.py").write_text("stale\n")
-    problems = _stubs.drift(tmp_path)
+    problems = _generate.drift(tmp_path)
     assert any("solutions/autodiff/neg.py: differs from" in p for p in problems)
     assert any("solutions/autodiff/cumsum.py: differs from" in p for p in problems)  # missing from the copy
 
