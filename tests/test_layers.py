@@ -21,6 +21,7 @@ from checker._catalog import Chapter, Puzzle
 from checker._tolerance import close
 from tests.conftest import REPO, SOLUTIONS
 from tests.test_corpus import CORPUS, Entry, _answer_blocks, _draws, _entry, _load
+from tests.test_hints import _run_hints
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -87,15 +88,23 @@ def _blocks(puzzle: Puzzle, raw: Any) -> list[np.ndarray]:
 
 
 def _agrees_with_jacrev(puzzle: Puzzle, jac: Callable[..., Any], seeds: range) -> list[int]:
-    """The draws (of tests/test_corpus.py's own, not the checker's sampler) on which `jac` is not
-    `jax.jacrev` in float64, within the float64 tolerance; [] when it agrees on every one."""
+    """The draws (tests/test_corpus.py's own, not the checker's sampler, and four of them scaled
+    by 1000) on which `jac` is not `jax.jacrev` in float64, within the float64 tolerance; [] when
+    it agrees on every one."""
     import jax
     import jax.numpy as jnp
 
+    draws = [v for seed in seeds for v in _draws(puzzle, seed)]
+    # Those draws stay inside the arguments' domains; these put entries in the thousands too,
+    # where an answer that exponentiates without shifting overflows.
+    draws += [
+        tuple(1000.0 * np.asarray(v, np.float64) if "large magnitudes" in a.edge_names else v for a, v in zip(puzzle.args, values))
+        for values in draws[:4]
+    ]
     wrong = []
     with jax.enable_x64(True):
         oracle = jax.jacrev(puzzle.f, argnums=puzzle.argnums)
-        for k, values in enumerate(v for seed in seeds for v in _draws(puzzle, seed)):
+        for k, values in enumerate(draws):
             # The draws are rounded to the arguments' dtypes; the comparison is in float64.
             args = [jnp.asarray(v, jnp.float64 if a.dtype.startswith("float") else None) for a, v in zip(puzzle.args, values)]
             expected, got = _blocks(puzzle, oracle(*args)), _blocks(puzzle, jac(*args))
@@ -272,3 +281,23 @@ def test_each_corpus_entry_is_really_wrong_or_really_right(layers: Chapter, entr
         assert wrong == [], f"{entry.id} is wrong on draws {wrong}"
     else:
         assert wrong, f"{entry.id} is right on every draw: it is not a wrong answer"
+
+
+# --- hints ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_hints_code_runs_as_written_in_the_stub(layers: Chapter, name: str) -> None:
+    # As tests/test_hints.py does for the registered chapters: the hints' code, pasted into the
+    # stub, runs without a NameError (all three together here; one by one in the slow tier).
+    puzzle = _puzzle(name)
+    _run_hints(puzzle, len(puzzle.hints))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_every_variants_hints_run_as_written_in_its_own_stub(layers: Chapter, name: str) -> None:
+    # A learner sees hints 1..k for each k: each prefix must run on its own.
+    for puzzle in _variants.variants(_puzzle(name)):
+        for k in range(1, len(puzzle.hints) + 1):
+            _run_hints(puzzle, k)
