@@ -43,7 +43,11 @@ SEEDS = range(5)
 
 
 def _forget_the_catalog() -> None:
-    """Drop everything cached from the catalog, so the next lookup reads `CHAPTERS` afresh."""
+    """Drop everything cached from the catalog, so the next lookup reads `CHAPTERS` afresh.
+
+    The other caches need nothing: the oracles' digests (`_oracles._chapter_digest`,
+    `_grade._catalog_digest`) read the chapter files by name whether or not a chapter is
+    registered, and compiled oracle programs (`_oracles._program`) are keyed by the puzzles."""
     _catalog.chapters.cache_clear()
     # Rendered variants are keyed by the id of their entry's raw table: a table of a dropped
     # catalog can be freed and its id given to another one.
