@@ -1,0 +1,307 @@
+"""The layers chapter (checker/_data/layers.toml): its catalog, reference answers, variants' answers
+and wrong-answer corpus, checked the way the kit's own chapters are.
+
+The chapter is authored but not registered in `_catalog.CHAPTERS` yet: the `layers` fixture
+registers it for the duration of one test only, so that every other test file sees the kit's two
+chapters exactly as before. Files live where a registered chapter's do: solutions/layers/,
+tests/variants/layers/ and tests/corpus/layers/<puzzle>/.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import numpy as np
+import pytest
+
+from checker import Kind, Status, _catalog, _integrity, _runner, _sampling, _stubs, _variants, check_answer, check_file
+from checker._catalog import Chapter, Puzzle
+from checker._tolerance import close
+from tests.conftest import REPO, SOLUTIONS
+from tests.test_corpus import CORPUS, Entry, _answer_blocks, _draws, _entry, _load
+from tests.test_hints import _run_hints
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+CHAPTER = "layers"
+TOML = REPO / "checker" / "_data" / f"{CHAPTER}.toml"
+TEMPLATES = REPO / "tests" / "variants" / CHAPTER
+# The puzzles issue 17 asks for, in catalog order.
+EXPECTED = [
+    "softmax", "log_softmax", "logsumexp", "layer_norm", "rms_norm", "attention", "cross_entropy",
+    "max_pool", "embedding_bag", "gelu", "batch_norm", "strided_conv",
+]
+# Read without registering anything, for parametrising.
+NAMES = [entry["name"] for entry in tomllib.loads(TOML.read_text())["puzzle"]]
+ENTRIES = [_entry(p) for p in sorted((CORPUS / CHAPTER).glob("*/*.py"))]
+SEEDS = range(5)
+
+
+def _forget_the_catalog() -> None:
+    """Drop everything cached from the catalog, so the next lookup reads `CHAPTERS` afresh.
+
+    The other caches need nothing: the oracles' digests (`_oracles._chapter_digest`,
+    `_grade._catalog_digest`) read the chapter files by name whether or not a chapter is
+    registered, and compiled oracle programs (`_oracles._program`) are keyed by the puzzles."""
+    _catalog.chapters.cache_clear()
+    # Rendered variants are keyed by the id of their entry's raw table: a table of a dropped
+    # catalog can be freed and its id given to another one.
+    _catalog._RENDERED.clear()
+
+
+@pytest.fixture
+def layers(monkeypatch: pytest.MonkeyPatch) -> Iterator[Chapter]:
+    """The layers chapter, registered after the kit's two for this test only."""
+    _forget_the_catalog()
+    monkeypatch.setattr(_catalog, "CHAPTERS", _catalog.CHAPTERS + (CHAPTER,))
+    try:
+        yield next(c for c in _catalog.chapters() if c.name == CHAPTER)
+    finally:
+        monkeypatch.undo()
+        _forget_the_catalog()
+
+
+def _puzzle(name: str) -> Puzzle:
+    found = _catalog.get(name)
+    assert found is not None and found.chapter == CHAPTER, name
+    return found
+
+
+def _template(puzzle: Puzzle) -> str:
+    """The reference answer of `puzzle`'s variant: its template, placeholders filled in."""
+    return _variants.fill(puzzle, (TEMPLATES / f"{puzzle.name}.py").read_text())
+
+
+def _load_jac(puzzle: Puzzle, answer: str) -> Callable[..., Any]:
+    """`jac` from `answer` below the variant's own header, as a learner's file has it."""
+    namespace: dict[str, Any] = {"__name__": f"answer_{puzzle.name}"}
+    exec(compile(_stubs.header(puzzle) + _stubs.MARKER + "\n" + answer, f"<{puzzle.name}>", "exec"), namespace)
+    return namespace[puzzle.answer_name]  # type: ignore[no-any-return]
+
+
+def _blocks(puzzle: Puzzle, raw: Any) -> list[np.ndarray]:
+    """An answer's (or jacrev's) blocks, flat and output-major, as float64 arrays."""
+    blocks = _answer_blocks(puzzle, raw)
+    assert blocks is not None, f"{puzzle.name}: the answer's nesting is not the puzzle's"
+    return [np.asarray(b, dtype=np.float64) for b in blocks]
+
+
+def _agrees_with_jacrev(puzzle: Puzzle, jac: Callable[..., Any], seeds: range) -> list[int]:
+    """The draws (tests/test_corpus.py's own, not the checker's sampler, and four of them scaled
+    by 1000) on which `jac` is not `jax.jacrev` in float64, within the float64 tolerance; [] when
+    it agrees on every one."""
+    import jax
+    import jax.numpy as jnp
+
+    draws = [v for seed in seeds for v in _draws(puzzle, seed)]
+    # Those draws stay inside the arguments' domains; these put entries in the thousands too,
+    # where an answer that exponentiates without shifting overflows.
+    draws += [
+        tuple(1000.0 * np.asarray(v, np.float64) if "large magnitudes" in a.edge_names else v for a, v in zip(puzzle.args, values))
+        for values in draws[:4]
+    ]
+    wrong = []
+    with jax.enable_x64(True):
+        oracle = jax.jacrev(puzzle.f, argnums=puzzle.argnums)
+        for k, values in enumerate(draws):
+            # The draws are rounded to the arguments' dtypes; the comparison is in float64.
+            args = [jnp.asarray(v, jnp.float64 if a.dtype.startswith("float") else None) for a, v in zip(puzzle.args, values)]
+            expected, got = _blocks(puzzle, oracle(*args)), _blocks(puzzle, jac(*args))
+            if len(got) != len(expected) or not all(g.shape == e.shape and close(g, e).all() for g, e in zip(got, expected)):
+                wrong.append(k)
+    return wrong
+
+
+# --- the chapter's catalog -------------------------------------------------------------------
+
+
+def test_the_chapter_is_registered_only_inside_these_tests(layers: Chapter) -> None:
+    assert _catalog.CHAPTERS[-1] == CHAPTER and _catalog.get("softmax") is not None
+    assert [c.name for c in _catalog.chapters()][:2] == ["autodiff", "indexing"]
+
+
+def test_outside_the_fixture_the_kit_has_its_two_chapters() -> None:
+    assert CHAPTER not in _catalog.CHAPTERS
+    assert [c.name for c in _catalog.chapters()] == ["autodiff", "indexing"]
+    assert _catalog.get("softmax") is None and _catalog.get("attention") is None
+
+
+def test_the_chapter_has_the_twelve_puzzles_of_the_issue(layers: Chapter) -> None:
+    assert [p.name for p in layers.puzzles] == EXPECTED == NAMES
+    assert layers.title and layers.summary
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_entry_is_complete(layers: Chapter, name: str) -> None:
+    base = _puzzle(name)
+    assert len(base.hints) == 3 and base.why and base.statement and 1 <= base.points <= 4
+    assert "Shaped[Array," in base.code
+    for puzzle in _variants.variants(base):
+        texts = [puzzle.title, puzzle.statement, puzzle.code, puzzle.why, *puzzle.hints, _stubs.stub(puzzle)]
+        assert not any(_catalog.PLACEHOLDER.search(t) for t in texts), (name, puzzle.variant)
+
+
+def test_structural_choices_are_variant_parameters(layers: Chapter) -> None:
+    params = {p.name: [q.name for q in p.params] for p in layers.puzzles}
+    assert params["softmax"] == ["temp"] and params["attention"] == ["mask"]
+    assert params["log_softmax"] == ["axis"] == params["logsumexp"]
+    assert params["max_pool"] == ["window"] and params["strided_conv"] == ["layout"]
+    assert sum(1 for p in layers.puzzles if p.params) >= 11
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_variant_builds_and_its_f_returns_out(layers: Chapter, name: str) -> None:
+    _variants.check(_puzzle(name))  # jax.eval_shape of each variant's f against its `out`
+
+
+def test_integer_arguments_are_declared_like_the_indexing_chapters(layers: Chapter) -> None:
+    labels = _puzzle("cross_entropy").args[1]
+    ids = _puzzle("embedding_bag").args[1]
+    assert (labels.dtype, labels.low, labels.high, labels.differentiable) == ("int32", 0, 3, False)
+    assert (ids.dtype, ids.low, ids.high, ids.edge_names) == ("int32", 0, 4, ("repeated",))
+    assert _puzzle("cross_entropy").jac_shapes() == ((2, 4),)
+
+
+def test_max_pool_declares_ties_as_kinks_and_no_draw_comes_near_one(layers: Chapter) -> None:
+    base = _puzzle("max_pool")
+    assert base.args[0].avoid == ("ties",)
+    (window,) = base.params
+    for puzzle in _variants.variants(base):
+        at = window.choices.index(dict(puzzle.variant).get("window", window.choices[0]))
+        width, stride = window.value("width", at), window.value("stride", at)
+        windows = stride * np.arange(puzzle.outs[0][0])[:, None] + np.arange(width)
+        for seed in SEEDS:
+            for draw in _sampling.draws(puzzle, seed):
+                x = np.asarray(draw.values[0], np.float64)
+                top = np.sort(x[windows], axis=1)
+                assert np.all(top[:, -1] > top[:, -2]), (puzzle.variant, seed, draw.label)  # never a tied max
+
+
+# --- reference answers, variants' answers, stubs ---------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_reference_answer_is_the_canonical_template_below_the_generated_header(layers: Chapter, name: str) -> None:
+    puzzle = _puzzle(name)
+    text = (SOLUTIONS / CHAPTER / f"{name}.py").read_text()
+    assert text == _stubs.header(puzzle) + _stubs.MARKER + "\n" + _template(puzzle)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_reference_answer_or_template_uses_autodiff_or_the_kit(layers: Chapter, name: str) -> None:
+    for path in (SOLUTIONS / CHAPTER / f"{name}.py", TEMPLATES / f"{name}.py"):
+        assert _integrity.scan(path.read_text()) == [], path
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_generated_stub_fails(layers: Chapter, name: str, tmp_path: Path) -> None:
+    for puzzle in _variants.variants(_puzzle(name)):
+        path = tmp_path / f"{name}.py"
+        path.write_text(_stubs.stub(puzzle))
+        early = _runner.precheck(puzzle, path)
+        assert early is not None and early.problem is not None and early.problem.kind is Kind.UNTOUCHED, puzzle.variant
+
+
+def test_a_canonical_reference_answer_passes_check_file(layers: Chapter) -> None:
+    verdict = check_file("softmax", SOLUTIONS / CHAPTER / "softmax.py", seed=0)
+    assert verdict.status is Status.PASS, verdict.message
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_every_reference_answer_passes_on_seeds_0_to_4(layers: Chapter, name: str) -> None:
+    for seed in SEEDS:
+        verdict = check_file(name, SOLUTIONS / CHAPTER / f"{name}.py", seed=seed)
+        assert verdict.status is Status.PASS, (seed, verdict.message)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_every_variants_answer_passes_and_equals_jacrev_on_dense_draws(layers: Chapter, name: str) -> None:
+    for puzzle in _variants.variants(_puzzle(name)):
+        jac = _load_jac(puzzle, _template(puzzle))
+        for seed in SEEDS:
+            verdict = check_answer(name, jac, seed=seed, variant=dict(puzzle.variant))
+            assert verdict.passed, (puzzle.variant, seed, verdict.message)
+        assert _agrees_with_jacrev(puzzle, jac, range(3)) == [], puzzle.variant
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in NAMES if n != "gelu"])
+def test_the_canonical_answer_fails_some_other_variant(layers: Chapter, name: str) -> None:
+    # The variants are different puzzles: the published answer is not the answer to all of them.
+    base = _puzzle(name)
+    canonical = _template(base)
+    failed = [p.variant for p in _variants.variants(base)[1:] if not check_answer(name, _load_jac(p, canonical), seed=0, variant=dict(p.variant)).passed]
+    assert failed, name
+
+
+# --- the wrong-answer corpus ------------------------------------------------------------------
+
+
+def test_every_puzzle_has_at_least_three_wrong_answers_in_the_corpus() -> None:
+    folders = sorted(p.name for p in (CORPUS / CHAPTER).iterdir() if p.is_dir())
+    assert folders == sorted(NAMES)
+    for name in NAMES:
+        wrong = [e for e in ENTRIES if e.puzzle == name and e.status is not Status.PASS]
+        assert len(wrong) >= 3, f"{name} has {len(wrong)} wrong answers in corpus/{CHAPTER}/{name}/"
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
+def test_each_corpus_entry_is_well_formed(entry: Entry) -> None:
+    assert entry.chapter == CHAPTER and entry.puzzle in NAMES, entry.id
+    if entry.status is Status.PASS:
+        assert not entry.kinds, f"{entry.id}: a passing answer has no diagnosis to expect"
+    else:
+        assert entry.kinds, f"{entry.id}: say which diagnosis kind(s) the checker must give"
+    assert _integrity.scan(entry.path.read_text()) == [], entry.id
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
+def test_each_corpus_entry_gets_its_verdict_and_diagnosis(layers: Chapter, entry: Entry) -> None:
+    verdict = check_file(entry.puzzle, entry.path, seed=0)
+    said = f"checker said {verdict.status.value} {[k.value for k in verdict.kinds()]}: {verdict.message}"
+    if entry.status is not Status.PASS:
+        assert verdict.status is not Status.PASS, f"{entry.id}: false pass; {said}"
+    assert verdict.status is entry.status, f"{entry.id}: expected {entry.status.value}; {said}"
+    missing = [k.value for k in entry.kinds if k not in verdict.kinds()]
+    assert not missing, f"{entry.id}: expected diagnosis {missing}; {said}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", [e for e in ENTRIES if e.status is not Status.ERROR], ids=lambda e: e.id)
+def test_each_corpus_entry_is_really_wrong_or_really_right(layers: Chapter, entry: Entry) -> None:
+    # Against jax.jacrev on draws of the corpus's own: a `fail` entry must be wrong somewhere,
+    # a `pass` entry right everywhere.
+    puzzle = _puzzle(entry.puzzle)
+    wrong = _agrees_with_jacrev(puzzle, getattr(_load(entry.path), puzzle.answer_name), range(1))
+    if entry.status is Status.PASS:
+        assert wrong == [], f"{entry.id} is wrong on draws {wrong}"
+    else:
+        assert wrong, f"{entry.id} is right on every draw: it is not a wrong answer"
+
+
+# --- hints ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_hints_code_runs_as_written_in_the_stub(layers: Chapter, name: str) -> None:
+    # As tests/test_hints.py does for the registered chapters: the hints' code, pasted into the
+    # stub, runs without a NameError (all three together here; one by one in the slow tier).
+    puzzle = _puzzle(name)
+    _run_hints(puzzle, len(puzzle.hints))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_every_variants_hints_run_as_written_in_its_own_stub(layers: Chapter, name: str) -> None:
+    # A learner sees hints 1..k for each k: each prefix must run on its own.
+    for puzzle in _variants.variants(_puzzle(name)):
+        for k in range(1, len(puzzle.hints) + 1):
+            _run_hints(puzzle, k)

@@ -1,0 +1,6 @@
+def jac(x: Shaped[Array, "{{n}}"]) -> Shaped[Array, "{{n}} {{n}}"]:
+    centred = x - np.mean(x)
+    sigma = np.sqrt(np.mean(centred**2) + 1e-5)
+    y = centred / sigma
+    # [o = i], minus 1/N through the mean, minus y_o y_i / N through sigma; all over sigma.
+    return (np.eye({{n}}) - 1 / {{n}} - y[:, None] * y[None, :] / {{n}}) / sigma
