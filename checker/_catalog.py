@@ -27,7 +27,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 _DATA = Path(__file__).parent / "_data"
 # Chapters in the order a learner takes them; each is `_data/<name>.toml`.
-CHAPTERS = ("autodiff", "indexing")
+CHAPTERS = ("autodiff", "indexing", "layers")
 # Where a sampler must keep away from, because f has no derivative there.
 AVOIDABLE = ("zero", "ties")
 # How an argument's random values are drawn: uniform in [low, high], or probability vectors.
@@ -538,6 +538,7 @@ def use_packs(folders: Any = (), texts: Any = ()) -> None:
     found += [(Path(folder), text) for folder, text in texts]
     _PACKS[:] = found
     chapters.cache_clear()
+    _RENDERED.clear()  # keyed by the ids of the dropped catalog's tables, which may be reused
     chapters()  # every mistake in a pack is found now, not at the first puzzle looked up
 
 

@@ -1,10 +1,9 @@
 """The layers chapter (checker/_data/layers.toml): its catalog, reference answers, variants' answers
 and wrong-answer corpus, checked the way the kit's own chapters are.
 
-The chapter is authored but not registered in `_catalog.CHAPTERS` yet: the `layers` fixture
-registers it for the duration of one test only, so that every other test file sees the kit's two
-chapters exactly as before. Files live where a registered chapter's do: solutions/layers/,
-tests/variants/layers/ and tests/corpus/layers/<puzzle>/.
+The chapter is the kit's third, authored in the public pack format (`pack.toml`'s format is the
+catalog's): assembled as a pack, `jacpuzzles pack check` accepts it. Its files live where every
+chapter's do: solutions/layers/, tests/variants/layers/ and tests/corpus/layers/<puzzle>/.
 """
 
 from __future__ import annotations
@@ -42,28 +41,10 @@ ENTRIES = [_entry(p) for p in sorted((CORPUS / CHAPTER).glob("*/*.py"))]
 SEEDS = range(5)
 
 
-def _forget_the_catalog() -> None:
-    """Drop everything cached from the catalog, so the next lookup reads `CHAPTERS` afresh.
-
-    The other caches need nothing: the oracles' digests (`_oracles._chapter_digest`,
-    `_grade._catalog_digest`) read the chapter files by name whether or not a chapter is
-    registered, and compiled oracle programs (`_oracles._program`) are keyed by the puzzles."""
-    _catalog.chapters.cache_clear()
-    # Rendered variants are keyed by the id of their entry's raw table: a table of a dropped
-    # catalog can be freed and its id given to another one.
-    _catalog._RENDERED.clear()
-
-
 @pytest.fixture
-def layers(monkeypatch: pytest.MonkeyPatch) -> Iterator[Chapter]:
-    """The layers chapter, registered after the kit's two for this test only."""
-    _forget_the_catalog()
-    monkeypatch.setattr(_catalog, "CHAPTERS", _catalog.CHAPTERS + (CHAPTER,))
-    try:
-        yield next(c for c in _catalog.chapters() if c.name == CHAPTER)
-    finally:
-        monkeypatch.undo()
-        _forget_the_catalog()
+def layers() -> Chapter:
+    """The layers chapter."""
+    return next(c for c in _catalog.chapters() if c.name == CHAPTER)
 
 
 def _puzzle(name: str) -> Puzzle:
@@ -120,15 +101,30 @@ def _agrees_with_jacrev(puzzle: Puzzle, jac: Callable[..., Any], seeds: range) -
 # --- the chapter's catalog -------------------------------------------------------------------
 
 
-def test_the_chapter_is_registered_only_inside_these_tests(layers: Chapter) -> None:
-    assert _catalog.CHAPTERS[-1] == CHAPTER and _catalog.get("softmax") is not None
-    assert [c.name for c in _catalog.chapters()][:2] == ["autodiff", "indexing"]
+def test_the_chapter_is_the_kit_s_third() -> None:
+    assert [c.name for c in _catalog.chapters()] == ["autodiff", "indexing", CHAPTER]
 
 
-def test_outside_the_fixture_the_kit_has_its_two_chapters() -> None:
-    assert CHAPTER not in _catalog.CHAPTERS
-    assert [c.name for c in _catalog.chapters()] == ["autodiff", "indexing"]
-    assert _catalog.get("softmax") is None and _catalog.get("attention") is None
+@pytest.mark.slow
+def test_the_chapter_is_authored_in_the_public_pack_format(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its catalog file and reference answers, laid out as a pack, pass `pack check` (the kit's
+    mutation operators included) with the chapter taken out of the kit for the while."""
+    import shutil
+
+    from checker import _packs
+
+    pack = tmp_path / "layers-pack"
+    (pack / "solutions").mkdir(parents=True)
+    shutil.copyfile(TOML, pack / "pack.toml")
+    shutil.copytree(SOLUTIONS / CHAPTER, pack / "solutions" / CHAPTER)
+    monkeypatch.setattr(_catalog, "CHAPTERS", tuple(c for c in _catalog.CHAPTERS if c != CHAPTER))
+    try:
+        report = _packs.check(pack)
+    finally:
+        monkeypatch.undo()
+        _catalog.use_packs([])
+    assert report.problems == [] and report.puzzles == EXPECTED
+    assert all(total > 0 and caught == total for caught, total in report.mutation.values()), report.mutation
 
 
 def test_the_chapter_has_the_twelve_puzzles_of_the_issue(layers: Chapter) -> None:
