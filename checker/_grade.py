@@ -309,7 +309,8 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
                     _journal(out, plan, future.result(), draws, expected, points, seed, hidden)
                     progress.update(task, advance=1, description=escape(_submissions.shown(plan.name)))
                 if evidence:
-                    gathered = {threads.submit(_gather, plan, sandbox, out, draws, expected, seed): plan for plan in evidence}
+                    memo: dict[tuple[str, str], str] = {}  # (slot, answer file's digest) -> what it gave there
+                    gathered = {threads.submit(_gather, plan, sandbox, out, draws, expected, seed, memo): plan for plan in evidence}
                     for done in concurrent.futures.as_completed(gathered):
                         done.result()
             except BaseException:
@@ -334,10 +335,13 @@ def _needed(todo: list[Plan], names: list[str], evidence: list[Plan]) -> list[st
     return sorted(found, key=lambda s: (names.index(s.partition("@")[0]), int(s.partition("@")[2] or 0)))
 
 
-def _gather(plan: Plan, sandbox: _sandbox.Pool | str | None, out: Path, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], seed: int) -> None:
+def _gather(plan: Plan, sandbox: _sandbox.Pool | str | None, out: Path, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], seed: int,
+            memo: dict[tuple[str, str], str] | None = None) -> None:
     """Run each answer of `plan` that fails its own variant on every variant of its puzzle,
     and write what it fits (and the wrong Jacobians it returns) to `OUT/.evidence/<name>.json`,
-    for the integrity report. Written only once the runs are complete (else retried next run)."""
+    for the integrity report. Written only once the runs are complete (else retried next run).
+    `memo` keeps what an answer file (by the digest of its bytes) gave on a slot, across the
+    class: a file handed in by many (a published answer) runs once per slot."""
     from checker import _evidence
     from checker._engine import _verdict
 
@@ -347,7 +351,11 @@ def _gather(plan: Plan, sandbox: _sandbox.Pool | str | None, out: Path, draws: d
         return
     files = plan.answers.files if plan.answers is not None else {}
     failing = [r["puzzle"] for r in doc.get("results", []) if r.get("status") in (Status.FAIL.value, Status.ERROR.value) and r.get("puzzle") in plan.runnable()]
-    items = [(_slot(n, c), files[n]) for n in failing for c in _variants.choices(n)] if len(failing) else []
+    memo = memo if memo is not None else {}
+    root = plan.answers.root if plan.answers is not None else Path()
+    digests = {n: hashlib.sha256((root / files[n]).read_bytes()).hexdigest() for n in failing}
+    wanted = [(_slot(n, c), n) for n in failing for c in _variants.choices(n)]
+    items = [(slot, files[n]) for slot, n in wanted if (slot, digests[n]) not in memo]
     runs: list[Run] = []
     if items and isinstance(sandbox, _sandbox.Pool) and plan.answers is not None:
         try:
@@ -356,15 +364,19 @@ def _gather(plan: Plan, sandbox: _sandbox.Pool | str | None, out: Path, draws: d
             return
     elif items:
         return
+    for (slot, path), run in zip(items, runs):
+        verdict = _verdict(_slot_puzzle(slot), draws[slot], run, seed, expected.get(slot))
+        wrong_blocks = run.problem is None and bool(run.answers)
+        gave = "fits" if verdict.status == Status.PASS else (f"wrong {_evidence.fingerprint(run.answers)}" if wrong_blocks else "")
+        memo[(slot, digests[slot.partition("@")[0]])] = gave
     fits: dict[str, list[str]] = {}
     wrong: dict[str, dict[str, str]] = {}
-    for (slot, _), run in zip(items, runs):
-        name = slot.partition("@")[0]
-        verdict = _verdict(_slot_puzzle(slot), draws[slot], run, seed, expected.get(slot))
-        if verdict.status == Status.PASS:
+    for slot, name in wanted:
+        gave = memo.get((slot, digests[name]), "")
+        if gave == "fits":
             fits.setdefault(name, []).append(slot)
-        elif run.problem is None and run.answers:
-            wrong.setdefault(name, {})[slot] = _evidence.fingerprint(run.answers)
+        elif gave.startswith("wrong "):
+            wrong.setdefault(name, {})[slot] = gave.partition(" ")[2]
     answered = {n: _evidence.file_digest(plan.answers.root / rel) for n, rel in files.items()} if plan.answers is not None else {}
     entry = _evidence.entry(plan.name, plan.key, plan.student, {n: plan.slot(n) for n in plan.variants}, {n: _variants.label(_slot_puzzle(plan.slot(n))) for n in plan.variants},
                             {r["puzzle"]: r["status"] for r in doc.get("results", [])}, fits, wrong, answered, plan.flag)

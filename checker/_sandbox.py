@@ -30,7 +30,8 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Sequence
+from types import MappingProxyType
+from typing import IO, Any, Mapping, Sequence
 
 import numpy as np
 
@@ -94,6 +95,8 @@ class WorkerFailure(Exception):
 
 class Pool:
     """The zygote and the jobs it runs; `with Pool(...) as pool: pool.run(...)` from any thread."""
+
+    puzzles: Mapping[str, Puzzle] = MappingProxyType({})  # slot -> its variant (a slot not here: a puzzle's name)
 
     def __init__(self, scratch: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path] = (),
                  variants: dict[str, tuple[str, Choices]] | None = None) -> None:
