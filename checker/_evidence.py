@@ -125,8 +125,9 @@ def report(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     clusters: dict[tuple[str, str, str], list[str]] = {}
     for doc in entries:
         for puzzle, prints in doc.get("wrong", {}).items():
-            for slot, digest in prints.items():
-                clusters.setdefault((puzzle, slot, digest), []).append(doc["submission"])
+            own = doc["slots"].get(puzzle)
+            if own in prints:  # on its own variant's draws: classmates with that variant got the same wrong Jacobian
+                clusters.setdefault((puzzle, own, prints[own]), []).append(doc["submission"])
     students = {doc["submission"]: doc.get("student", "") for doc in entries}
     labels = {(p, s): docs[0]["labels"].get(p, "") for (p, s), docs in by_slot.items()}
     weak = [{"puzzle": p, "variant": labels.get((p, s), _slot_label(entries, p, s)), "submissions": sorted(set(names))}

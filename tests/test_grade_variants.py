@@ -254,3 +254,43 @@ def test_gradescope_with_variants_grades_the_metadatas_student(tmp_path: Path) -
     results = json.loads((root / "results" / "results.json").read_text())
     assert [t["status"] for t in results["tests"]] == ["passed"]
     assert f"grading the variants of student {student}" in result.stdout
+
+
+# ---- the integrity report, from evidence ----
+
+
+def _entry(name: str, slot: str, status: str = "fail", fits: list[str] | None = None, wrong: dict[str, str] | None = None, file: str = "f") -> dict[str, Any]:
+    from checker import _evidence
+
+    return _evidence.entry(name, "k", f"id-{name}", {"cumsum": slot}, {"cumsum": slot}, {"cumsum": status},
+                           {"cumsum": fits} if fits else {}, {"cumsum": wrong} if wrong else {}, {"cumsum": file})
+
+
+def test_identical_wrong_jacobians_on_the_same_variant_are_weak_evidence_only() -> None:
+    from checker import _evidence
+
+    entries = [
+        _entry("a", "cumsum@1", wrong={"cumsum@1": "d1", "cumsum@2": "d9"}),
+        _entry("b", "cumsum@1", wrong={"cumsum@1": "d1"}, file="g"),
+        _entry("c", "cumsum@2", wrong={"cumsum@2": "d9"}),  # same digest as a's, but on c's draws, not a's own
+        _entry("d", "cumsum@1", status="pass", file="h"),
+    ]
+    found = _evidence.report(entries)
+    assert [(c["puzzle"], c["submissions"]) for c in found["identical_wrong_jacobians"]] == [("cumsum", ["a", "b"])]
+    assert found["fits_another_variant"] == [] and found["fits_published_puzzle"] == []
+    assert "weak evidence" in _evidence.markdown(found)
+
+
+def test_an_answer_fitting_another_variant_lists_every_student_with_that_variant_identical_files_first() -> None:
+    from checker import _evidence
+
+    entries = [
+        _entry("copier", "cumsum@1", fits=["cumsum@2"], file="same"),
+        _entry("x", "cumsum@2", status="pass", file="other"),
+        _entry("source", "cumsum@2", status="pass", file="same"),
+        _entry("finder", "cumsum@3", fits=["cumsum"]),
+    ]
+    found = _evidence.report(entries)
+    pairs = [(p["submission"], p["other"], [f["same_file"] for f in p["puzzles"]]) for p in found["fits_another_variant"]]
+    assert pairs == [("copier", "source", [True]), ("copier", "x", [False])]
+    assert [p["submission"] for p in found["fits_published_puzzle"]] == ["finder"]
