@@ -102,15 +102,17 @@ def main() -> None:
             out = root / f"out-{label[1]}"
             seconds = _grade(subs, out, assignment, args.jobs)
             report = json.loads((out / "integrity.json").read_text())
-            results[label] = (_mean_percent(out, names), seconds, report)
+            statuses = {n: {r["puzzle"]: r["status"] for r in json.loads((out / f"{n}.json").read_text())["results"]} for n in names}
+            results[label] = (_mean_percent(out, names), seconds, report, statuses)
             shutil.rmtree(subs)
         by_name = dict(zip(ids, names))
         print(f"class of {len(ids)} students, {len(puzzles)} puzzles ({sum(bool(p.params) for p in puzzles)} with variants), seed {SEED}")
-        for label, (percent, seconds, _) in results.items():
+        for label, (percent, seconds, _, _) in results.items():
             print(f"{label:30} mean score {percent:5.1f}% of full marks   (graded in {seconds:.0f} s)")
         # (b): the pair (copier, source) must list the puzzle.
         pairs = {(p["submission"], p["other"]): {f["puzzle"] for f in p["puzzles"]} for p in results["(b) a classmate's answers"][2]["fits_another_variant"]}
-        copied = named = same_variant = fixed = 0
+        copied = named = same_variant = fixed = general = 0
+        statuses = results["(b) a classmate's answers"][3]
         for s in ids:
             for p in puzzles:
                 copied += 1
@@ -118,11 +120,14 @@ def main() -> None:
                     fixed += 1
                 elif _variants.choose(SEED, s, p) == _variants.choose(SEED, source[s], p):
                     same_variant += 1
+                elif statuses[by_name[s]][p.name] == "pass":
+                    general += 1  # the classmate's answer is right for this student's variant too
                 elif p.name in pairs.get((by_name[s], by_name[source[s]]), set()):
                     named += 1
-        told = copied - fixed - same_variant
-        print(f"(b) copied puzzles: {copied}; source named for {named} ({100 * named / max(copied, 1):.1f}% of all copied, {100 * named / max(told, 1):.1f}% of the "
-              f"{told} whose variants differ); {same_variant} share the source's variant, {fixed} have no variants (neither can be told from own work)")
+        told = copied - fixed - same_variant - general
+        print(f"(b) copied puzzles: {copied}; source named for {named} ({100 * named / max(copied, 1):.1f}% of all copied; {100 * named / max(told, 1):.1f}% of the "
+              f"{told} that fail the copier's own variant); not detectable: {same_variant} share the source's variant, {general} pass both variants "
+              f"(the answer is general), {fixed} have no variants")
         fits = {p["submission"]: {f["puzzle"] for f in p["puzzles"]} for p in results["(c) solutions/ (published)"][2]["fits_published_puzzle"]}
         listed = sum(p.name in fits.get(n, set()) for n in names for p in puzzles if p.params)
         with_params = len(names) * sum(bool(p.params) for p in puzzles)

@@ -294,3 +294,16 @@ def test_an_answer_fitting_another_variant_lists_every_student_with_that_variant
     pairs = [(p["submission"], p["other"], [f["same_file"] for f in p["puzzles"]]) for p in found["fits_another_variant"]]
     assert pairs == [("copier", "source", [True]), ("copier", "x", [False])]
     assert [p["submission"] for p in found["fits_published_puzzle"]] == ["finder"]
+
+
+def test_a_record_from_another_assignment_file_or_unreadable_is_flagged_and_a_matching_one_is_not() -> None:
+    from checker._grade import _record_flag
+    from checker._submissions import Record
+
+    assignment = Assignment((("cumsum", 1),), seed=SEED, variants=True, digest="b28053fb0be55521")
+    assert _record_flag(Record(".jacpuzzles/workspace.toml", "s-1", "b28053fb0be55521"), "s-1", assignment) == ""
+    assert _record_flag(None, "s-1", assignment) == ""
+    assert _record_flag(Record(".jacpuzzles/workspace.toml"), "s-1", assignment) == ""  # an ordinary workspace claims nothing
+    other = _record_flag(Record(".jacpuzzles/workspace.toml", "s-1", "0000000000000000"), "s-1", assignment)
+    assert "another assignment file" in other and "0000000000000000" in other
+    assert "unreadable workspace record" in _record_flag(Record("x", problem="x is not a readable TOML file"), "s-1", assignment)
