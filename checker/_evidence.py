@@ -10,7 +10,9 @@ lists, for an instructor to read:
 - strong evidence: per pair of students, the puzzles where one's answer fits the other's
   variant and not its own (and per student, the puzzles where it fits the published puzzle);
 - weak evidence: clusters of students whose wrong answers returned identical Jacobians on the
-  same draws (a common mistake can do that too).
+  same draws (a common mistake can do that too), and of students with the same variant who
+  handed in the same answer file, whitespace aside (copying that variants cannot show: two
+  students who share a variant; a short answer is often written alike too).
 
 Nothing here grades or accuses: scores never depend on it, and its wording says what was seen.
 """
@@ -128,6 +130,12 @@ def report(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
             own = doc["slots"].get(puzzle)
             if own in prints:  # on its own variant's draws: classmates with that variant got the same wrong Jacobian
                 clusters.setdefault((puzzle, own, prints[own]), []).append(doc["submission"])
+    same_files: dict[tuple[str, str, str], list[str]] = {}
+    for doc in entries:
+        for puzzle, digest in doc.get("files", {}).items():
+            own = doc["slots"].get(puzzle, "")
+            if digest and "@" in own:  # a puzzle without variants: everyone's answer may match the published one
+                same_files.setdefault((puzzle, own, digest), []).append(doc["submission"])
     students = {doc["submission"]: doc.get("student", "") for doc in entries}
     labels = {(p, s): docs[0]["labels"].get(p, "") for (p, s), docs in by_slot.items()}
     weak = [{"puzzle": p, "variant": labels.get((p, s), _slot_label(entries, p, s)), "submissions": sorted(set(names))}
@@ -141,6 +149,8 @@ def report(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "fits_another_variant": strong,
         "fits_published_puzzle": [{"submission": s, "student": students.get(s, ""), "puzzles": found} for s, found in sorted(published.items())],
         "identical_wrong_jacobians": weak,
+        "identical_answer_files": [{"puzzle": p, "variant": labels.get((p, s), ""), "submissions": sorted(set(names))}
+                                   for (p, s, _), names in sorted(same_files.items()) if len(set(names)) > 1],
         "workspace_records": [{"submission": d["submission"], "student": d.get("student", ""), "flag": d["flag"]} for d in entries if d.get("flag")],
     }
 
@@ -175,6 +185,11 @@ def markdown(found: dict[str, Any]) -> str:
     if not found["identical_wrong_jacobians"]:
         lines.append("None seen.")
     for cluster in found["identical_wrong_jacobians"]:
+        lines.append(f"- {cluster['puzzle']} (variant {cluster['variant']}): {', '.join(cluster['submissions'])}")
+    lines += ["", "## Identical answer files for the same variant, whitespace aside (weak evidence: a short answer is often written alike)", ""]
+    if not found["identical_answer_files"]:
+        lines.append("None seen.")
+    for cluster in found["identical_answer_files"]:
         lines.append(f"- {cluster['puzzle']} (variant {cluster['variant']}): {', '.join(cluster['submissions'])}")
     if found["workspace_records"]:
         lines += ["", "## Workspace records that do not match the submission", ""]

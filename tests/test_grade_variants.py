@@ -281,6 +281,15 @@ def test_identical_wrong_jacobians_on_the_same_variant_are_weak_evidence_only() 
     assert "weak evidence" in _evidence.markdown(found)
 
 
+def test_the_same_answer_file_for_the_same_variant_is_weak_evidence() -> None:
+    from checker import _evidence
+
+    entries = [_entry("a", "cumsum@1", status="pass", file="same"), _entry("b", "cumsum@1", status="pass", file="same"),
+               _entry("c", "cumsum@2", status="pass", file="same"), _entry("d", "cumsum", status="pass", file="same")]
+    found = _evidence.report(entries)
+    assert [(c["puzzle"], c["submissions"]) for c in found["identical_answer_files"]] == [("cumsum", ["a", "b"])]
+
+
 def test_an_answer_fitting_another_variant_lists_every_student_with_that_variant_identical_files_first() -> None:
     from checker import _evidence
 
