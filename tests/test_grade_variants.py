@@ -316,3 +316,26 @@ def test_a_record_from_another_assignment_file_or_unreadable_is_flagged_and_a_ma
     other = _record_flag(Record(".jacpuzzles/workspace.toml", "s-1", "0000000000000000"), "s-1", assignment)
     assert "another assignment file" in other and "0000000000000000" in other
     assert "unreadable workspace record" in _record_flag(Record("x", problem="x is not a readable TOML file"), "s-1", assignment)
+
+
+def test_github_classroom_with_variants_grades_the_repositorys_student_or_says_who_is_missing(tmp_path: Path) -> None:
+    import base64
+
+    repo = _write(tmp_path / "hw-1-ada-l", {"cumsum": _reference("cumsum", "ada-l")})
+    assignment = tmp_path / "a.toml"
+    assignment.write_text(f"seed = {SEED}\nvariants = true\n\n[puzzles]\ncumsum = true\n")
+    output = tmp_path / "github_output"
+
+    def run(**env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "checker", "grade", "--github-classroom", str(repo), "--assignment", str(assignment), "--timeout", "5"],
+            capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300,
+            env={**os.environ, "COLUMNS": "200", "GITHUB_OUTPUT": str(output), **env},
+        )
+
+    result = run(GITHUB_REPOSITORY="course/hw-1-ada-l", GITHUB_ACTOR="ada-l")
+    assert result.returncode == 0, result.stderr[-2000:] + result.stdout[-2000:]
+    decoded = json.loads(base64.b64decode(output.read_text().strip().partition("=")[2]))
+    assert [t["status"] for t in decoded["tests"]] == ["pass"]
+    refused = run(GITHUB_REPOSITORY="course/hw-1-ada-l", GITHUB_ACTOR="github-classroom[bot]")
+    assert refused.returncode == 2 and "[students]" in refused.stdout + refused.stderr
