@@ -163,8 +163,17 @@ def github_classroom(directory: Path, limits: Limits, seed: int, fail_under: flo
             pass
     except OSError as exc:
         raise BadSetup(f"cannot append to GITHUB_OUTPUT={target}: {exc.strerror or exc}; point it at a writable file") from None
+    student = None
+    if assignment is not None and assignment.variants:
+        student = classroom_student(environ, assignment)
+        if student is None:
+            raise BadSetup(
+                "variants are on, but the student could not be told from GITHUB_REPOSITORY (`<assignment>-<login>`) or GITHUB_ACTOR: "
+                "list each student's GitHub login in the assignment's [students] table (`\"login\" = \"student-id\"`)"
+            )
+        console.print(Text(f"grading the variants of student {student}", style="dim"))
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-classroom-") as out:
-        doc = grade_one(directory, _name(directory), Path(out), limits, seed, console, progress, assignment)
+        doc = grade_one(directory, _name(directory), Path(out), limits, seed, console, progress, assignment, student)
     with open(target, "a", encoding="utf-8") as f:
         f.write(f"result={encode_classroom(classroom_result(doc))}\n")
     console.print(Text(f"wrote the Classroom result ({_score(doc)}) to $GITHUB_OUTPUT as the step output `result`", style="dim"))
@@ -223,9 +232,18 @@ def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, 
         target.unlink(missing_ok=True)  # a stale file would be read as this run's score
     except OSError as exc:
         raise BadSetup(f"cannot write {target}: {exc.strerror or exc}; the results folder must be writable") from None
+    student = None
+    if assignment is not None and assignment.variants:
+        student = gradescope_student(root)
+        if student is None:
+            raise BadSetup(
+                f"variants are on, but {root / 'submission_metadata.json'} names no student (users[0].email or users[0].id): "
+                "Gradescope writes it for every submission; to try it elsewhere, put one in --gradescope-root"
+            )
+        console.print(Text(f"grading the variants of student {assignment.student_id(student)}", style="dim"))
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-gradescope-") as out:
-        doc = grade_one(submission, "submission", Path(out), limits, seed, console, progress, assignment)
+        doc = grade_one(submission, "submission", Path(out), limits, seed, console, progress, assignment, student)
     written = gradescope_results(doc, time.monotonic() - start)
     if written is None:
         console.print(Text(
@@ -237,6 +255,45 @@ def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, 
     write_atomic(target, json.dumps(written, indent=2) + "\n")
     console.print(Text(f"wrote {target} ({_score(doc)})", style="dim"))
     return _exit_code(doc, fail_under, console)
+
+
+# ---- who the student is (variants on) ----
+
+METADATA_CAP = 1024 * 1024  # bytes of Gradescope's submission_metadata.json read
+
+
+def gradescope_student(root: Path) -> str | None:
+    """The submitting student, from Gradescope's `submission_metadata.json` in `root`: the first
+    user's `email`, else their `id` (a group submission is graded on its first member's
+    variants); None when the file or the fields are missing. Written by Gradescope, not the student."""
+    try:
+        with open(root / "submission_metadata.json", "rb") as f:
+            meta = json.loads(f.read(METADATA_CAP + 1)[:METADATA_CAP].decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    users = meta.get("users") if isinstance(meta, dict) else None
+    first = users[0] if isinstance(users, list) and users and isinstance(users[0], dict) else {}
+    for field in ("email", "id"):
+        value = first.get(field)
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
+            return str(value).strip()
+    return None
+
+
+def classroom_student(environ: Mapping[str, str], assignment: Assignment | None = None) -> str | None:
+    """The student of a GitHub Classroom repository: Classroom names it `<assignment>-<login>`
+    (GITHUB_REPOSITORY is `owner/<assignment>-<login>`). An assignment's name may hold hyphens,
+    and so may a login, so the login is the repository name's ending that is GITHUB_ACTOR
+    (the student pushing), else a login of the roster; with no repository, GITHUB_ACTOR. None
+    when neither tells (an instructor's or a bot's push to an unlisted student's repository)."""
+    repository = environ.get("GITHUB_REPOSITORY", "").rpartition("/")[2].strip()
+    actor = environ.get("GITHUB_ACTOR", "").strip()
+    if not repository:
+        return actor if actor and not actor.endswith("[bot]") else None
+    if actor and repository.lower().endswith("-" + actor.lower()):
+        return repository[len(repository) - len(actor):]
+    roster = sorted((name for name, _ in (assignment.students if assignment is not None else ())), key=len, reverse=True)
+    return next((name for name in roster if repository.lower().endswith("-" + name.lower())), None)
 
 
 # ---- the command line's part ----

@@ -27,11 +27,11 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from checker import _assignment, _catalog, _gradebook, _integrity, _numerics, _oracles, _report, _sampling, _sandbox, _solutions, _stubs, _submissions
+from checker import _assignment, _catalog, _gradebook, _integrity, _numerics, _oracles, _report, _sampling, _sandbox, _solutions, _stubs, _submissions, _variants
 from checker._assignment import Assignment
 from checker._assignment import BadSetup as BadSetup  # defined there, raised and caught as `_grade.BadSetup`
 from checker._shard import Shard
-from checker._catalog import puzzle_named
+from checker._catalog import Choices, Puzzle, puzzle_named
 from checker._runner import Run
 from checker._sandbox import Limits
 from checker._verdict import Diagnosis, Kind, Status, Verdict, counted, with_texts
@@ -55,11 +55,30 @@ class Plan:
     reason: str | None = None
     refused: dict[str, str] = field(default_factory=dict)
     setup: str = ""  # digest of the seed, puzzles, points and limits: `--merge` refuses a mix
+    student: str = ""  # with variants on: the student id the variants are drawn for ("" otherwise)
+    variants: dict[str, Choices] = field(default_factory=dict)  # puzzle -> the choices graded (variants on)
+    flag: str = ""  # what does not match in its workspace record (variants on), for the instructor
 
     def runnable(self) -> dict[str, str]:
         """The answers sent to a worker: puzzle -> path relative to the submission."""
         files = self.answers.files if self.answers is not None else {}
         return {name: path for name, path in files.items() if name not in self.refused}
+
+    def slot(self, name: str) -> str:
+        """The slot puzzle `name` is graded on: its name, or its variant's (`_slot`)."""
+        return _slot(name, self.variants.get(name, ()))
+
+
+def _slot(name: str, chosen: Choices) -> str:
+    """Where a variant's draws and expected Jacobians are kept: the puzzle's name for the
+    canonical variant (as without variants), `name@k` for its k-th variant."""
+    return name if not chosen else f"{name}@{_variants.choices(name).index(chosen)}"
+
+
+def _slot_puzzle(slot: str) -> Puzzle:
+    """The concrete puzzle of a slot."""
+    name, _, k = slot.partition("@")
+    return _variants.variant(name, _variants.choices(name)[int(k)]) if k else puzzle_named(name)
 
 
 def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: int, console: Console, progress: Console,
@@ -81,10 +100,17 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
         found = [s for s in found if shard.holds(s.name)]
         skipped = [s for s in skipped if shard.holds(s.name)]
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-grade-") as scratch:
-        plans = [_plan(s, Path(scratch) / f"{k}", names, points, seed, limits) for k, s in enumerate(found)]
+        chosen = assignment if assignment is not None and assignment.variants else None
+        plans = [_plan(s, Path(scratch) / f"{k}", names, points, seed, limits, chosen) for k, s in enumerate(found)]
         todo = [p for p in plans if not _journaled(out, p)]
         with _numerics.pinned():
-            _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress, _hidden(scratch, submissions, out), unseen=(submissions, out))
+            _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress, _hidden(scratch, submissions, out), unseen=(submissions, out),
+                       evidence=[p for p in plans if not _evidenced(out, p)] if chosen is not None else None)
+    if chosen is not None:
+        from checker import _evidence
+
+        _evidence.write(out, [p.name for p in plans])
+        progress.print(f"integrity report (evidence for you to read, not verdicts): {out / 'integrity.md'}")
     for skip in skipped:
         progress.print(Text.assemble(("skipped ", "yellow"), f"{_submissions.shown(skip.name)}: {skip.reason}"))
     docs = [json.loads((out / f"{p.name}.json").read_text()) for p in plans]
@@ -143,21 +169,51 @@ def _check_setup(submissions: Path, out: Path, jobs: int, limits: Limits) -> Non
         raise BadSetup(f"cannot write grades into {out}: {exc.strerror or exc}; pass a writable --out folder") from None
 
 
-def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits) -> Plan:
+def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits,
+          assignment: Assignment | None = None, who: str | None = None) -> Plan:
     """Read and locate a submission's answers (copied into `scratch`), and compute its journal key.
 
     A submission that cannot be read is planned with the reason: a zip is journaled under a
-    digest of its bytes, a folder under no key (it is read again by the next run)."""
+    digest of its bytes, a folder under no key (it is read again by the next run). With an
+    `assignment` whose variants are on, each puzzle is graded on the variant of the
+    submission's student id (the roster's entry for `who` or its name, else that name itself):
+    nothing in the submission chooses it."""
     scratch.mkdir(mode=0o700)
-    setup = _key("", points, seed, limits)[:16]
+    extra = ""
+    student, chosen = "", dict[str, Choices]()
+    if assignment is not None and assignment.variants:
+        student = assignment.student_id(who if who is not None else submission.name)
+        wanted = assignment.choices(student)
+        chosen = {n: _variants.variant(n, wanted.get(n)).variant for n in names}
+        extra = json.dumps(["variants", assignment.seed, student, [[n, list(map(list, c))] for n, c in chosen.items()]], default=str)
+    setup = _key(extra and json.dumps(["variants", assignment.seed if assignment else None]), points, seed, limits)[:16]
     try:
         answers = _submissions.read(submission, names, scratch)
     except Exception as exc:  # noqa: BLE001 - the grader's own failure on one submission: ungradable, retried next run
-        return Plan(submission.name, "", None, f"the grader failed reading this submission: {type(exc).__name__}: {exc}", setup=setup)
+        reason = f"the grader failed reading this submission: {type(exc).__name__}: {exc}"
+        return Plan(submission.name, "", None, reason, setup=setup, student=student, variants=chosen)
     if isinstance(answers, _submissions.Unreadable):
         content = _submissions.fingerprint(submission.source) if not submission.source.is_dir() else ""
-        return Plan(submission.name, _key(content, points, seed, limits) if content else "", None, answers.reason, setup=setup)
-    return Plan(submission.name, _key(answers.digest, points, seed, limits), answers, refused=_refused(answers), setup=setup)
+        return Plan(submission.name, _key(content + extra, points, seed, limits) if content else "", None, answers.reason, setup=setup, student=student, variants=chosen)
+    flag = _record_flag(answers.record, student, assignment) if assignment is not None and assignment.variants else ""
+    return Plan(submission.name, _key(answers.digest + extra + flag, points, seed, limits), answers, refused=_refused(answers), setup=setup,
+                student=student, variants=chosen, flag=flag)
+
+
+def _record_flag(record: _submissions.Record | None, student: str, assignment: Assignment) -> str:
+    """What does not match in a submission's workspace record, in words ("" when nothing): a
+    recorded student id that is not the submission's, an assignment digest that is not this
+    assignment's, or a record that cannot be read. Never changes a score or a variant."""
+    if record is None:
+        return ""
+    if record.problem:
+        return f"unreadable workspace record: {record.problem}"
+    notes = []
+    if record.student is not None and record.student != student:
+        notes.append(f"its workspace record ({record.path}) was made for student {record.student!r}, not {student!r}")
+    if record.digest is not None and record.digest != assignment.digest:
+        notes.append(f"its workspace record ({record.path}) was made from another assignment file (digest {record.digest!r}, this one is {assignment.digest!r})")
+    return "; ".join(notes)
 
 
 def _refused(answers: _submissions.Answers) -> dict[str, str]:
@@ -209,15 +265,17 @@ def _journaled(out: Path, plan: Plan) -> bool:
 
 
 def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits, jobs: int, console: Console,
-               hidden: tuple[str, ...] = (), advice: bool = True, unseen: tuple[Path, ...] = ()) -> None:
+               hidden: tuple[str, ...] = (), advice: bool = True, unseen: tuple[Path, ...] = (), evidence: list[Plan] | None = None) -> None:
     """Grade `todo`, `jobs` at a time, journaling each as it finishes.
 
     `hidden`: the grader's paths, never shown to a student; `advice`: print set-up notes (not
     where students read); `unseen`: folders of the grader's a worker must not see (SUBMISSIONS,
-    OUT); the scratch folder and the cache of expected Jacobians are unseen too.
+    OUT); the scratch folder and the cache of expected Jacobians are unseen too. `evidence`
+    (variants on): the graded submissions whose failing answers are then also run on the
+    puzzle's other variants, for the integrity report (`_evidence`).
     """
-    needed = sorted({n for p in todo for n in p.runnable()}, key=names.index)
-    draws = {n: _sampling.draws(puzzle_named(n), seed) for n in needed}
+    needed = _needed(todo, names, evidence or [])
+    draws = {n: _sampling.draws(_slot_puzzle(n), seed) for n in needed}
     expected = _expected(needed, draws)
     for note in _oracle_notes(expected) if advice else []:
         console.print(Text.assemble(("note: ", "yellow"), note))  # set-up advice: for the instructor, not the students
@@ -225,14 +283,15 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
     if needed:
         cache = _oracles.cache_dir()
         try:
-            sandbox = _sandbox.Pool(scratch, draws, limits, hidden=(*unseen, *([cache] if cache is not None else [])))
+            others = {slot: (slot.partition("@")[0], _slot_puzzle(slot).variant) for slot in needed if "@" in slot}
+            sandbox = _sandbox.Pool(scratch, draws, limits, hidden=(*unseen, *([cache] if cache is not None else [])), variants=others or None)
         except _sandbox.WorkerFailure as exc:
             sandbox = str(exc)  # every submission is ungradable, with the reason, and retried next run
         if isinstance(sandbox, _sandbox.Pool):
             if advice:  # the instructor's console; a student's CI log gets no set-up notes
                 console.print(Text(sandbox.isolation(), style="yellow" if sandbox.missing else "dim"), soft_wrap=True)
             try:
-                failed = _prove(sandbox, needed[0], draws, expected)
+                failed = _prove(sandbox, needed[0].partition("@")[0], draws, expected)
             except BaseException:
                 sandbox.close()
                 raise
@@ -249,6 +308,11 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
                     plan = futures[future]
                     _journal(out, plan, future.result(), draws, expected, points, seed, hidden)
                     progress.update(task, advance=1, description=escape(_submissions.shown(plan.name)))
+                if evidence:
+                    memo: dict[tuple[str, str], str] = {}  # (slot, answer file's digest) -> what it gave there
+                    gathered = {threads.submit(_gather, plan, sandbox, out, draws, expected, seed, memo): plan for plan in evidence}
+                    for done in concurrent.futures.as_completed(gathered):
+                        done.result()
             except BaseException:
                 if isinstance(sandbox, _sandbox.Pool):
                     sandbox.stop()
@@ -256,6 +320,74 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
     finally:
         if isinstance(sandbox, _sandbox.Pool):
             sandbox.close()
+
+
+def _needed(todo: list[Plan], names: list[str], evidence: list[Plan]) -> list[str]:
+    """The slots some answer runs on, in catalog order: each plan's puzzles on its own
+    variants; every variant of the puzzles `evidence` answers; and the first puzzle's canonical
+    variant, which the kit's reference answer is proved on."""
+    found = {p.slot(n) for p in todo for n in p.runnable()}
+    for plan in evidence:
+        for name in plan.runnable():
+            found |= {_slot(name, c) for c in _variants.choices(name)}
+    if found:
+        found.add(min(found, key=lambda s: names.index(s.partition("@")[0])).partition("@")[0])
+    return sorted(found, key=lambda s: (names.index(s.partition("@")[0]), int(s.partition("@")[2] or 0)))
+
+
+def _gather(plan: Plan, sandbox: _sandbox.Pool | str | None, out: Path, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], seed: int,
+            memo: dict[tuple[str, str], str] | None = None) -> None:
+    """Run each answer of `plan` that fails its own variant on every variant of its puzzle,
+    and write what it fits (and the wrong Jacobians it returns) to `OUT/.evidence/<name>.json`,
+    for the integrity report. Written only once the runs are complete (else retried next run).
+    `memo` keeps what an answer file (by the digest of its bytes) gave on a slot, across the
+    class: a file handed in by many (a published answer) runs once per slot."""
+    from checker import _evidence
+    from checker._engine import _verdict
+
+    try:
+        doc = json.loads((out / f"{plan.name}.json").read_text())
+    except (OSError, ValueError):
+        return
+    files = plan.answers.files if plan.answers is not None else {}
+    failing = [r["puzzle"] for r in doc.get("results", []) if r.get("status") in (Status.FAIL.value, Status.ERROR.value) and r.get("puzzle") in plan.runnable()]
+    memo = memo if memo is not None else {}
+    root = plan.answers.root if plan.answers is not None else Path()
+    digests = {n: hashlib.sha256((root / files[n]).read_bytes()).hexdigest() for n in failing}
+    wanted = [(_slot(n, c), n) for n in failing for c in _variants.choices(n)]
+    items = [(slot, files[n]) for slot, n in wanted if (slot, digests[n]) not in memo]
+    runs: list[Run] = []
+    if items and isinstance(sandbox, _sandbox.Pool) and plan.answers is not None:
+        try:
+            runs = sandbox.run(plan.answers.root, items)
+        except _sandbox.WorkerFailure:
+            return
+    elif items:
+        return
+    for (slot, path), run in zip(items, runs):
+        verdict = _verdict(_slot_puzzle(slot), draws[slot], run, seed, expected.get(slot))
+        wrong_blocks = run.problem is None and bool(run.answers)
+        gave = "fits" if verdict.status == Status.PASS else (f"wrong {_evidence.fingerprint(run.answers)}" if wrong_blocks else "")
+        memo[(slot, digests[slot.partition("@")[0]])] = gave
+    fits: dict[str, list[str]] = {}
+    wrong: dict[str, dict[str, str]] = {}
+    for slot, name in wanted:
+        gave = memo.get((slot, digests[name]), "")
+        if gave == "fits":
+            fits.setdefault(name, []).append(slot)
+        elif gave.startswith("wrong "):
+            wrong.setdefault(name, {})[slot] = gave.partition(" ")[2]
+    answered = {n: _evidence.file_digest(plan.answers.root / rel) for n, rel in files.items()} if plan.answers is not None else {}
+    entry = _evidence.entry(plan.name, plan.key, plan.student, {n: plan.slot(n) for n in plan.variants}, {n: _variants.label(_slot_puzzle(plan.slot(n))) for n in plan.variants},
+                            {r["puzzle"]: r["status"] for r in doc.get("results", [])}, fits, wrong, answered, plan.flag)
+    _evidence.store(out, plan.name, entry)
+
+
+def _evidenced(out: Path, plan: Plan) -> bool:
+    """Whether `out` already holds this submission's evidence under the same key."""
+    from checker import _evidence
+
+    return bool(plan.key) and _evidence.stored_key(out, plan.name) == plan.key and _journaled(out, plan)
 
 
 def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any]) -> str | None:
@@ -287,10 +419,23 @@ _ADVICE = ("As root, workers run as other users: Python, its packages and the ki
 
 
 def _expected(needed: list[str], draws: dict[str, tuple[_sampling.Draw, ...]]) -> dict[str, Any]:
-    """The expected Jacobians of every puzzle some submission answers, computed once."""
+    """The expected Jacobians of every slot some submission answers, computed once: in rounds
+    holding one variant of each puzzle (the oracles key their results by puzzle name); without
+    variants, one round."""
     from checker._engine import _expected as expected_many
 
-    return expected_many([(puzzle_named(n), draws[n]) for n in needed]) if needed else {}
+    rounds: list[list[str]] = []
+    for slot in needed:
+        name = slot.partition("@")[0]
+        free = next((r for r in rounds if all(s.partition("@")[0] != name for s in r)), None)
+        if free is None:
+            rounds.append(free := [])
+        free.append(slot)
+    found: dict[str, Any] = {}
+    for group in rounds:
+        computed = expected_many([(_slot_puzzle(s), draws[s]) for s in group])
+        found.update({s: computed[s.partition("@")[0]] for s in group if s.partition("@")[0] in computed})
+    return found
 
 
 def _run(plan: Plan, sandbox: _sandbox.Pool | str | None) -> list[Run] | str:
@@ -301,7 +446,7 @@ def _run(plan: Plan, sandbox: _sandbox.Pool | str | None) -> list[Run] | str:
     if isinstance(sandbox, str):
         return sandbox
     try:
-        return sandbox.run(plan.answers.root, list(runnable.items()))
+        return sandbox.run(plan.answers.root, [(plan.slot(name), path) for name, path in runnable.items()])
     except _sandbox.WorkerFailure as exc:
         return str(exc)
     except Exception as exc:  # noqa: BLE001 - the grader's own failure: ungradable, never a 0
@@ -327,6 +472,11 @@ def _journal(out: Path, plan: Plan, outcome: list[Run] | str, draws: dict[str, t
         doc = _gradebook.ungradable(plan.name, key, _scrub(reason or "unknown", seed, hidden), points, plan.setup)
     else:
         doc = _gradebook.graded(plan.name, plan.key, verdicts, points, plan.setup)
+    if plan.student:  # variants on: whose variants were graded, and what its workspace record claims
+        doc["student"] = plan.student
+        doc["variants"] = {n: _variants.label(_slot_puzzle(plan.slot(n))) for n in points}
+        if plan.flag:
+            doc["flag"] = _scrub(plan.flag, seed, hidden)
     _gradebook.write_atomic(out / f"{plan.name}.txt", _gradebook.feedback(doc, verdicts, points))
     _gradebook.write_atomic(out / f"{plan.name}.json", _gradebook.document_text(doc))
 
@@ -339,9 +489,10 @@ def _verdicts(plan: Plan, runs: list[Run], draws: dict[str, tuple[_sampling.Draw
     assert answers is not None
     by_name = dict(zip(plan.runnable(), runs))
     verdicts = []
-    for p in map(puzzle_named, names):
+    for p in (_slot_puzzle(plan.slot(n)) for n in names):
         if p.name in by_name:
-            verdict = _verdict(p, draws[p.name], by_name[p.name], seed, expected.get(p.name))
+            slot = plan.slot(p.name)
+            verdict = _verdict(p, draws[slot], by_name[p.name], seed, expected.get(slot))
             verdict = dataclasses.replace(verdict, path=answers.files[p.name])
         elif p.name in plan.refused:
             why = plan.refused[p.name]
@@ -427,13 +578,15 @@ def _table(docs: list[dict[str, Any]]) -> Table:
 
 
 def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, console: Console, progress: Console,
-              assignment: Assignment | None = None) -> dict[str, Any]:
+              assignment: Assignment | None = None, student: str | None = None) -> dict[str, Any]:
     """Grade the single submission in the folder `root` (a student's checked-out repository, a
     Gradescope upload) into `out`, exactly as `grade_class` grades each student of a class;
     returns its document (`out/<name>.json`). Nothing is taken from an earlier run's journal.
 
     `console` gets the feedback report and the table, `progress` the progress bar. Only the
-    `assignment`'s puzzles are run and counted (default: the whole catalog).
+    `assignment`'s puzzles are run and counted (default: the whole catalog). With its variants
+    on, each puzzle is graded on the variant of `student` (a CI front-end's finding: the
+    roster's id for it, else itself), or of `name` when None.
     """
     if not root.is_dir():
         raise BadSetup(f"submission folder {str(root)!r} does not exist or is not a folder: pass the folder holding the answer files")
@@ -441,7 +594,8 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
     points = (assignment or _assignment.default()).points()
     names = list(points)
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-grade-") as scratch:
-        plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits)
+        chosen = assignment if assignment is not None and assignment.variants else None
+        plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits, chosen, student)
         with _numerics.pinned():
             # One student's CI log: students read it, so no set-up advice there.
             _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress, _hidden(scratch, root, out), advice=False, unseen=(root, out))

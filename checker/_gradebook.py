@@ -74,6 +74,13 @@ def feedback(doc: dict[str, Any], verdicts: Sequence[Verdict] | None, points: di
         console.print(Text(f"{doc['submission']}: {out_of(doc['score'], doc['max_score'])}"))
         console.print()
         render(verdicts, console, points, seed=False)
+    if "student" in doc:  # variants on: each puzzle was graded on this student's own variant
+        console.print()
+        console.print(Text(f"student {doc['student']}: each puzzle was graded on your own variant:"))
+        for name, label in doc.get("variants", {}).items():
+            console.print(Text(f"  {name}: {label}"))
+    if doc.get("flag"):
+        console.print(Text(f"note: {doc['flag']} (the grade is not changed by this; your instructor may ask about it)"))
     out = console.file
     assert isinstance(out, io.StringIO)
     return "".join(line.rstrip() + "\n" for line in out.getvalue().splitlines())  # rich pads lines to the width
@@ -106,11 +113,13 @@ def grades_csv(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
     skipped) and `reason` (why not graded)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["submission", "score", "max_score", *names, "status", "reason"])
+    ids = any("student" in doc for doc in docs)  # variants on: a student id column after the name
+    writer.writerow(["submission", *(["student"] if ids else []), "score", "max_score", *names, "status", "reason"])
     for doc in docs:
         earned = {r["puzzle"]: r["points"] for r in doc["results"]}
         score = "" if doc["score"] is None else doc["score"]
-        writer.writerow([doc["submission"], score, doc["max_score"], *(earned.get(n, "") for n in names), doc["status"], doc.get("reason", "")])
+        student = [doc.get("student", "")] if ids else []
+        writer.writerow([doc["submission"], *student, score, doc["max_score"], *(earned.get(n, "") for n in names), doc["status"], doc.get("reason", "")])
     return out.getvalue()
 
 
@@ -164,7 +173,9 @@ def summary(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[str, A
             "statuses": dict(sorted(Counter(r["status"] for r in results).items())),
             "diagnoses": {k: n for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))},
         }
+    flagged = {"flagged": [{"submission": d["submission"], "student": d.get("student", ""), "flag": d["flag"]} for d in docs if d.get("flag")]}
     return {
+        **(flagged if flagged["flagged"] else {}),
         "submissions": len(docs),
         "graded": len(done),
         "ungradable": [{"submission": d["submission"], "reason": d.get("reason", "")} for d in docs if d["status"] == UNGRADABLE],
@@ -199,6 +210,9 @@ def summary_markdown(s: dict[str, Any]) -> str:
     if s["ungradable"]:
         lines += ["", "## Ungradable", ""]
         lines += [f"- {u['submission']}: {u['reason']}" for u in s["ungradable"]]
+    if s.get("flagged"):
+        lines += ["", "## Workspace records that do not match (scores unchanged; for you to look into)", ""]
+        lines += [f"- {f['submission']} (student {f['student']}): {f['flag']}" for f in s["flagged"]]
     if skipped:
         lines += ["", "## Skipped (not graded: rename or remove the entry, then grade again)", ""]
         lines += [f"- {u['submission']}: {u['reason']}" for u in skipped]

@@ -30,11 +30,12 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Sequence
+from types import MappingProxyType
+from typing import IO, Any, Mapping, Sequence
 
 import numpy as np
 
-from checker._catalog import puzzle_named
+from checker._catalog import Choices, Puzzle, puzzle_named
 from checker._runner import Problem, Run
 from checker._sampling import Draw
 from checker._verdict import Kind, Status
@@ -95,9 +96,17 @@ class WorkerFailure(Exception):
 class Pool:
     """The zygote and the jobs it runs; `with Pool(...) as pool: pool.run(...)` from any thread."""
 
-    def __init__(self, scratch: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path] = ()) -> None:
-        """`hidden`: folders a worker must not see beside the scratch folder (SUBMISSIONS, OUT)."""
+    puzzles: Mapping[str, Puzzle] = MappingProxyType({})  # slot -> its variant (a slot not here: a puzzle's name)
+
+    def __init__(self, scratch: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path] = (),
+                 variants: dict[str, tuple[str, Choices]] | None = None) -> None:
+        """`draws` per slot: a puzzle's name (its canonical variant), or a key of `variants`,
+        which names the puzzle and the choices of the variant that slot runs answers against.
+        `hidden`: folders a worker must not see beside the scratch folder (SUBMISSIONS, OUT)."""
+        from checker import _variants
+
         self.limits = limits
+        self.puzzles: dict[str, Puzzle] = {slot: _variants.variant(name, chosen) for slot, (name, chosen) in (variants or {}).items()}
         self.scratch = scratch
         self.counts = {name: len(ds) for name, ds in draws.items()}
         self.labels = {name: [d.label for d in ds] for name, ds in draws.items()}
@@ -108,7 +117,7 @@ class Pool:
         self._events: dict[str, queue.Queue[dict[str, Any]]] = {}
         self._stopped = threading.Event()
         os.chmod(scratch, 0o711)  # workers (other uids, as root) reach their own folders only
-        config = _share_draws(scratch, draws, limits, hidden)
+        config = _share_draws(scratch, draws, limits, hidden, variants or {})
         self._stderr = open(scratch / "zygote.stderr", "wb")
         self._proc = subprocess.Popen(
             [sys.executable, "-c", _BOOT, str(KIT), str(config)],
@@ -197,7 +206,8 @@ class Pool:
             box.put({"event": "gone"})
 
     def run(self, root: Path, items: Sequence[tuple[str, str]]) -> list[Run]:
-        """Run each `(puzzle, path relative to root)` of one submission; one `Run` per item.
+        """Run each `(slot, path relative to root)` of one submission; one `Run` per item. A
+        slot is a puzzle's name, or a variant's key given to the pool (`variants`).
 
         Raises `WorkerFailure` when the grader's own processes fail (before any answer ran).
         """
@@ -233,7 +243,8 @@ class Pool:
             if self._stopped.is_set():
                 raise WorkerFailure("grading was interrupted")
             for i in remaining:
-                found = _read_result(jobdir, i, items[i][0], self.counts[items[i][0]], self.labels[items[i][0]])
+                slot = items[i][0]
+                found = _read_result(jobdir, i, self.puzzles.get(slot, slot), self.counts[slot], self.labels[slot])
                 if found is not None:
                     runs[i] = _over_memory(found, self.limits) if ended.oom_on.partition(" ")[2] == str(i) else found
             unfinished = [i for i in remaining if i not in runs]
@@ -327,8 +338,10 @@ class Pool:
         return _Ended(status if status is not None else -9, timed_out, ready, _tail(jobdir / "stderr"), current, oom, oom_on or (current if oom else ""))
 
 
-def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path]) -> Path:
-    """Write `draws` (puzzle -> draws) and the limits for the zygote; returns the config's path."""
+def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path],
+                 variants: dict[str, tuple[str, Choices]] | None = None) -> Path:
+    """Write `draws` (slot -> draws), the variants' choices (slot -> puzzle and choices) and the
+    limits for the zygote; returns the config's path."""
     arrays = {f"{name}.{i}": np.stack([d.values[i] for d in ds]) for name, ds in draws.items() if ds for i in range(len(ds[0].values))}
     np.savez(folder / "draws.npz", allow_pickle=False, **arrays)
     (folder / "labels.json").write_text(json.dumps({name: [d.label for d in ds] for name, ds in draws.items()}))
@@ -343,6 +356,8 @@ def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limit
         "answers": [str(p) for p in _reference_folders()],
         "processes": PROCESSES + 8 * (os.cpu_count() or 1),
     }
+    if variants:  # rendered by the zygote, before any answer runs
+        config["variants"] = {slot: [name, [list(pair) for pair in chosen]] for slot, (name, chosen) in variants.items()}
     path = folder / "config.json"
     path.write_text(json.dumps(config))
     return path
@@ -537,7 +552,7 @@ def _died(path: str, ended: _Ended, limits: Limits) -> Problem:
     return Problem(Kind.EXCEPTION, f"the process running {path} {how}: an answer must return its Jacobian, not end or crash its process; the other puzzles were graded in a fresh process")
 
 
-def _read_result(jobdir: Path, index: int, puzzle: str, draws: int, labels: Sequence[str] = ()) -> Run | None:
+def _read_result(jobdir: Path, index: int, puzzle: str | Puzzle, draws: int, labels: Sequence[str] = ()) -> Run | None:
     """The worker's result for puzzle `index`, or None when it never finished it.
 
     Nothing in it is believed but numbers: the blocks must have the layout the judge expects (one
@@ -563,7 +578,7 @@ def _read_result(jobdir: Path, index: int, puzzle: str, draws: int, labels: Sequ
         if data is None:
             raise ValueError(f"its arrays are missing, not a plain file or over {RESULT_CAP // 1024 // 1024} MB")
         run = Run(_read_blocks(data, record), None, output)
-        blocks = len(puzzle_named(puzzle).jac_shapes())
+        blocks = len((puzzle_named(puzzle) if isinstance(puzzle, str) else puzzle).jac_shapes())
         if len(run.answers) != draws or any(len(b) != blocks for b in run.answers):
             raise ValueError(f"{len(run.answers)} draws of blocks where {draws} draws of {blocks} were run")
         return run

@@ -11,8 +11,10 @@ the student's terms, and never stops the class.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
+import sys
 import os
 import stat
 import zipfile
@@ -24,12 +26,14 @@ from typing import IO, BinaryIO, Callable, Sequence
 from checker._catalog import puzzle_named
 from checker._stubs import relative_path
 
-RESERVED = ("grades", "junit", "summary")  # OUT's class-wide files: a student's entry would clash
+RESERVED = ("grades", "junit", "summary", "integrity")  # OUT's class-wide files: a student's entry would clash
 UNZIPPED_CAP = 64 * 1024 * 1024  # bytes a zip may expand to: a zip bomb is refused, not extracted
 FILE_CAP = 1024 * 1024  # bytes of an answer file the grader reads; a larger one is refused unread
 DEPTH_CAP = 32  # folders a submission may nest: deeper is refused (no walk, path or copy overflows)
 ENTRY_CAP = 100_000  # files and folders (or zip entries) one submission may hold
 NAME_CAP = 250  # bytes of a submission's name: `<name>.json` must fit a file name (255 bytes)
+RECORD_CAP = 64 * 1024  # bytes of a workspace record (`.jacpuzzles/workspace.toml`) read; larger is unreadable
+RECORD_PATH = (".jacpuzzles", "workspace.toml")  # where `init` writes it, at a workspace's root
 _CHUNK = 64 * 1024
 
 
@@ -58,6 +62,18 @@ class Skipped:
 
 
 @dataclass(frozen=True)
+class Record:
+    """What a submission's workspace record (`.jacpuzzles/workspace.toml`, written by `init
+    --assignment`) claims: the student id and the assignment's digest, or why it could not be
+    read. The student's own file: data for a flag, never for choosing what is graded."""
+
+    path: str
+    student: str | None = None
+    digest: str | None = None
+    problem: str = ""  # why it is unreadable ("" when read)
+
+
+@dataclass(frozen=True)
 class Answers:
     """Where a submission's answer to each puzzle is: a path relative to its root, or why none.
 
@@ -72,6 +88,7 @@ class Answers:
     oversized: dict[str, int] = field(default_factory=dict)
     ignored: dict[str, list[str]] = field(default_factory=dict)
     duplicated: frozenset[str] = frozenset()  # puzzles with several files and none at the catalog's path
+    record: Record | None = None  # its workspace record's `[assignment]` claims; None: no record
 
 
 def discover(folder: Path) -> tuple[list[Submission], list[Skipped]]:
@@ -137,11 +154,14 @@ def read(submission: Submission, names: Sequence[str], scratch: Path) -> Answers
     """Read the answer files of `submission` for the puzzles `names` into `scratch` (an empty
     folder of the grader's), and locate each puzzle's answer."""
     try:
+        record: _Candidate | None = None
         if submission.source.is_dir():
             found = _from_folder(submission.source, names)
+            record = _folder_record(submission.source)
         else:
-            found = _from_zip(submission.source, names)
-        return _locate(found, names, scratch)
+            found, record = _from_zip(submission.source, names)
+        answers = _locate(found, names, scratch)
+        return answers if record is None else dataclasses.replace(answers, record=_record(record))
     except _Refused as refused:
         return Unreadable(refused.reason)
     except OSError as exc:  # a path too long to open or copy, a folder that cannot be listed...
@@ -236,7 +256,51 @@ def _capped(rel: str, f: IO[bytes], size: int) -> _Candidate:
     return _Candidate(rel, None, max(size, FILE_CAP + 1), prefix_digest=head.hexdigest())
 
 
-def _from_zip(path: Path, names: Sequence[str]) -> dict[str, list[_Candidate]]:
+def _folder_record(root: Path) -> _Candidate | None:
+    """The workspace record at the folder's root, or in a folder at its root (a workspace handed
+    in inside a folder): opened without following links, capped; None when there is none."""
+    places = [""] + sorted(e.name for e in os.scandir(root) if e.is_dir(follow_symlinks=False) and not e.name.startswith("."))
+    for place in places:
+        rel = "/".join([p for p in (place, *RECORD_PATH) if p])
+        if os.path.lexists(os.path.join(root, rel)):
+            if os.path.islink(os.path.join(root, RECORD_PATH[0]) if not place else os.path.join(root, place, RECORD_PATH[0])):
+                return _Candidate(_safe(rel), problem="is in a linked folder")
+            return _read_file(os.path.join(root, rel), _safe(rel))
+    return None
+
+
+def _record(candidate: _Candidate) -> Record:
+    """The claims of a workspace record's `[assignment]` table, read as data; a record that is
+    not a small UTF-8 TOML file with that table's fields as strings is only unreadable."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+
+    if candidate.problem is not None or candidate.data is None or len(candidate.data) > RECORD_CAP:
+        why = candidate.problem or f"is over {RECORD_CAP // 1024} KB"
+        return Record(candidate.rel, problem=f"{candidate.rel} {why}")
+    try:
+        raw = tomllib.loads(candidate.data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError, ValueError):
+        return Record(candidate.rel, problem=f"{candidate.rel} is not a readable TOML file")
+    table = raw.get("assignment")
+    if table is None:
+        return Record(candidate.rel)  # an ordinary (canonical) workspace: nothing claimed
+    if not isinstance(table, dict):
+        return Record(candidate.rel, problem=f"{candidate.rel}: [assignment] is not a table")
+    student, digest = table.get("student"), table.get("digest")
+    if not isinstance(student, str) or (digest is not None and not isinstance(digest, str)):
+        return Record(candidate.rel, problem=f"{candidate.rel}: [assignment] has no student id as text")
+    return Record(candidate.rel, _short(student), _short(digest) if digest is not None else None)
+
+
+def _short(text: str) -> str:
+    """A claim from the record as printable text, at most 100 characters."""
+    return shown(text[:100])
+
+
+def _from_zip(path: Path, names: Sequence[str]) -> tuple[dict[str, list[_Candidate]], _Candidate | None]:
     """Every entry of the zip at `path` named like a wanted answer, read (not extracted) with
     its size capped; any failure of the zip refuses the submission whole, with a plain reason."""
     label = shown(path.name)
@@ -255,7 +319,7 @@ def _from_zip(path: Path, names: Sequence[str]) -> dict[str, list[_Candidate]]:
             raise _Refused(_zip_problem(label, exc)) from None
 
 
-def _zip_answers(raw: BinaryIO, label: str, wanted: set[str]) -> dict[str, list[_Candidate]]:
+def _zip_answers(raw: BinaryIO, label: str, wanted: set[str]) -> tuple[dict[str, list[_Candidate]], _Candidate | None]:
     with zipfile.ZipFile(raw) as archive:
         entries = archive.infolist()
         if len(entries) > ENTRY_CAP:
@@ -271,6 +335,15 @@ def _zip_answers(raw: BinaryIO, label: str, wanted: set[str]) -> dict[str, list[
         if sum(info.file_size for info in entries) > UNZIPPED_CAP:
             raise _Refused(f"the zip expands to more than {UNZIPPED_CAP // (1024 * 1024)} MB: refused; submit only the answer files")
         found: dict[str, list[_Candidate]] = {}
+        record: _Candidate | None = None
+        for info in sorted(entries, key=lambda i: len(PurePosixPath(i.filename.replace("\\", "/")).parts)):
+            parts = PurePosixPath(info.filename.replace("\\", "/")).parts
+            if record is None and not info.is_dir() and parts[-2:] == RECORD_PATH and len(parts) <= 3:
+                if info.file_size > RECORD_CAP:
+                    record = _Candidate(_safe("/".join(parts)), problem=f"is over {RECORD_CAP // 1024} KB")
+                else:
+                    with archive.open(info) as member:
+                        record = _capped(_safe("/".join(parts)), member, info.file_size)
         for info in entries:
             parts = PurePosixPath(info.filename.replace("\\", "/")).parts
             if info.is_dir() or not parts or any(p.startswith((".", "__")) for p in parts[:-1]):
@@ -283,7 +356,7 @@ def _zip_answers(raw: BinaryIO, label: str, wanted: set[str]) -> dict[str, list[
                 raise _Refused(f"{label} holds the entry {rel} twice; zip it again")
             with archive.open(info) as member:
                 found.setdefault(puzzle, []).append(_capped(_safe(rel), member, info.file_size))
-        return found
+        return found, record
 
 
 def _zip_problem(label: str, exc: BaseException) -> str:

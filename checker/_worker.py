@@ -102,6 +102,7 @@ def zygote(config_path: str) -> int:
             pass
 
     draws = _load_draws(config)
+    _load_variants(config)
     _faster_compilation()
     if os.geteuid() == 0 and sys.platform.startswith("linux"):
         config["view"] = _view(config)
@@ -700,7 +701,6 @@ def _run_job(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple
     import jax.numpy as jnp
 
     from checker import _integrity, _numerics, _runner
-    from checker._catalog import puzzle_named
 
     timeout = float(config["timeout"])
     memory_mb = int(config["memory_mb"])
@@ -717,7 +717,7 @@ def _run_job(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple
         if job.get("batch", True):
             for index, name, path in items:
                 _mark(jobdir, f"trace {index}")
-                found = _runner.trace_batched(puzzle_named(name), Path(path), draws[name], timeout)
+                found = _runner.trace_batched(_puzzle(name), Path(path), draws[name], timeout)
                 used = _integrity.used()
                 if used:
                     _save(jobdir, index, _refused(used), memory_mb)
@@ -725,14 +725,14 @@ def _run_job(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple
                     traced[index] = found
             if traced:
                 _mark(jobdir, BATCH)
-                finished = _run_traced(traced, {i: (puzzle_named(n), draws[n]) for i, n, _ in items})
+                finished = _run_traced(traced, {i: (_puzzle(n), draws[n]) for i, n, _ in items})
                 for index, run in finished.items():
                     _save(jobdir, index, run, memory_mb)
         for index, name, path in items:
             if (jobdir / f"{index}.json").exists():
                 continue
             _mark(jobdir, f"run {index}")
-            run = _runner.run(puzzle_named(name), Path(path), draws[name], timeout)
+            run = _runner.run(_puzzle(name), Path(path), draws[name], timeout)
             used = _integrity.used()
             _save(jobdir, index, _refused(used) if used else run, memory_mb)
 
@@ -803,6 +803,26 @@ def _mark(jobdir: Path, what: str) -> None:
     partial = jobdir / f"{CURRENT}.partial"
     partial.write_text(what)
     os.replace(partial, jobdir / CURRENT)
+
+
+# The variants the grader runs answers against, by slot (`_sandbox.Pool`): rendered once, by the
+# zygote, before any job is forked; a slot not here is a puzzle's name (its canonical variant).
+_VARIANTS: dict[str, Any] = {}
+
+
+def _load_variants(config: dict[str, Any]) -> None:
+    """Render the grader's variants (slot -> puzzle name and choices) into `_VARIANTS`."""
+    from checker import _variants
+
+    for slot, (name, chosen) in dict(config.get("variants") or {}).items():
+        _VARIANTS[slot] = _variants.variant(name, tuple((str(k), v) for k, v in chosen))
+
+
+def _puzzle(slot: str) -> Any:
+    """The concrete puzzle a job's slot runs answers against."""
+    from checker._catalog import puzzle_named
+
+    return _VARIANTS[slot] if slot in _VARIANTS else puzzle_named(slot)
 
 
 def _load_draws(config: dict[str, Any]) -> dict[str, tuple[Draw, ...]]:
