@@ -309,6 +309,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     from checker._grade import BadSetup, grade_class, merge_class  # imports numpy and JAX
     from checker._sandbox import Limits
 
+    _stop_on_sigterm()
     try:
         assignment = _assignment.load(Path(args.assignment)) if args.assignment else None
         if args.github_classroom is not None or args.gradescope:  # one submission, for CI
@@ -340,9 +341,22 @@ def cmd_grade(args: argparse.Namespace) -> int:
     except BadSetup as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
-        message = f"jacpuzzles: interrupted (Ctrl-C); the submissions graded so far are kept in {args.out}: run the same command to finish"
+        message = f"jacpuzzles: interrupted (Ctrl-C or SIGTERM); the submissions graded so far are kept in {args.out}: run the same command to finish"
         _console(stderr=True).print(Text(message, style="yellow"))
         return INTERRUPTED
+
+
+def _stop_on_sigterm() -> None:
+    """SIGTERM (a CI job's timeout, `timeout`, `docker stop`) ends grading as Ctrl-C does: the
+    workers stopped, the scratch folder and its mounts removed, what was graded kept."""
+    import signal
+    import threading
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, interrupt)
 
 
 def cmd_init(args: argparse.Namespace) -> int:

@@ -99,7 +99,7 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
         progress.print(f"shard {shard}: {sum(shard.holds(s.name) for s in found)} of the {counted(len(found), 'submission')}")
         found = [s for s in found if shard.holds(s.name)]
         skipped = [s for s in skipped if shard.holds(s.name)]
-    with tempfile.TemporaryDirectory(prefix="jacpuzzles-grade-") as scratch:
+    with _sandbox.scratch_folder("jacpuzzles-grade-") as scratch:
         chosen = assignment if assignment is not None and assignment.variants else None
         plans = [_plan(s, Path(scratch) / f"{k}", names, points, seed, limits, chosen) for k, s in enumerate(found)]
         todo = [p for p in plans if not _journaled(out, p)]
@@ -593,7 +593,7 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
     _check_setup(root, out, 1, limits)
     points = (assignment or _assignment.default()).points()
     names = list(points)
-    with tempfile.TemporaryDirectory(prefix="jacpuzzles-grade-") as scratch:
+    with _sandbox.scratch_folder("jacpuzzles-grade-") as scratch:
         chosen = assignment if assignment is not None and assignment.variants else None
         plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits, chosen, student)
         with _numerics.pinned():

@@ -319,7 +319,9 @@ _TABLES = {  # (module, table): what its rules are
     ("jax._src.interpreters.ad", "fancy_transposes"): "JAX's transposition rules (ad.fancy_transposes)",
     ("jax._src.interpreters.ad", "reducing_transposes"): "JAX's transposition rules (ad.reducing_transposes)",
     ("jax.experimental.jet", "jet_rules"): "JAX's Taylor-mode rules (jet.jet_rules)",
+    ("jax._src.interpreters.ad", "primitive_linearizations"): "JAX's linearization rules (ad.primitive_linearizations)",
 }
+_CUSTOM = "JAX's own derivative rules of its custom_jvp and custom_vjp functions (jax.nn.relu.jvp...)"
 _TRANSPOSE_KINDS = frozenset({_TRANSPOSITION, *(v for (_, t), v in _TABLES.items() if "transpose" in t)})
 
 # key -> (the guarded function's original, as a function of its own; what it reaches; the rule
@@ -344,6 +346,7 @@ def armed() -> Iterator[None]:
     guards the first time."""
     install_guards(always=False)
     _guard_new_rules()
+    _guard_custom_rules()
     _stand_in_everywhere()
     _note_modules()
     depth = _DEPTH
@@ -556,6 +559,7 @@ def install_guards(always: bool = True) -> None:
         if isinstance(function, types.FunctionType):
             _swap(function, _TRANSPOSITION, "transpose")
     _guard_new_rules(final=always)
+    _guard_custom_rules(final=always)
     kit = Path(__file__).resolve().parent
     paths = sysconfig.get_paths()
     _TRUSTED = tuple(str(Path(p).resolve()) + "/" for p in {str(kit), *(paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths)})
@@ -761,6 +765,33 @@ def _guard_new_rules(final: bool = False) -> None:
             for function in _functions_in(value):
                 _swap(function, what, rule, final or _ALWAYS)
         _SEEN_RULES[module_name + table_name] = len(table)
+
+
+_CUSTOM_SEEN = [0]  # how many modules were loaded when their custom rules were last guarded
+
+
+def _guard_custom_rules(final: bool = False) -> None:
+    """Guard the rules of the `custom_jvp` and `custom_vjp` functions in JAX's modules (again when
+    modules were imported since): `jax.nn.relu.jvp` is JAX's own derivative of relu, callable by
+    hand without any trace (red team, round 3)."""
+    if len(sys.modules) == _CUSTOM_SEEN[0]:
+        return
+    from jax._src import custom_derivatives
+
+    kinds = (custom_derivatives.custom_jvp, custom_derivatives.custom_vjp)
+    public = {id(f) for pair in _STAND_INS.values() for f in pair}  # the originals and their stand-ins
+    for name, module in list(sys.modules.items()):
+        if name.partition(".")[0] != "jax" or module is None:
+            continue
+        for value in list(vars(module).values()):
+            if isinstance(value, kinds):
+                for rule in (getattr(value, "jvp", None), getattr(value, "fwd", None), getattr(value, "bwd", None)):
+                    # The rule itself only: a partial's arguments may be functions used elsewhere
+                    # (zeta's rule holds `jax.jvp`), and the public API has its stand-ins.
+                    function = rule.func if isinstance(rule, functools.partial) else rule
+                    if isinstance(function, types.FunctionType) and id(function) not in public:
+                        _swap(function, _CUSTOM, "always", final or _ALWAYS)
+    _CUSTOM_SEEN[0] = len(sys.modules)
 
 
 def _functions_in(value: Any) -> Iterator[types.FunctionType]:

@@ -15,6 +15,7 @@ same `Run`s as the in-process runner, so the judge never knows.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import io
 import json
@@ -31,7 +32,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import IO, Any, Mapping, Sequence
+from typing import IO, Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -86,6 +87,7 @@ class _Ended:
     current: str  # what it was on: "trace N" or "run N" for puzzle N, "batch", or "" before any
     oom: bool = False  # its tree hit the memory limit of its control group
     oom_on: str = ""  # the stage it was on when that limit first killed one of its processes
+    armed_for: float = 0.0  # seconds from the worker's arming to its end, on the grader's clock
 
 
 class WorkerFailure(Exception):
@@ -224,12 +226,16 @@ class Pool:
         finally:
             if capped:
                 _release_folder(home)
-            shutil.rmtree(home, ignore_errors=True)
+            remove_tree(home)
 
     def _attempts(self, number: int, code: Path, items: Sequence[tuple[str, str]], home: Path, uid: int | None) -> list[Run]:
         runs: dict[int, Run] = {}
         batch = True
         attempt = 0
+        # The whole submission's time, over every attempt: a budget per stage it can be on (each
+        # puzzle traced, each run, the batch), each granted once whatever attempt reaches it.
+        granted: set[str] = set()
+        allowance = (2 * len(items) + 1) * self.limits.puzzle_budget()
         while len(runs) < len(items):
             remaining = [i for i in range(len(items)) if i not in runs]
             jobdir = home / f"attempt-{attempt}"
@@ -239,7 +245,8 @@ class Pool:
             job = {"id": f"{number}.{attempt}", "jobdir": str(jobdir), "root": str(code), "home": str(home), "uid": uid, "enclose": self.enclosed,
                    "batch": batch, "puzzles": [list(items[i]) for i in remaining], "indices": remaining}
             stages = {f"{what} {i}" for i in remaining for what in ("trace", "run")} | {BATCH}
-            ended = self._drive(job, jobdir, stages)
+            ended = self._drive(job, jobdir, stages, granted, allowance)
+            allowance -= ended.armed_for
             if self._stopped.is_set():
                 raise WorkerFailure("grading was interrupted")
             for i in remaining:
@@ -264,9 +271,12 @@ class Pool:
             culprit = unfinished[0] if claimed is None else claimed
             runs[culprit] = Run(problem=_died(items[culprit][1], ended, self.limits))
             self.last_words = _last_line(ended.stderr)
+            if allowance <= 0:  # the submission's time is spent: what is left ran out of it too
+                for i in [i for i in unfinished if i not in runs]:
+                    runs[i] = Run(problem=_died(items[i][1], ended, self.limits))
         return [runs[i] for i in range(len(items))]
 
-    def _drive(self, job: dict[str, Any], jobdir: Path, stages: set[str]) -> _Ended:
+    def _drive(self, job: dict[str, Any], jobdir: Path, stages: set[str], granted: set[str] | None = None, allowance: float = float("inf")) -> _Ended:
         """Start a job, watch it against the budgets, and wait until its reaper is gone."""
         box: queue.Queue[dict[str, Any]] = queue.Queue()
         with self._lock:
@@ -279,19 +289,24 @@ class Pool:
             except OSError as exc:
                 raise WorkerFailure(f"the grading processes are gone ({exc})") from None
             group = memory_group(self._memory, self._proc.pid, job["id"]) if self._memory is not None else None
-            return self._watch(box, jobdir, stages, group)
+            return self._watch(box, jobdir, stages, group, granted, allowance)
         finally:
             with self._lock:
                 del self._events[job["id"]]
 
-    def _watch(self, box: queue.Queue[dict[str, Any]], jobdir: Path, stages: set[str], group: Path | None = None) -> _Ended:
+    def _watch(self, box: queue.Queue[dict[str, Any]], jobdir: Path, stages: set[str], group: Path | None = None,
+               granted: set[str] | None = None, allowance: float = float("inf")) -> _Ended:
         """Wait for a job's end, killing it when over budget; every clock here is the grader's.
 
-        The worker's `current` file only says which stage it reached: each stage of this job
-        (tracing or running one of its puzzles, the batch) starts a fresh puzzle budget once,
-        the first time it is seen, so rewriting the file buys no time. The job's memory group
-        (`group`) is looked at too: the stage on which its limit first killed a process is kept.
+        The worker's `current` file only says which stage it reached: each stage of the
+        submission (tracing or running one of its puzzles, the batch) starts a fresh puzzle
+        budget once, the first time any attempt is seen on it (`granted`, shared by the
+        submission's attempts), so rewriting the file buys no time; and the job is killed once
+        the submission's `allowance` (seconds, over all its attempts) is spent. The job's memory
+        group (`group`) is looked at too: the stage on which its limit first killed a process is kept.
         """
+        granted = set() if granted is None else granted
+        armed_at: float | None = None
         reaper: int | None = None
         oom = False
         oom_on = ""
@@ -314,6 +329,7 @@ class Pool:
                 worker = int(message["worker"]) if message.get("worker") is not None else None
             elif event == "armed":
                 ready, since = True, time.monotonic()
+                armed_at = since
             elif event == "ended":
                 status = int(message["status"])
             elif event == "reaped":
@@ -326,16 +342,42 @@ class Pool:
             stage = _current(jobdir) if ready else ""
             if stage in stages and stage not in seen:
                 seen.add(stage)
-                last, since = stage, now
+                last = stage
+                if stage not in granted:
+                    granted.add(stage)
+                    since = now
             if ready and group is not None and not oom_on and oom_recorded(group):
                 oom_on = stage if stage in stages else last or BATCH
             budget = self.limits.puzzle_budget() if ready else STARTUP_BUDGET
-            if reaper is not None and status is None and (now - since > budget or self._stopped.is_set()):
+            spent = armed_at is not None and now - armed_at > allowance
+            if reaper is not None and status is None and (now - since > budget or spent or self._stopped.is_set()):
                 timed_out = timed_out or not self._stopped.is_set()
                 _kill_job(reaper, worker)
         final = _current(jobdir)
         current = final if final in stages else last
-        return _Ended(status if status is not None else -9, timed_out, ready, _tail(jobdir / "stderr"), current, oom, oom_on or (current if oom else ""))
+        armed_for = time.monotonic() - armed_at if armed_at is not None else 0.0
+        return _Ended(status if status is not None else -9, timed_out, ready, _tail(jobdir / "stderr"), current, oom, oom_on or (current if oom else ""), armed_for)
+
+
+def remove_tree(path: Path) -> None:
+    """Remove `path` and all below it, however deep: a worker can nest folders past Python's
+    recursion limit (red team, round 3), where `shutil.rmtree` raises; `rm` walks any depth."""
+    try:
+        shutil.rmtree(path, ignore_errors=True)
+    except RecursionError:
+        pass
+    if os.path.lexists(path):
+        subprocess.run(["rm", "-rf", "--one-file-system", "--", str(path)], check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+@contextlib.contextmanager
+def scratch_folder(prefix: str) -> Iterator[str]:
+    """A temporary folder of the grader's, removed afterwards whatever a worker left in it."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield folder
+    finally:
+        remove_tree(Path(folder))
 
 
 def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path],
@@ -582,7 +624,8 @@ def _read_result(jobdir: Path, index: int, puzzle: str | Puzzle, draws: int, lab
         if len(run.answers) != draws or any(len(b) != blocks for b in run.answers):
             raise ValueError(f"{len(run.answers)} draws of blocks where {draws} draws of {blocks} were run")
         return run
-    except (OSError, ValueError, KeyError, TypeError, IndexError, MemoryError) as exc:
+    except Exception as exc:  # noqa: BLE001 - any way the worker's bytes break a reader (a JSON nested past the
+        # recursion limit, an npz that is no zip...) is that answer's error, never the grader's failure
         return Run(problem=Problem(Kind.EXCEPTION, f"the result of this answer could not be read back ({type(exc).__name__}: {_text(str(exc), 300)}); did it write into the grader's files?"))
 
 

@@ -277,11 +277,13 @@ def _workers_in(folder: Path) -> list[int]:
     return found
 
 
-def _interrupted(graded: dict[str, Any], out: Path, how: signal.Signals) -> subprocess.CompletedProcess[str]:
-    """Start grading the class into `out`, send `how` once a first submission is journaled."""
+def _interrupted(graded: dict[str, Any], out: Path, how: signal.Signals, tmp: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Start grading the class into `out` (its scratch folder in `tmp`, when given), send `how`
+    once a first submission is journaled."""
     grader = subprocess.Popen(
         [sys.executable, "-m", "checker", "grade", str(graded["subs"]), "--out", str(out), *LIMITS],
-        cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "400"},
+        cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "COLUMNS": "400", **({"TMPDIR": str(tmp)} if tmp is not None else {})},
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # pytest may run with SIGINT ignored
     )
     deadline = time.monotonic() + 120
@@ -315,6 +317,18 @@ def test_ctrl_c_keeps_what_was_graded_and_says_how_to_finish(graded: dict[str, A
     assert again.returncode == 0, again.stderr
     assert f"{len(kept)} unchanged" in again.stdout
     assert _snapshot(out) == _snapshot(graded["out"])
+
+
+def test_sigterm_stops_grading_as_ctrl_c_does_and_leaves_no_scratch(graded: dict[str, Any], tmp_path: Path) -> None:
+    """Red team round 3: a SIGTERM (a CI job's timeout, `docker stop`) left the scratch folder
+    (the draws of the secret seed, the students' answers) and the job mounts behind."""
+    out, tmp = tmp_path / "out", tmp_path / "tmp"
+    tmp.mkdir()
+    stopped = _interrupted(graded, out, signal.SIGTERM, tmp)
+    assert stopped.returncode == 130, stopped.stderr[-2000:]
+    assert "interrupted (Ctrl-C or SIGTERM)" in stopped.stderr and "run the same command to finish" in stopped.stderr
+    assert list(tmp.iterdir()) == []
+    assert str(tmp) not in Path("/proc/mounts").read_text()
 
 
 @pytest.mark.parametrize("case", ["missing", "inside", "unwritable"])

@@ -231,3 +231,25 @@ def test_rewriting_the_gate_s_own_code_while_armed_is_refused() -> None:
             gate.__defaults__ = (None,)
     assert gate.__code__ is code and gate.__defaults__ is defaults
     assert _integrity.used() == [f"{_integrity.PROBE}rewrites _gate.__code__", f"{_integrity.PROBE}rewrites _gate.__defaults__"]
+
+
+def test_jax_s_own_custom_derivative_rules_are_refused_while_armed() -> None:
+    """Red team round 3: `jax.nn.relu.jvp` is JAX's hand-written derivative of relu, callable
+    without any trace; it is guarded like the derivative tables, and JAX's own use of it (the
+    kit's oracles, outside an answer) still works."""
+    import jax
+    import jax.numpy as jnp
+
+    from checker import _integrity
+
+    _integrity.install_guards(always=False)
+    with _integrity.armed():
+        pass
+    _integrity.used()
+    x = jnp.array([-1.0, 2.0])
+    with _integrity.armed():
+        with pytest.raises(_integrity.Forbidden, match="custom_jvp and custom_vjp"):
+            jax.nn.relu.jvp((x,), (jnp.ones_like(x),))
+        assert list(jax.nn.relu(x)) == [0.0, 2.0]  # the function itself is fine
+    assert _integrity.used() == [f"{_integrity.REACHED}{_integrity._CUSTOM}"]
+    assert jax.jacfwd(jax.nn.relu)(x).tolist() == [[0.0, 0.0], [0.0, 1.0]]  # the kit's own use

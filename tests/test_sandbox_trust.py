@@ -12,7 +12,9 @@ from __future__ import annotations
 import io
 import json
 import os
+import queue
 import threading
+import time
 import zipfile
 from pathlib import Path
 
@@ -150,7 +152,7 @@ def test_a_worker_that_keeps_claiming_a_stage_cannot_keep_the_grader_retrying(tm
     pool.enclosed = False
     attempts: list[list[int]] = []
 
-    def drive(job: dict[str, object], jobdir: Path, stages: set[str]) -> _sandbox._Ended:
+    def drive(job: dict[str, object], jobdir: Path, stages: set[str], *budgets: object) -> _sandbox._Ended:
         attempts.append(list(job["indices"]))  # type: ignore[call-overload]
         if len(attempts) > 10:
             raise AssertionError(f"still retrying after {attempts}")
@@ -161,3 +163,87 @@ def test_a_worker_that_keeps_claiming_a_stage_cannot_keep_the_grader_retrying(tm
     runs = pool._attempts(1, tmp_path, items, tmp_path, None)
     assert len(attempts) <= len(items) + 1, attempts
     assert all(r.problem is not None and r.problem.kind == Kind.TIMEOUT for r in runs), runs
+
+
+@pytest.mark.parametrize("forged", ["deep_json", "npz_not_a_zip"])
+def test_a_record_that_breaks_the_readers_is_that_answer_s_error(tmp_path: Path, forged: str) -> None:
+    """Red team round 3: a record nested past the recursion limit, or an npz that is no zip,
+    made the whole submission `ungradable` ("the grader failed"); it is that puzzle's error."""
+    if forged == "deep_json":
+        (tmp_path / "0.json").write_text("[" * 300000 + "]" * 300000)
+    else:
+        _record(tmp_path, 0, {"problem": None, "output": "", "stacked": True, "draws": 3, "dtypes": [["float32"]]})
+        (tmp_path / "0.npz").write_bytes(b"this is not a zip file at all")
+    run = _sandbox._read_result(tmp_path, 0, "cumsum", 3)
+    assert run is not None and run.problem is not None and run.problem.status == Status.ERROR
+    assert run.problem.message.startswith("the result of this answer could not be read back")
+
+
+def test_a_worker_walking_through_stages_gets_each_budget_once_per_submission(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team round 3 (stage-walk): every attempt rewrote `current` through the stages of the
+    puzzles still to run and got a fresh budget for each, so a submission's time grew with the
+    square of its puzzles. A stage's budget is granted once per submission, and the submission
+    as a whole has (2P + 1) budgets: here 3 puzzles, 7 budgets of 0.3 s (2.1 s), whatever it
+    claims; with a fresh budget per stage and attempt it took 15 (4.5 s)."""
+    budget = 0.3
+    monkeypatch.setattr(_sandbox.Limits, "puzzle_budget", lambda self: budget)
+    pool = object.__new__(_sandbox.Pool)
+    pool.limits = _sandbox.Limits(timeout=2, memory_mb=512)
+    pool.counts = {"cumsum": 3, "neg": 3, "relu": 3}
+    pool.labels = {name: ["x0", "x1", "x2"] for name in pool.counts}
+    pool.puzzles = {}
+    pool.last_words = ""
+    pool.scratch = tmp_path
+    pool._stopped = threading.Event()
+    pool.enclosed = False
+    killed: list[threading.Event] = []
+
+    def kill(reaper: int, worker: int | None) -> None:
+        killed[-1].set()
+
+    monkeypatch.setattr(_sandbox, "_kill_job", kill)
+
+    def drive(job: dict[str, object], jobdir: Path, stages: set[str], granted: set[str], allowance: float) -> _sandbox._Ended:
+        box: "queue.Queue[dict[str, object]]" = queue.Queue()
+        killed.append(threading.Event())
+        done = killed[-1]
+
+        def worker() -> None:  # walks every stage name, holding each almost a budget, until killed
+            box.put({"event": "forked", "reaper": 1})
+            box.put({"event": "armed"})
+            names = sorted(stages) * 50
+            for name in names:
+                (jobdir / "current").write_text(name)
+                if done.wait(budget * 0.9):
+                    break
+            box.put({"event": "reaped", "status": -9})
+
+        threading.Thread(target=worker, daemon=True).start()
+        return pool._watch(box, jobdir, stages, None, granted, allowance)
+
+    pool._drive = drive  # type: ignore[method-assign]
+    items = [("cumsum", "autodiff/cumsum.py"), ("neg", "autodiff/neg.py"), ("relu", "autodiff/relu.py")]
+    start = time.monotonic()
+    runs = pool._attempts(1, tmp_path, items, tmp_path, None)
+    took = time.monotonic() - start
+    assert all(r.problem is not None and r.problem.kind == Kind.TIMEOUT for r in runs), runs
+    assert len(killed) <= len(items) + 1, len(killed)
+    assert took < (2 * len(items) + 1) * budget + 3 * budget, took
+
+
+def test_a_folder_nested_past_the_recursion_limit_is_removed(tmp_path: Path) -> None:
+    """Red team round 3 (deep-tree): without namespaces, a worker's 5000-deep chain of folders in
+    its job folder made the grader's clean-up raise RecursionError and end the class run."""
+    top = tmp_path / "job"
+    top.mkdir()
+    fd = os.open(top, os.O_RDONLY)
+    try:
+        for _ in range(5000):
+            os.mkdir("d", dir_fd=fd)
+            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+    finally:
+        os.close(fd)
+    _sandbox.remove_tree(top)
+    assert not top.exists()
