@@ -135,7 +135,7 @@ def test_init_classroom_writes_the_workflow_and_a_gitignore(template: Path) -> N
     assert (template / ".github" / "workflows" / "classroom.yml").read_text() == (TEMPLATES / "classroom.yml").read_text()
     assert (template / ".gitignore").read_text() == _workspace.CLASSROOM_GITIGNORE
     assert _workspace.marker(template).is_file()
-    assert {p.name for p in template.iterdir()} == {".github", ".gitignore", ".jacpuzzles", "autodiff", "indexing"}
+    assert {p.name for p in template.iterdir()} == {".github", ".gitignore", ".jacpuzzles", "autodiff", "indexing", "layers"}
 
 
 def test_classroom_workflow_asks_only_what_the_reporter_v1_needs() -> None:

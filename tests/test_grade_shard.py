@@ -149,7 +149,7 @@ def _seed_of(result: dict[str, Any]) -> int:
 
 @pytest.mark.parametrize("case, expected", [
     ("merge_with_submissions", "--merge takes no SUBMISSIONS"),
-    ("merge_other_assignment", "not on the 46 of this assignment: pass the --assignment the shards were graded with"),
+    ("merge_other_assignment", "not on the 58 of this assignment: pass the --assignment the shards were graded with"),
     ("merge_empty", "no submission entries"),
     ("bad_shard", "--shard '3' is not K/N"),
     ("shard_out_of_range", "K must be between 1 and N"),

@@ -19,7 +19,7 @@ def _by_label(name: str) -> dict[str, tuple[np.ndarray, ...]]:
 
 
 def test_the_indexing_chapter_follows_autodiff() -> None:
-    assert [ch.name for ch in _catalog.chapters()] == ["autodiff", "indexing"]
+    assert [ch.name for ch in _catalog.chapters()] == ["autodiff", "indexing", "layers"]
 
 
 def test_integer_and_static_arguments_get_no_jacobian() -> None:

@@ -54,9 +54,9 @@ def test_init_writes_every_stub_by_chapter_and_marks_a_workspace(tmp_path: Path)
     ws = tmp_path / "course" / "mine"
     for p in _catalog.puzzles():
         assert (ws / p.chapter / f"{p.name}.py").read_text() == _stubs.stub(p)
-    assert sorted(path.name for path in ws.iterdir()) == [".jacpuzzles", "autodiff", "indexing"]
+    assert sorted(path.name for path in ws.iterdir()) == [".jacpuzzles", "autodiff", "indexing", "layers"]
     assert _workspace.marker(ws).is_file()
-    assert "Made a workspace in course/mine: 46 puzzle stubs" in result.stdout
+    assert "Made a workspace in course/mine: 58 puzzle stubs" in result.stdout
     assert "cd course/mine" in result.stdout and "jacpuzzles check id" in result.stdout
 
 
@@ -177,7 +177,7 @@ def test_list_shows_solved_with_the_badge_and_never_imports_jax(solved: tuple[Pa
     rows = list_rows(result.stdout)
     assert rows["cumsum"] == ("★", "pass")
     assert rows["neg"] == ("", "todo") and len(rows) == len(_catalog.puzzles())
-    assert "1/46 puzzles pass" in result.stdout
+    assert "1/58 puzzles pass" in result.stdout
     imported = {line.split("|")[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
     assert "checker._cli" in imported
     assert not {m for m in imported if m == "jax" or m.startswith(("jax.", "jaxlib"))}
