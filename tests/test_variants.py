@@ -191,7 +191,9 @@ def test_a_student_never_gets_the_published_canonical_variant_and_students_sprea
         got = {_variants.choose(1, f"student{i}", puzzle) for i in range(400)}
         assert () not in got
         assert len(got) == len(_variants.choices(puzzle)) - 1, puzzle.name  # 400 students reach every one
-    assert _variants.choose(1, "alice", "asymmetrical_vectored_lookup") == ()  # a puzzle without parameters
+    plain = _raw(statement="$f(x) = 2 x$.", code='def scaled(x: Shaped[Array, "3"]) -> Shaped[Array, "3"]:\n    return 2 * x\n', hints=["Slope 2."], why="It doubles.")
+    del plain["params"]
+    assert _variants.choose(1, "alice", _catalog._puzzle("autodiff", plain)) == ()  # a puzzle without parameters
 
 
 def test_the_seed_and_the_student_both_matter() -> None:
