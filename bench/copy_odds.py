@@ -33,7 +33,8 @@ from rich.table import Table  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from checker import _catalog, _sampling, _stubs, _variants, check_answer  # noqa: E402
+from checker import _catalog, _sampling, _stubs, _variants  # noqa: E402
+from checker._engine import check_answer  # noqa: E402
 from checker._catalog import Puzzle  # noqa: E402
 
 TEMPLATES = REPO / "tests" / "variants"
