@@ -92,8 +92,11 @@ def linear_lookup_corrected(arr: Tensor, index: Tensor) -> Tensor:
     return (1.0 - t) * arr[below] + t * arr[above]
 
 
-def superposition_lookup_vectored(arr: Tensor, indices: Tensor) -> Tensor:
-    """`sum_i indices[i] * arr[i]`; a 1-D `arr` is a column, so its result has shape `(1,)`."""
+def superposition_lookup_vectored(arr: Tensor, indices: Tensor, *, mix: str = "rows") -> Tensor:
+    """`sum_i indices[i] * arr[i]`; a 1-D `arr` is a column, so its result has shape `(1,)`. The
+    variant `mix="columns"` weighs the columns of a 2-D `arr` instead: `sum_j indices[j] * arr[:, j]`."""
+    if mix == "columns":
+        return tf.reduce_sum(arr * indices[None, :], axis=1)
     if arr.shape.rank == 1:
         arr = arr[:, None]
     # Broadcasting aligns trailing axes: right for one distribution over arr's rows, but a
@@ -199,24 +202,36 @@ def tensor_write_2d(arr: Tensor, element: Tensor, x_index: Tensor, y_index: Tens
     return (1.0 - mask) * arr + mask * tiled
 
 
-def _asymmetric_forward(v: Tensor, k: Tensor) -> tuple[Tensor, Callable[[Tensor], tuple[Tensor, Tensor]]]:
-    """The notebook's asymmetric lookup: a hard forward pass and a hand-written backward pass."""
-    picked = tf.gather(v, tf.argmax(k, axis=-1), batch_dims=1)
+@functools.lru_cache(maxsize=None)
+def _asymmetric(push: float) -> Callable[..., Any]:
+    """The notebook's asymmetric lookup: a hard forward pass and a hand-written backward pass,
+    whose step on `k` is `push` times |upstream| (1 in the notebook)."""
 
-    def backward(upstream: Tensor) -> tuple[Tensor, Tensor]:
-        """`(dv, dk)` for upstream gradient `upstream`, shape `(batch,)`."""
-        # The backward pass guesses the value the loss wants (one gradient step from the result,
-        # exact for an l2 loss), then pushes probability towards the entry of v nearest to it.
-        wanted = picked - upstream
-        nearest = tf.argmin(tf.math.squared_difference(v, wanted[:, None]), axis=-1)
-        signs = 1.0 - 2.0 * tf.one_hot(nearest, tf.shape(k)[-1], dtype=k.dtype)
-        # dv is the gradient of the soft lookup sum_i v_i k_i, not of the hard forward pass.
-        return upstream[:, None] * k, tf.abs(upstream)[:, None] * signs
+    def forward(v: Tensor, k: Tensor) -> tuple[Tensor, Callable[[Tensor], tuple[Tensor, Tensor]]]:
+        picked = tf.gather(v, tf.argmax(k, axis=-1), batch_dims=1)
 
-    return picked, backward
+        def backward(upstream: Tensor) -> tuple[Tensor, Tensor]:
+            """`(dv, dk)` for upstream gradient `upstream`, shape `(batch,)`."""
+            # The backward pass guesses the value the loss wants (one gradient step from the
+            # result, exact for an l2 loss), then pushes probability towards the entry of v
+            # nearest to it.
+            wanted = picked - upstream
+            nearest = tf.argmin(tf.math.squared_difference(v, wanted[:, None]), axis=-1)
+            signs = 1.0 - 2.0 * tf.one_hot(nearest, tf.shape(k)[-1], dtype=k.dtype)
+            if push != 1:
+                signs = push * signs
+            # dv is the gradient of the soft lookup sum_i v_i k_i, not of the hard forward pass.
+            return upstream[:, None] * k, tf.abs(upstream)[:, None] * signs
+
+        return picked, backward
+
+    return tf.custom_gradient(forward)  # type: ignore[no-any-return]
 
 
-asymmetrical_vectored_lookup = tf.custom_gradient(_asymmetric_forward)
+def asymmetrical_vectored_lookup(v: Tensor, k: Tensor, *, push: float = 1) -> Tensor:
+    """The asymmetric lookup's forward pass, with its custom backward pass (see `_asymmetric`);
+    the variant `push` scales the backward pass's step on `k`."""
+    return _asymmetric(float(push))(v, k)
 
 
 def scatter_update(vector: Tensor, index: Tensor, target: Tensor) -> Tensor:
