@@ -2,7 +2,7 @@
 
     PYTHONPATH=$PWD python3 bench/copy_odds.py [--only NAME ...]
 
-A student gets one of a puzzle's non-canonical variants, drawn uniformly (checker/_variants.py).
+A student gets one of a puzzle's non-canonical variants, drawn uniformly (checker/engine/_variants.py).
 For each puzzle this prints the expected fraction of full marks of a student who hands in
   (b) a random classmate's correct answer: P(same variant) + P(other variant, and the
       classmate's answer passes on the student's variant);
@@ -33,9 +33,9 @@ from rich.table import Table  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from checker import _catalog, _sampling, _stubs, _variants  # noqa: E402
-from checker._engine import check_answer  # noqa: E402
-from checker._catalog import Puzzle  # noqa: E402
+from checker.engine import _catalog, _sampling, _stubs, _variants  # noqa: E402
+from checker.engine._engine import check_answer  # noqa: E402
+from checker.engine._catalog import Puzzle  # noqa: E402
 
 TEMPLATES = REPO / "tests" / "variants"
 SOLUTIONS = REPO / "solutions"

@@ -48,8 +48,8 @@ def _copies(folder: Path, students: int) -> None:
 
 def _varied(folder: Path, students: int) -> None:
     from checker import puzzles
-    from checker._stubs import relative_path
-    from checker._mutation import mutants
+    from checker.engine._stubs import relative_path
+    from checker.authoring._mutation import mutants
 
     per_puzzle = {p.name: (relative_path(p), mutants(p)) for p in puzzles()}
     for k in range(students):
@@ -115,7 +115,7 @@ def main() -> None:
 def _compare(other: Path, students: int, jobs: int, rounds: int) -> None:
     """Grade each class with `other`'s grader and this one's in turn, `rounds` times each."""
     if not (other / "checker" / "_grade.py").is_file():
-        raise SystemExit(f"--against {other}: expected a checkout of the kit (with checker/_grade.py); "
+        raise SystemExit(f"--against {other}: expected a checkout of the kit (with checker/grading/_grade.py); "
                          "make one with `git worktree add /tmp/before <commit>`")
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-bench-") as tmp:
         root = Path(tmp)

@@ -34,7 +34,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from checker import _catalog, _stubs, _variants  # noqa: E402
+from checker.engine import _catalog, _stubs, _variants  # noqa: E402
 
 SEED = 4021
 TEMPLATES = REPO / "tests" / "variants"

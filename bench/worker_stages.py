@@ -33,7 +33,7 @@ STAGES = ("backend", "load", "trace", "trace again", "compare", "vmap and lower"
 def _measure(submission: Path) -> dict[str, float]:
     """The stages, timed in this process (a fresh one)."""
     sys.path.insert(0, str(REPO))
-    from checker import _worker
+    from checker.grading import _worker
 
     os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {_worker.WORKER_XLA_FLAGS}".strip()
     import importlib
@@ -48,9 +48,10 @@ def _measure(submission: Path) -> dict[str, float]:
     import numpy as np
     from jax.extend.core import jaxpr_as_fun
 
-    from checker import _numerics, _runner, _sampling, puzzles
-    from checker._settings import FAST_COMPILE
-    from checker._stubs import relative_path
+    from checker import puzzles
+    from checker.engine import _numerics, _runner, _sampling
+    from checker.engine._settings import FAST_COMPILE
+    from checker.engine._stubs import relative_path
 
     catalog = list(puzzles())
     draws = {p.name: _sampling.draws(p, 0) for p in catalog}

@@ -14,20 +14,20 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from checker._catalog import Arg, Chapter, Puzzle, UnknownPuzzle, chapters, puzzles, use_packs
-    from checker._engine import check_answer, check_file, check_files
-    from checker._notebook import Checked, check
-    from checker._report import VerdictView
-    from checker._stubs import find_answers
-    from checker._verdict import Cell, Diagnosis, Failure, Kind, Status, Verdict
+    from checker.engine._catalog import Arg, Chapter, Puzzle, UnknownPuzzle, chapters, puzzles, use_packs
+    from checker.engine._engine import check_answer, check_file, check_files
+    from checker.learner._notebook import Checked, check
+    from checker.engine._report import VerdictView
+    from checker.engine._stubs import find_answers
+    from checker.engine._verdict import Cell, Diagnosis, Failure, Kind, Status, Verdict
 
 _HOME = {
-    "checker._catalog": ("Arg", "Chapter", "Puzzle", "UnknownPuzzle", "chapters", "puzzles", "use_packs"),
-    "checker._engine": ("check_answer", "check_file", "check_files"),
-    "checker._notebook": ("Checked", "check"),
-    "checker._report": ("VerdictView",),
-    "checker._stubs": ("find_answers",),
-    "checker._verdict": ("Cell", "Diagnosis", "Failure", "Kind", "Status", "Verdict"),
+    "checker.engine._catalog": ("Arg", "Chapter", "Puzzle", "UnknownPuzzle", "chapters", "puzzles", "use_packs"),
+    "checker.engine._engine": ("check_answer", "check_file", "check_files"),
+    "checker.learner._notebook": ("Checked", "check"),
+    "checker.engine._report": ("VerdictView",),
+    "checker.engine._stubs": ("find_answers",),
+    "checker.engine._verdict": ("Cell", "Diagnosis", "Failure", "Kind", "Status", "Verdict"),
 }
 _WHERE = {name: module for module, names in _HOME.items() for name in names}
 __all__ = sorted(_WHERE)

@@ -1,6 +1,6 @@
 """`python -m checker` is the `jacpuzzles` command."""
 
-from checker._cli import entry
+from checker.cli._cli import entry
 
 if __name__ == "__main__":
     entry()

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from checker import puzzles
-from checker._assignment import Assignment, BadSetup, default, load, resolve
-from checker._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
-from checker._shard import Shard, parse, shard_of
+from checker.engine._assignment import Assignment, BadSetup, default, load, resolve
+from checker.engine._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
+from checker.grading._shard import Shard, parse, shard_of
 from tests.conftest import REPO
 
 POINTS = {p.name: p.points for p in puzzles()}

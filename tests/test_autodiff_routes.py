@@ -194,7 +194,7 @@ def test_grade_refuses_each_route_with_the_message_check_gives(checked: dict[str
 TAMPERED = '''
 import importlib, json, sys
 import jax, jax.numpy as jnp
-from checker import _integrity, _runner
+from checker.engine import _integrity, _runner
 _runner.own_primitives()
 _integrity.install_guards()  # as the grading worker does
 # An answer that read the kit's source switches every guard of this module off:

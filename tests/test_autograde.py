@@ -23,9 +23,10 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from checker import _autograde, puzzles
-from checker._gradebook import ungradable
-from checker._sandbox import Limits
+from checker import puzzles
+from checker.frontends import _autograde
+from checker.grading._gradebook import ungradable
+from checker.grading._sandbox import Limits
 from tests.conftest import REPO, SOLUTIONS
 
 POINTS = {p.name: p.points for p in puzzles()}
@@ -259,7 +260,8 @@ def test_plugin_grades_only_the_selected_puzzles(tmp_path: Path) -> None:
 
 
 def test_plugin_reports_a_grading_failure_in_every_test_without_grading_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from checker import _grade, _pytest_plugin
+    from checker.frontends import _pytest_plugin
+    from checker.grading import _grade
 
     calls = []
 
@@ -285,13 +287,13 @@ def test_plugin_is_inert_without_its_flag(tmp_path: Path) -> None:
         "import sys\n\n"
         "def test_nothing_of_ours_ran(pytestconfig):\n"
         "    assert pytestconfig.pluginmanager.get_plugin('jacpuzzles-session') is None\n"
-        "    assert 'jax' not in sys.modules and 'checker._grade' not in sys.modules\n"
+        "    assert 'jax' not in sys.modules and 'checker.grading._grade' not in sys.modules\n"
     )
     result = _run(["-m", "pytest", "-p", "no:cacheprovider", "-v"], tmp_path)
     assert "test_mine.py::test_nothing_of_ours_ran PASSED" in result.stdout, result.stdout
     assert result.returncode == 0 and "1 passed" in result.stdout
     # Registered: pytest loads it wherever jacpuzzles is installed, for this very suite too.
-    assert "checker._pytest_plugin" in [e.value for e in entry_points(group="pytest11")]
+    assert "checker.frontends._pytest_plugin" in [e.value for e in entry_points(group="pytest11")]
 
 
 # ---- bad setups ----
@@ -316,7 +318,7 @@ def test_bad_setups_say_what_to_do(tmp_path: Path) -> None:
 def test_feedback_names_an_exposing_input_only_for_a_mistake_on_some_draws() -> None:
     # Regression: "Exposed by the within 1e-05 of the low end of the domain", and "Exposed by"
     # for answers wrong on every draw.
-    from checker._autograde import puzzle_feedback
+    from checker.frontends._autograde import puzzle_feedback
 
     result = {
         "puzzle": "cos", "status": "fail", "points": 0, "max_points": 1, "message": "m", "path": None,

@@ -6,8 +6,10 @@ import jax
 import numpy as np
 import pytest
 
-from checker import _catalog, _generate, _stubs, check_file, Status
-from checker._catalog import CatalogError
+from checker import check_file, Status
+from checker.authoring import _generate
+from checker.engine import _catalog, _stubs
+from checker.engine._catalog import CatalogError
 from tests.conftest import PUZZLES, REPO
 
 # The autodiff chapter, matching the original Autodiff Puzzles: name -> (argument shapes, output shape).
@@ -116,7 +118,7 @@ def test_list_show_and_hint_start_without_importing_jax() -> None:
     import sys
 
     code = (
-        "import sys; from checker._cli import main\n"
+        "import sys; from checker.cli._cli import main\n"
         "for argv in (['list'], ['show', 'conv'], ['hint', 'id', '--dir', 'nowhere']): main(argv)\n"
         "print('jax' in sys.modules, 'jaxtyping' in sys.modules)"
     )

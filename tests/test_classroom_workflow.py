@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from checker import _workspace, puzzles
+from checker import puzzles
+from checker.learner import _workspace
 from tests.conftest import REPO, SOLUTIONS
 
 yaml = pytest.importorskip("yaml")

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from checker import puzzles
-from checker._catalog import puzzle_named
-from checker._sampling import draws
+from checker.engine._catalog import puzzle_named
+from checker.engine._sampling import draws
 from tests.conftest import REPO, SOLUTIONS
 
 
@@ -138,7 +138,7 @@ def _list_at(width: int, cwd: Path) -> list[str]:
 
 @pytest.mark.parametrize("width", [160, 100, 80, 60])
 def test_list_keeps_every_puzzle_name_whole_and_its_lines_apart(workspace: Path, width: int) -> None:
-    from checker import _state
+    from checker.learner import _state
 
     cumsum = workspace / "puzzles" / "autodiff" / "cumsum.py"
     _state.record(workspace / "puzzles", {"cumsum": ("pass", _state.digest(cumsum))})  # one pass: the bar draws

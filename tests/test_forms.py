@@ -156,8 +156,8 @@ def test_both_forms_in_one_file_is_reported_as_ambiguous(tmp_path: Path) -> None
 
 
 def test_the_stubs_own_jac_left_in_place_gives_way_to_fb(tmp_path: Path) -> None:
-    from checker._catalog import puzzle_named
-    from checker._stubs import stub
+    from checker.engine._catalog import puzzle_named
+    from checker.engine._stubs import stub
 
     path = write_answer(tmp_path, "cumsum", stub(puzzle_named("cumsum")) + RIGHT["cumsum"])
     assert check_file("cumsum", path).passed

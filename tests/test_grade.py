@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 
 from checker import puzzles
-from checker._gradebook import junit_xml
-from checker._submissions import Submission, Unreadable, read
+from checker.grading._gradebook import junit_xml
+from checker.grading._submissions import Submission, Unreadable, read
 from tests.conftest import REPO, SOLUTIONS
 
 ANSWERED = {"cumsum": "autodiff", "neg": "autodiff", "relu": "autodiff", "prod": "autodiff", "naive_lookup": "indexing"}
@@ -343,7 +343,7 @@ def test_bad_arguments_exit_2_with_a_message(case: str, tmp_path: Path) -> None:
 
 
 def test_a_submission_named_like_a_class_wide_file_is_refused_not_overwritten(tmp_path: Path) -> None:
-    from checker._submissions import discover
+    from checker.grading._submissions import discover
 
     (tmp_path / "summary").mkdir()
     (tmp_path / "alice").mkdir()
@@ -354,7 +354,7 @@ def test_a_submission_named_like_a_class_wide_file_is_refused_not_overwritten(tm
 
 def test_summary_and_feedback_counts_agree_with_their_nouns() -> None:
     # Regression: "1 of 1 submissions graded", "0/1 points" in the class summary and feedback.
-    from checker._gradebook import summary_markdown
+    from checker.grading._gradebook import summary_markdown
 
     one = {
         "submissions": 1, "graded": 1, "ungradable": [], "max_score": 1, "puzzles": {},

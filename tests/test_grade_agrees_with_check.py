@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from checker import Status, check_file
-from checker._catalog import puzzle_named
+from checker.engine._catalog import puzzle_named
 from tests.conftest import REPO
 
 # A class run is one fixture, charged to one test's time: room for a busy machine.

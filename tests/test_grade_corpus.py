@@ -106,7 +106,7 @@ BUILDERS: dict[str, Callable[[Path, Path], None]] = {
 
 
 def _placeholders(out: Path, tmp: Path, subs: Path) -> dict[bytes, bytes]:
-    from checker._oracles import cache_dir
+    from checker.engine._oracles import cache_dir
 
     cache = cache_dir()
     return {b"@OUT@": str(out).encode(), b"@TMP@": str(tmp).encode(), b"@KIT@": str(REPO).encode(), b"@SUBS@": str(subs).encode(),

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from checker._submissions import shown
+from checker.grading._submissions import shown
 from tests.conftest import REPO, SOLUTIONS
 
 # A class run is one fixture, charged to one test's time: room for a busy machine.
@@ -294,7 +294,7 @@ def test_a_sparse_answer_file_is_not_read_whole(tmp_path: Path) -> None:
     program = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from checker import _submissions\n"
+        "from checker.grading import _submissions\n"
         "found, _ = _submissions.discover(Path(sys.argv[1]))\n"
         "result = _submissions.read(found[0], ['cumsum', 'neg'], Path(sys.argv[2]))\n"
         "peak = next(line for line in open('/proc/self/status') if line.startswith('VmHWM:'))\n"

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from checker._shard import shard_of
+from checker.grading._shard import shard_of
 from tests.conftest import REPO, SOLUTIONS
 
 CLASS_WIDE = ("grades.csv", "junit.xml", "summary.md", "summary.json")
@@ -138,8 +138,8 @@ def test_a_flag_given_wins_over_the_assignment(runs: dict[str, Any], tmp_path: P
 
 def _seed_of(result: dict[str, Any]) -> int:
     """The seed whose draws hold the input that exposed a failure (the documents do not name it)."""
-    from checker._catalog import puzzle_named
-    from checker._sampling import draws
+    from checker.engine._catalog import puzzle_named
+    from checker.engine._sampling import draws
 
     import numpy as np
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from checker import Status, check_file
-from checker._catalog import puzzle_named
-from checker._stubs import relative_path
+from checker.engine._catalog import puzzle_named
+from checker.engine._stubs import relative_path
 from tests.conftest import REPO, SOLUTIONS
 
 # A class run is one fixture, charged to one test's time: room for a busy machine.

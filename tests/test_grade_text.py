@@ -16,12 +16,12 @@ import pytest
 from rich.console import Console
 
 from checker import check_answer
-from checker._autograde import classroom_result, gradescope_results
-from checker._gradebook import feedback, graded, write_atomic
-from checker._grade import _for_students, _hidden, _oracle_notes, _table
-from checker._report import render, summary_table
-from checker._submissions import Submission, Unreadable, read
-from checker._verdict import Diagnosis, Kind, OracleCheck, Status, Verdict
+from checker.frontends._autograde import classroom_result, gradescope_results
+from checker.grading._gradebook import feedback, graded, write_atomic
+from checker.grading._grade import _for_students, _hidden, _oracle_notes, _table
+from checker.engine._report import render, summary_table
+from checker.grading._submissions import Submission, Unreadable, read
+from checker.engine._verdict import Diagnosis, Kind, OracleCheck, Status, Verdict
 from tests import test_grade_malformed as malformed
 
 SEED = 424242
@@ -169,8 +169,8 @@ def test_a_zip_entry_whose_name_cannot_be_a_file_name_is_unreadable_not_a_crash(
 
 
 def test_the_graders_own_failure_reading_one_submission_makes_it_ungradable_and_retried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from checker import _grade, _submissions
-    from checker._sandbox import Limits
+    from checker.grading import _grade, _submissions
+    from checker.grading._sandbox import Limits
 
     def broken(*args: object) -> None:
         raise ValueError("a bug of ours")
@@ -185,7 +185,7 @@ def test_the_graders_own_failure_reading_one_submission_makes_it_ungradable_and_
 def test_entries_that_are_links_or_not_files_are_skipped_with_why(tmp_path: Path) -> None:
     import os
 
-    from checker._submissions import discover
+    from checker.grading._submissions import discover
 
     (tmp_path / "ada").mkdir()
     (tmp_path / "x.zip").mkdir()  # a folder, whatever its name
@@ -202,7 +202,7 @@ def test_entries_that_are_links_or_not_files_are_skipped_with_why(tmp_path: Path
 def test_a_fifo_or_a_link_named_like_an_answer_is_never_opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    from checker import _submissions
+    from checker.grading import _submissions
 
     sub = tmp_path / "sub" / "autodiff"
     sub.mkdir(parents=True)

@@ -22,8 +22,10 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from checker import _autograde, _stubs, _submissions, _variants
-from checker._assignment import Assignment, load
+from checker.engine import _stubs, _variants
+from checker.frontends import _autograde
+from checker.grading import _submissions
+from checker.engine._assignment import Assignment, load
 from tests.conftest import REPO, SOLUTIONS
 
 PUZZLES = ("cumsum", "mean", "relu")
@@ -260,14 +262,14 @@ def test_gradescope_with_variants_grades_the_metadatas_student(tmp_path: Path) -
 
 
 def _entry(name: str, slot: str, status: str = "fail", fits: list[str] | None = None, wrong: dict[str, str] | None = None, file: str = "f") -> dict[str, Any]:
-    from checker import _evidence
+    from checker.grading import _evidence
 
     return _evidence.entry(name, "k", f"id-{name}", {"cumsum": slot}, {"cumsum": slot}, {"cumsum": status},
                            {"cumsum": fits} if fits else {}, {"cumsum": wrong} if wrong else {}, {"cumsum": file})
 
 
 def test_identical_wrong_jacobians_on_the_same_variant_are_weak_evidence_only() -> None:
-    from checker import _evidence
+    from checker.grading import _evidence
 
     entries = [
         _entry("a", "cumsum@1", wrong={"cumsum@1": "d1", "cumsum@2": "d9"}),
@@ -282,7 +284,7 @@ def test_identical_wrong_jacobians_on_the_same_variant_are_weak_evidence_only() 
 
 
 def test_the_same_answer_file_for_the_same_variant_is_weak_evidence() -> None:
-    from checker import _evidence
+    from checker.grading import _evidence
 
     entries = [_entry("a", "cumsum@1", status="pass", file="same"), _entry("b", "cumsum@1", status="pass", file="same"),
                _entry("c", "cumsum@2", status="pass", file="same"), _entry("d", "cumsum", status="pass", file="same")]
@@ -291,7 +293,7 @@ def test_the_same_answer_file_for_the_same_variant_is_weak_evidence() -> None:
 
 
 def test_an_answer_fitting_another_variant_lists_every_student_with_that_variant_identical_files_first() -> None:
-    from checker import _evidence
+    from checker.grading import _evidence
 
     entries = [
         _entry("copier", "cumsum@1", fits=["cumsum@2"], file="same"),
@@ -306,8 +308,8 @@ def test_an_answer_fitting_another_variant_lists_every_student_with_that_variant
 
 
 def test_a_record_from_another_assignment_file_or_unreadable_is_flagged_and_a_matching_one_is_not() -> None:
-    from checker._grade import _record_flag
-    from checker._submissions import Record
+    from checker.grading._grade import _record_flag
+    from checker.grading._submissions import Record
 
     assignment = Assignment((("cumsum", 1),), seed=SEED, variants=True, digest="b28053fb0be55521")
     assert _record_flag(Record(".jacpuzzles/workspace.toml", "s-1", "b28053fb0be55521"), "s-1", assignment) == ""

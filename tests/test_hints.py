@@ -18,9 +18,9 @@ from typing import Any
 import jax.numpy as jnp
 import pytest
 
-from checker._catalog import Puzzle, puzzles
-from checker._sampling import draws
-from checker._stubs import stub
+from checker.engine._catalog import Puzzle, puzzles
+from checker.engine._sampling import draws
+from checker.engine._stubs import stub
 
 SPAN = re.compile(r"`([^`]+)`")
 
@@ -117,7 +117,7 @@ def test_every_variant_s_hints_run_as_written_in_its_own_stub(puzzle: Puzzle) ->
     # Merging the variants with the runnable hints: a size a hint defines (`np.arange(10)`) must
     # follow the variant (prod's `n`, running_mean's output count), or its code fails on the
     # variant's shapes. The canonical variant is the test above.
-    from checker import _variants
+    from checker.engine import _variants
 
     for variant in _variants.variants(puzzle)[1:]:
         if not any(_code(s) for h in variant.hints for s in _spans(h)):

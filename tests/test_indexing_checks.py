@@ -6,8 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from checker import Kind, Status, _catalog, _generate, check_answer, check_file
-from checker._sampling import GUARD_GAP, draws
+from checker import Kind, Status, check_answer, check_file
+from checker.authoring import _generate
+from checker.engine import _catalog
+from checker.engine._sampling import GUARD_GAP, draws
 
 
 def _puzzle(name: str) -> _catalog.Puzzle:
@@ -157,7 +159,7 @@ def test_a_block_for_an_integer_argument_is_told_it_gets_none(answer) -> None:  
 
 
 def test_generating_a_header_keeps_an_answer_written_without_the_marker(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from checker import _stubs
+    from checker.engine import _stubs
 
     puzzle = _puzzle("gather")
     path = tmp_path / "solutions" / "indexing" / "gather.py"

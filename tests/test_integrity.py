@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from checker import chapters, puzzles
-from checker._integrity import category, describe, message, scan
+from checker.engine._integrity import category, describe, message, scan
 from tests.conftest import PUZZLES, REPO, SOLUTIONS
 
 
@@ -42,11 +42,11 @@ def test_no_stub_and_no_reference_answer_is_flagged(root: Path) -> None:
     ("import torch\ntorch.autograd.functional.jacobian(f, x)\n", ["torch.autograd.functional.jacobian"]),
     ("from torch.func import jacrev\nimport functorch\n", ["torch.func", "functorch"]),
     ("import checker\n", ["checker"]),
-    ("from checker._engine import check_files\n", ["checker._engine"]),
+    ("from checker.engine._engine import check_files\n", ["checker.engine._engine"]),
     ("__import__('chec' + 'ker')\n", ["checker"]),
     ("import importlib\nimportlib.import_module('solutions.autodiff.cumsum')\n", ["solutions.autodiff.cumsum"]),
-    ("import sys\nsys.modules['checker._report']\n", ["checker._report"]),
-    ("import sys\nsys.modules.get('checker._integrity')\n", ["checker._integrity"]),
+    ("import sys\nsys.modules['checker.engine._report']\n", ["checker.engine._report"]),
+    ("import sys\nsys.modules.get('checker.engine._integrity')\n", ["checker.engine._integrity"]),
     ("from sys import modules\nmodules.get('checker.' + '_integrity')\n", ["checker._integrity"]),
 ])
 def test_autodiff_and_kit_imports_are_found_through_aliases_and_strings(source: str, expected: list[str]) -> None:
@@ -68,11 +68,11 @@ def test_a_learners_own_names_strings_and_comments_are_not_flagged(source: str) 
 
 
 def test_findings_carry_the_line_and_the_diagnosis_names_them() -> None:
-    found = scan("import jax as J\n\n\nx = J.jacfwd\ny = J.grad\nimport checker._engine\n")
-    assert [(f.line, f.name, f.kind) for f in found] == [(4, "jax.jacfwd", "autodiff"), (5, "jax.grad", "autodiff"), (6, "checker._engine", "kit")]
+    found = scan("import jax as J\n\n\nx = J.jacfwd\ny = J.grad\nimport checker.engine._engine\n")
+    assert [(f.line, f.name, f.kind) for f in found] == [(4, "jax.jacfwd", "autodiff"), (5, "jax.grad", "autodiff"), (6, "checker.engine._engine", "kit")]
     text = describe(found, "autodiff/cumsum.py")
     assert text.startswith("autodiff/cumsum.py uses jax.jacfwd (line 4), jax.grad (line 5): answers must compute the Jacobian by hand; autodiff is not allowed")
-    assert "imports checker._engine (line 6)" in text and text.endswith("It was not run: remove that code and resubmit")
+    assert "imports checker.engine._engine (line 6)" in text and text.endswith("It was not run: remove that code and resubmit")
 
 
 def test_category_matches_whole_names_only() -> None:
@@ -83,17 +83,17 @@ def test_category_matches_whole_names_only() -> None:
 
 def test_message_for_the_worker_names_the_calls() -> None:
     assert message(["jax.jacfwd", "jax.jacfwd"]) == "calls jax.jacfwd: answers must compute the Jacobian by hand; autodiff is not allowed"
-    both = message(["jax.grad", "import checker._engine"])
+    both = message(["jax.grad", "import checker.engine._engine"])
     assert both == ("calls jax.grad: answers must compute the Jacobian by hand; autodiff is not allowed; "
-                    "imports checker._engine: answers may not use the checker's code or the reference answers")
+                    "imports checker.engine._engine: answers may not use the checker's code or the reference answers")
 
 
 GUARDED = '''
 import json, sys
 from pathlib import Path
 import jax, jax.numpy as jnp
-from checker import _integrity, _runner, _sampling
-from checker._catalog import puzzles
+from checker.engine import _integrity, _runner, _sampling
+from checker.engine._catalog import puzzles
 _runner.own_primitives()  # as the grader's zygote does, before any guard refuses `gc`
 _integrity.install_guards()
 _integrity.install_guards()  # idempotent
@@ -124,7 +124,7 @@ def swallowed():
     except BaseException:
         pass
 attempt("swallowed", swallowed)
-attempt("import_checker", lambda: exec("import checker._engine"))
+attempt("import_checker", lambda: exec("import checker.engine._engine"))
 attempt("dunder_import", lambda: __import__("solutions"))
 attempt("import_module", lambda: __import__("importlib").import_module("checker"))
 attempt("numpy_is_fine", lambda: __import__("numpy"))
@@ -154,8 +154,8 @@ def test_runtime_guards_stop_autodiff_and_kit_imports_but_not_the_kit(tmp_path: 
     assert results["grad_in_jit"][1] == ["jax.grad"]
     assert results["jet"][1] == ["jax.experimental.jet.jet"]
     assert results["swallowed"] == ["ran", ["jax.vjp"]]  # caught by the answer, recorded anyway
-    assert results["import_checker"][1] == ["import checker._engine"]
-    assert results["import_checker"][0].startswith("imports checker._engine: answers may not use")
+    assert results["import_checker"][1] == ["import checker.engine._engine"]
+    assert results["import_checker"][0].startswith("imports checker.engine._engine: answers may not use")
     assert results["dunder_import"][1] == ["import solutions"]
     assert results["import_module"][1] == ["import checker"]
     assert results["numpy_is_fine"] == ["ran", []]
@@ -165,7 +165,7 @@ def test_runtime_guards_stop_autodiff_and_kit_imports_but_not_the_kit(tmp_path: 
 def test_rewriting_the_guards_state_while_armed_is_refused_and_undone() -> None:
     """Red team finding #7 in `check`: an answer switching the guards' flags off is refused when
     it returns, and the flags are back for the next answer; a nested check is no rewrite."""
-    from checker import _integrity
+    from checker.engine import _integrity
 
     _integrity.used()
     with _integrity.armed():
@@ -178,7 +178,7 @@ def test_rewriting_the_guards_state_while_armed_is_refused_and_undone() -> None:
         _integrity._TRUSTED = ("/",)
         _integrity._GATED_IDS.clear()
         assert not _integrity.refusing()
-    assert _integrity.used() == [f"{_integrity.PROBE}rewrites the checker's own guards (its module checker._integrity)"]
+    assert _integrity.used() == [f"{_integrity.PROBE}rewrites the checker's own guards (its module checker.engine._integrity)"]
     assert _integrity._DEPTH[0] == 0 and _integrity._TRUSTED == trusted and _integrity._GATED_IDS
     with _integrity.armed():
         assert _integrity.refusing()
@@ -192,7 +192,7 @@ def test_rebinding_jax_s_guarded_code_while_armed_is_refused_and_put_back() -> N
     import jax._src.interpreters.ad as ad
     from jax import lax
 
-    from checker import _integrity
+    from checker.engine import _integrity
 
     _integrity.install_guards(always=False)
     with _integrity.armed():
@@ -218,7 +218,7 @@ def test_rebinding_jax_s_guarded_code_while_armed_is_refused_and_put_back() -> N
 def test_rewriting_the_gate_s_own_code_while_armed_is_refused() -> None:
     """Red team round 2 in `check` (gate-code): the gate is a constant of every guarded function's
     code, so an answer can find it; setting its code or defaults is refused before it happens."""
-    from checker import _integrity
+    from checker.engine import _integrity
 
     _integrity.install_guards(always=False)
     gate = _integrity._GATE_IN_USE[0]
@@ -240,7 +240,7 @@ def test_jax_s_own_custom_derivative_rules_are_refused_while_armed() -> None:
     import jax
     import jax.numpy as jnp
 
-    from checker import _integrity
+    from checker.engine import _integrity
 
     _integrity.install_guards(always=False)
     with _integrity.armed():

@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from checker import Kind, Status, check_answer
-from checker._catalog import get
-from checker._judge import judge
-from checker._sampling import draws
-from checker._tolerance import close
+from checker.engine._catalog import get
+from checker.engine._judge import judge
+from checker.engine._sampling import draws
+from checker.engine._tolerance import close
 
 I10 = np.arange(10)
 O10 = I10[:, None]
@@ -134,8 +134,8 @@ def test_of_many_exposing_draws_the_simplest_is_shown() -> None:
 
 
 def test_simplicity_orders_built_draws_zeros_integers_and_small_numbers_first() -> None:
-    from checker._judge import simplicity
-    from checker._sampling import Draw
+    from checker.engine._judge import simplicity
+    from checker.engine._sampling import Draw
 
     def key(label: str, *values: float) -> tuple[float, ...]:
         return simplicity(Draw(label, (np.array(values),)), 0)
@@ -236,7 +236,7 @@ def test_prod_answers_that_zero_the_entry_at_a_zero_input_fail_on_every_seed() -
 def test_a_longdouble_answer_is_judged_at_float64_tolerance() -> None:
     # Regression: np.longdouble was judged by the float32 rule, and an answer off by 1e-6
     # relative passed.
-    from checker._tolerance import TOLERANCES, tolerance
+    from checker.engine._tolerance import TOLERANCES, tolerance
 
     wide = np.dtype(np.longdouble)
     assert tolerance(wide) == TOLERANCES["float64"]

@@ -15,9 +15,10 @@ from typing import Any, Callable, Iterator
 import numpy as np
 import pytest
 
-from checker import Kind, Status, _catalog, _integrity, _runner, _sampling, _stubs, _variants, check_answer, check_file
-from checker._catalog import Chapter, Puzzle
-from checker._tolerance import close
+from checker import Kind, Status, check_answer, check_file
+from checker.engine import _catalog, _integrity, _runner, _sampling, _stubs, _variants
+from checker.engine._catalog import Chapter, Puzzle
+from checker.engine._tolerance import close
 from tests.conftest import REPO, SOLUTIONS
 from tests.test_corpus import CORPUS, Entry, _answer_blocks, _draws, _entry, _load
 from tests.test_hints import _run_hints
@@ -111,7 +112,7 @@ def test_the_chapter_is_authored_in_the_public_pack_format(tmp_path: Path, monke
     mutation operators included) with the chapter taken out of the kit for the while."""
     import shutil
 
-    from checker import _packs
+    from checker.authoring import _packs
 
     pack = tmp_path / "layers-pack"
     (pack / "solutions").mkdir(parents=True)

@@ -1,6 +1,6 @@
 """Mutation testing of the checker: no proven-wrong mutant of a reference answer may pass.
 
-The mutants and the independent dense check that proves them wrong live in `checker/_mutation.py`
+The mutants and the independent dense check that proves them wrong live in `checker/authoring/_mutation.py`
 (`jacpuzzles pack check` uses them too); the score is
 `tests/mutation/score.py` (`python3 -m tests.mutation.score` prints the full report).
 """

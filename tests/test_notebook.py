@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from checker import Status, check
-from checker._catalog import puzzle_named
-from checker._notebook import check_cell, stub_cell
-from checker import _workspace
-from checker._stubs import MARKER, answer_part, relative_path, stub
+from checker.engine._catalog import puzzle_named
+from checker.learner._notebook import check_cell, stub_cell
+from checker.learner import _workspace
+from checker.engine._stubs import MARKER, answer_part, relative_path, stub
 from tests.conftest import SOLUTIONS
 from tests.test_cli import jacpuzzles
 
@@ -155,8 +155,8 @@ def test_the_autodiff_notebook_runs_end_to_end_with_the_reference_answers(tmp_pa
 
 
 def test_a_one_point_puzzle_reads_1_point_in_the_notebook() -> None:
-    from checker._catalog import chapters
-    from checker._notebook import chapter_notebook
+    from checker.engine._catalog import chapters
+    from checker.learner._notebook import chapter_notebook
 
     cells = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"] for ch in chapters() for c in chapter_notebook(ch)["cells"]]
     headers = [c for c in cells if " · " in c and "point" in c]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from checker import Kind, Status, _catalog, _oracles, check_answer
-from checker._sampling import draws
+from checker import Kind, Status, check_answer
+from checker.engine import _catalog, _oracles
+from checker.engine._sampling import draws
 
 
 def test_expected_matches_a_hand_derived_jacobian() -> None:

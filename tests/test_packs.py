@@ -13,8 +13,9 @@ from typing import Iterator
 
 import pytest
 
-from checker import _catalog, _packs
-from checker._cli import main
+from checker.authoring import _packs
+from checker.engine import _catalog
+from checker.cli._cli import main
 
 
 @pytest.fixture(autouse=True)
@@ -115,7 +116,7 @@ def test_a_pack_folder_without_pack_toml_is_a_usage_error(tmp_path: Path, capsys
 
 
 def test_an_assignment_names_packs_relative_to_itself_and_may_assign_their_puzzles(pack: Path, tmp_path: Path) -> None:
-    from checker._assignment import BadSetup, load
+    from checker.engine._assignment import BadSetup, load
 
     file = tmp_path / "hw" / "assignment.toml"
     file.parent.mkdir()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from checker._picture import Panel, svg
+from checker.learner._picture import Panel, svg
 from tests.conftest import REPO, write_answer
 from tests.test_cli import jacpuzzles
 

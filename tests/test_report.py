@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from checker import Status, check_answer
-from checker._report import Heatmap, VerdictView, _SideBySide, compact, render, summary_table, to_json
+from checker.engine._report import Heatmap, VerdictView, _SideBySide, compact, render, summary_table, to_json
 
 
 def _text(renderable, width: int = 160) -> str:  # type: ignore[no-untyped-def]
@@ -144,9 +144,9 @@ def test_a_mistake_on_every_draw_names_no_exposing_input() -> None:
 
 def test_every_draw_label_reads_as_a_noun_phrase() -> None:
     # Regression: "Exposed by the within 1e-05 of the low end of the domain".
-    from checker._catalog import puzzles
-    from checker._sampling import draws
-    from checker._verdict import draw_phrase
+    from checker.engine._catalog import puzzles
+    from checker.engine._sampling import draws
+    from checker.engine._verdict import draw_phrase
 
     labels = {d.label for p in puzzles() for d in draws(p, 0)}
     for label in labels:
@@ -170,7 +170,7 @@ def test_every_draw_label_reads_as_a_noun_phrase() -> None:
 
 
 def test_counts_agree_with_their_nouns() -> None:
-    from checker._verdict import counted, out_of
+    from checker.engine._verdict import counted, out_of
 
     assert [counted(n, "entry") for n in (0, 1, 2)] == ["0 entries", "1 entry", "2 entries"]
     assert counted(1, "point") == "1 point" and counted(3, "point") == "3 points" and counted(2, "day") == "2 days"
@@ -187,7 +187,7 @@ RAISES = ('def jac(x):\n'
 
 
 def test_printable_shows_control_characters_as_escapes_and_keeps_newlines_and_tabs() -> None:
-    from checker._report import printable
+    from checker.engine._report import printable
 
     assert printable("a\x1b[2Jb\r\x08\x00\x07\x7f\x9b\u202e\tc\nd é") == "a\\x1b[2Jb\\x0d\\x08\\x00\\x07\\x7f\\x9b\\u202e\tc\nd é"
 

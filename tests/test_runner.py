@@ -156,7 +156,7 @@ def test_two_traces_are_the_same_program_only_when_they_compute_the_same() -> No
     import jax.numpy as np
     import numpy
 
-    from checker._runner import _primitives, _program, _same_trace, _trace, traceable
+    from checker.engine._runner import _primitives, _program, _same_trace, _trace, traceable
 
     x = numpy.ones((3, 4), numpy.float32)
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from checker import _catalog
-from checker._sampling import LATTICE_OFFSETS, draws
+from checker.engine import _catalog
+from checker.engine._sampling import LATTICE_OFFSETS, draws
 
 
 def _same(a, b) -> bool:  # type: ignore[no-untyped-def]

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from checker import _sandbox
-from checker._verdict import Kind, Status
+from checker.grading import _sandbox
+from checker.engine._verdict import Kind, Status
 
 
 def _record(folder: Path, index: int, record: dict[str, object], arrays: dict[str, np.ndarray] | None = None) -> None:
@@ -119,9 +119,10 @@ def test_two_graders_never_hold_the_same_block_of_worker_uids(tmp_path: Path, mo
 
 
 def test_the_start_up_proof_stops_grading_with_one_line_when_the_reference_answer_does_not_pass(tmp_path: Path) -> None:
-    from checker import _grade, _sampling
-    from checker._catalog import puzzle_named
-    from checker._runner import Problem, Run
+    from checker.engine import _sampling
+    from checker.grading import _grade
+    from checker.engine._catalog import puzzle_named
+    from checker.engine._runner import Problem, Run
 
     class Broken:  # a worker that cannot import what it needs, as with an unreadable install
         scratch = tmp_path

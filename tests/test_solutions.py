@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from checker import Status, check_file, puzzles
-from checker._stubs import MARKER
+from checker.engine._stubs import MARKER
 
 SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
 SEEDS = (0, 1, 2)

@@ -128,7 +128,7 @@ def test_a_notebook_keeps_its_own_jax_settings() -> None:
 
 
 def test_the_cache_key_covers_the_numeric_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    from checker import _catalog, _numerics, _oracles, _sampling
+    from checker.engine import _catalog, _numerics, _oracles, _sampling
 
     puzzle = _catalog.get("cumsum")
     assert puzzle is not None

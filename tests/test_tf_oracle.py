@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from checker import Kind, Status, _catalog, _oracles, _tf_oracle, check_answer
-from checker._judge import judge
-from checker._sampling import Draw, draws
+from checker import Kind, Status, check_answer
+from checker.engine import _catalog, _oracles, _tf_oracle
+from checker.engine._judge import judge
+from checker.engine._sampling import Draw, draws
 from tests.conftest import REPO
 
 COVERED = [p for p in _catalog.puzzles() if _tf_oracle.covers(p)]
@@ -69,7 +70,7 @@ def test_a_stale_recording_is_named_by_dev_check(tmp_path: Path, monkeypatch) ->
     np.savez(tmp_path / "tf_recorded.npz", **arrays)
     monkeypatch.setattr(_tf_oracle, "RECORDING", tmp_path / "tf_recorded.npz")
     assert _tf_oracle.stale() == ["gather"]
-    from checker import _cli
+    from checker.cli import _cli
 
     assert _cli.main(["dev", "check", "--root", str(REPO)]) == 1
 

@@ -15,8 +15,8 @@ import pytest
 tf = pytest.importorskip("tensorflow")
 
 # Imported after the skip: the module imports TensorFlow itself.
-from checker import _tf_references  # noqa: E402
-from checker._tf_references import REFERENCES, jacobians, vjps  # noqa: E402
+from checker.engine import _tf_references  # noqa: E402
+from checker.engine._tf_references import REFERENCES, jacobians, vjps  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

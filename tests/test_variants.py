@@ -16,8 +16,9 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
-from checker import _catalog, _oracles, _runner, _sampling, _stubs, _tf_oracle, _variants, check_answer
-from checker._catalog import CatalogError, Puzzle
+from checker import check_answer
+from checker.engine import _catalog, _oracles, _runner, _sampling, _stubs, _tf_oracle, _variants
+from checker.engine._catalog import CatalogError, Puzzle
 from tests.conftest import REPO, SOLUTIONS
 
 HERE = Path(__file__).parent / "variants"
@@ -176,7 +177,7 @@ def test_variants_are_pinned_values_of_seed_student_and_puzzle() -> None:
 
 def test_the_same_inputs_give_the_same_variant_in_another_process() -> None:
     code = (
-        "import json\nfrom checker import _variants, _catalog\n"
+        "import json\nfrom checker.engine import _variants, _catalog\n"
         "print(json.dumps([_variants.choose(s, st, p.name) for s in (0, 7, 'x') for st in ('alice', 'bob') for p in _catalog.puzzles()]))"
     )
     here = [_variants.choose(s, st, p.name) for s in (0, 7, "x") for st in ("alice", "bob") for p in _catalog.puzzles()]

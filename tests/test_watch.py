@@ -19,8 +19,8 @@ from typing import Iterator
 import pytest
 from rich.console import Console
 
-from checker._engine import check_answer
-from checker._watch import Session, WatchScreen, polling_wanted
+from checker.engine._engine import check_answer
+from checker.learner._watch import Session, WatchScreen, polling_wanted
 from tests.conftest import PUZZLES, REPO, SOLUTIONS
 
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
@@ -90,7 +90,7 @@ def test_a_hint_revealed_on_screen_is_remembered_as_by_the_hint_command(two_stub
     assert "Hint 3/3: `-1 * (Is == Os)`." in screen
     assert "No more hints: `jacpuzzles show neg --page` shows the puzzle's whole page" in " ".join(screen.split())
     assert "docs/" not in screen  # a wheel install has no docs folder
-    from checker._state import hints_shown
+    from checker.learner._state import hints_shown
 
     assert hints_shown(two_stubs, "neg") == 3
 
@@ -345,7 +345,7 @@ def _events_after(saves: list[str], folder: Path, polling: bool) -> list[tuple[s
     import queue
     import threading
 
-    from checker._watch import _watch_files
+    from checker.learner._watch import _watch_files
 
     events: queue.Queue[tuple[str, object]] = queue.Queue()
     stop = threading.Event()

@@ -66,7 +66,7 @@ def test_learner_loop_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> No
     run(python, "-m", "pip", "install", "--no-deps", "--no-index", "-q", wheel, cwd=tmp_path, env=env)
     home = tmp_path / "home"  # outside the repository, no workspace above it
     home.mkdir()
-    where = run(python, "-c", "import checker, checker._solutions as s; print(checker.__file__); print(s.folder())", cwd=home, env=env)
+    where = run(python, "-c", "import checker, checker.engine._solutions as s; print(checker.__file__); print(s.folder())", cwd=home, env=env)
     module, solutions = where.stdout.split()
     assert Path(module).resolve().is_relative_to(venv.resolve()), module
     assert not Path(module).resolve().is_relative_to(REPO), module

@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from checker import _badge, _catalog, _generate, _solutions, _stubs, _workspace
-from checker._report import VerdictView, summary_table, to_json
-from checker._verdict import Status, Verdict
+from checker.authoring import _generate
+from checker.engine import _badge, _catalog, _solutions, _stubs
+from checker.learner import _workspace
+from checker.engine._report import VerdictView, summary_table, to_json
+from checker.engine._verdict import Status, Verdict
 from tests.conftest import REPO, SOLUTIONS
 
 CUMSUM = _catalog.puzzle_named("cumsum")
@@ -161,7 +163,7 @@ def test_check_from_inside_the_workspace_passes_with_the_badge(solved: tuple[Pat
 
 
 def _state_file() -> str:
-    from checker._state import STATE_FILE
+    from checker.learner._state import STATE_FILE
 
     return STATE_FILE
 
@@ -179,7 +181,7 @@ def test_list_shows_solved_with_the_badge_and_never_imports_jax(solved: tuple[Pa
     assert rows["neg"] == ("", "todo") and len(rows) == len(_catalog.puzzles())
     assert "1/58 puzzles pass" in result.stdout
     imported = {line.split("|")[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
-    assert "checker._cli" in imported
+    assert "checker.cli._cli" in imported
     assert not {m for m in imported if m == "jax" or m.startswith(("jax.", "jaxlib"))}
 
 

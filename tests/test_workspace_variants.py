@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from checker import _assignment, _catalog, _stubs, _variants, _workspace
-from checker._catalog import Puzzle
+from checker.engine import _assignment, _catalog, _stubs, _variants
+from checker.learner import _workspace
+from checker.engine._catalog import Puzzle
 from tests.conftest import REPO, SOLUTIONS
 from tests.test_workspace import jacpuzzles
 
@@ -287,7 +288,7 @@ def test_the_notebooks_check_cell_checks_against_the_variant() -> None:
 
 
 def test_watch_follows_the_students_variants(ws: Path) -> None:
-    from checker._watch import Session
+    from checker.learner._watch import Session
 
     session = Session(ws)
     session.refresh()
@@ -300,7 +301,7 @@ def test_watch_follows_the_students_variants(ws: Path) -> None:
 
 
 def test_show_mine_draws_against_the_variant(checked: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
-    from checker._picture import answer_picture
+    from checker.learner._picture import answer_picture
 
     folder, _ = checked
     picture, verdict = answer_picture(mine("cumsum"), folder / "autodiff" / "cumsum.py")
@@ -309,7 +310,7 @@ def test_show_mine_draws_against_the_variant(checked: tuple[Path, subprocess.Com
 
 def test_the_module_runs_without_jax_for_the_record() -> None:
     code = (
-        "import sys, pathlib; from checker import _workspace; _workspace.choices(pathlib.Path('.')); "
+        "import sys, pathlib; from checker.learner import _workspace; _workspace.choices(pathlib.Path('.')); "
         "print('jax' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)

@@ -1,0 +1,1 @@
+"""The command line: `jacpuzzles` and its commands."""

@@ -1,0 +1,577 @@
+"""The judge: compare an answer's Jacobians with the expected ones and say what is wrong.
+
+Takes values, returns a `Verdict`; never prints. A verdict is `pass` only when every block of
+every draw has the expected shape and every entry is within tolerance (see `_tolerance`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from typing import Callable, Sequence
+
+import numpy as np
+
+from checker.engine._catalog import FLOAT_DTYPES, Arg, Puzzle
+from checker.engine._sampling import LATTICE_OFFSETS, Draw
+from checker.engine._tolerance import at_least_float64, close, failing_draws, tolerance
+from checker.engine._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict, counted, draw_phrase
+
+Blocks = tuple[np.ndarray, ...]
+MAX_CELLS = 5  # wrong cells listed in a diagnosis
+
+
+def cotangent_name(arg: Arg) -> str:
+    """A backward pass's result for `arg`: "dv", "d_embeddings"."""
+    return f"d{arg.name}" if len(arg.name) == 1 else f"d_{arg.name}"
+
+
+def block_names(puzzle: Puzzle) -> list[str]:
+    """What each block is called in messages: "the Jacobian", "d f / d y", "d f[1] / d x";
+    for a backward pass, the cotangents "dv", "dk"."""
+    if puzzle.is_vjp:
+        return [cotangent_name(a) for a in puzzle.wrt]
+    if len(puzzle.outs) == 1 and len(puzzle.wrt) == 1:
+        return ["the Jacobian"]
+    names = []
+    for k in range(len(puzzle.outs)):
+        out = "f" if len(puzzle.outs) == 1 else f"f[{k}]"
+        names += [f"d {out} / d {a.name}" for a in puzzle.wrt]
+    return names
+
+
+def _block_arg(puzzle: Puzzle, k: int) -> tuple[tuple[int, ...], Arg]:
+    """The output shape and the argument of block `k`."""
+    n = len(puzzle.wrt)
+    return puzzle.block_outs()[k], puzzle.wrt[k % n]
+
+
+# Another oracle's expected blocks per draw (None when it has none here), named for the report.
+Oracle = tuple[str, "list[Blocks] | None", str]
+
+
+def judge(
+    puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], answers: tuple[Blocks, ...], seed: int,
+    others: Sequence[Oracle] = (),
+) -> Verdict:
+    """The verdict on `answers` (one tuple of blocks per draw) against `expected` (JAX's), and
+    against each of `others` (TensorFlow's): `pass` only when every oracle agrees."""
+    primary = "jax.vjp" if puzzle.is_vjp else "jax.jacfwd"
+    verdict = _against(puzzle, draws, expected, answers, seed)
+    if verdict.failure is not None:
+        failure = verdict.failure
+        d = next(i for i, draw in enumerate(draws) if draw.label == failure.draw_label)
+        k = block_names(puzzle).index(failure.block)
+        checks = [OracleCheck(primary, False)] + [
+            _disagreeing(label, blocks, note, d, k, failure.yours) for label, blocks, note in others
+        ]
+        return dataclasses.replace(verdict, oracles=tuple(checks))
+    checks = [OracleCheck(primary, True)]
+    for label, blocks, note in others:
+        if blocks is None:
+            checks.append(OracleCheck(label, None, note))
+            continue
+        second = _against(puzzle, draws, blocks, answers, seed)
+        if second.failure is not None:
+            message = f"agrees with {primary} but not with {label}: {second.message}"
+            checks.append(OracleCheck(label, False))
+            return dataclasses.replace(second, message=message, oracles=tuple(checks))
+        checks.append(OracleCheck(label, True))
+    return dataclasses.replace(verdict, oracles=tuple(checks))
+
+
+def _disagreeing(label: str, blocks: list[Blocks] | None, note: str, d: int, k: int, yours: np.ndarray) -> OracleCheck:
+    # Whether another oracle also rejects the answer's failing block.
+    if blocks is None:
+        return OracleCheck(label, None, note)
+    want = blocks[d][k]
+    return OracleCheck(label, bool(yours.shape == want.shape and close(yours, want).all()))
+
+
+def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], answers: tuple[Blocks, ...], seed: int) -> Verdict:
+    """The verdict against one oracle's blocks."""
+    names = block_names(puzzle)
+    order = _order_diagnosis(puzzle, expected[0], answers[0])
+    if order is not None:
+        failure = _failure(puzzle, draws[0], names[0], 0, expected[0][0], answers[0][0], len(_block_arg(puzzle, 0)[0]), None)
+        everywhere = _wrong_on_every_draw(expected, answers, list(range(len(draws))))
+        return _fail(puzzle, seed, len(draws), [order], dataclasses.replace(failure, everywhere=everywhere))
+    suspects = failing_draws(answers, expected)  # usually none: the answer is right
+    first = min(suspects, default=0)
+    by_simplicity = sorted(suspects, key=lambda d: _simplicity(draws[d], d))
+    if suspects and _lattice_diagnoses("", draws[first], first):
+        by_simplicity.insert(0, by_simplicity.pop(by_simplicity.index(first)))  # what f does exactly on a lattice point says more
+    for d in by_simplicity:
+        draw = draws[d]
+        for k, (want, got) in enumerate(zip(expected[d], answers[d])):
+            out_shape, arg = _block_arg(puzzle, k)
+            failure_args = (puzzle, draw, names[k], k, want, got, len(out_shape))
+            if got.shape != want.shape:
+                if puzzle.is_vjp:
+                    diagnoses = _cotangent_shape_diagnoses(names[k], got, want, puzzle.outs[0], arg)
+                else:
+                    every = [(a[k], e[k]) for a, e in zip(answers, expected)]
+                    diagnoses = _shape_diagnoses(names[k], got, want, out_shape, arg, every)
+                failure = dataclasses.replace(_failure(*failure_args, None), everywhere=_wrong_on_every_draw(expected, answers, suspects))
+                return _fail(puzzle, seed, len(draws), diagnoses, failure)
+            ok = close(got, want)
+            if not ok.all():
+                failure = _failure(*failure_args, ~ok)
+                diagnoses = _value_diagnoses(names[k], got, want, ~ok, out_shape, arg, draw, puzzle, failure)
+                near = _near_lattice_diagnoses(names[k], puzzle, draws, suspects, d)
+                if near:  # an index shifted to the lattice point it nearly sits on only looks like an off-by-one
+                    diagnoses = [x for x in diagnoses if x.kind is not Kind.SHIFTED]
+                lattice = _lattice_diagnoses(names[k], draw, d) if d == first else []  # "right on all d draws before"
+                failure = dataclasses.replace(failure, everywhere=_wrong_on_every_draw(expected, answers, suspects))
+                return _fail(puzzle, seed, len(draws), near + lattice + diagnoses, failure)
+    return Verdict(
+        puzzle.name,
+        Status.PASS,
+        f"correct on all {len(draws)} draws (seed {seed})",
+        draws=len(draws),
+        seed=seed,
+    )
+
+
+_SIMPLICITY: dict[tuple[int, int], tuple[Draw, tuple[float, ...]]] = {}
+
+
+def _simplicity(draw: Draw, position: int) -> tuple[float, ...]:
+    """`simplicity`, remembered per draw object: a class's answers are all judged on the same
+    draws, and ranking a failing answer's draws is otherwise most of judging it."""
+    key = (id(draw), position)
+    found = _SIMPLICITY.get(key)
+    if found is not None and found[0] is draw:  # the same draw, not one reusing a freed id
+        return found[1]
+    if len(_SIMPLICITY) > 100_000:
+        _SIMPLICITY.clear()
+    value = simplicity(draw, position)
+    _SIMPLICITY[key] = (draw, value)
+    return value
+
+
+def simplicity(draw: Draw, position: int) -> tuple[float, ...]:
+    """How hard a draw is to reason about, smaller first: the report shows the simplest draw that
+    exposes a mistake.
+
+    Built draws before random ones; then fewer nonzero entries (a zero entry makes a pattern
+    plain), integers before other numbers, fewer distinct values, magnitudes nearest 1 (`3` reads
+    more easily than `1e-7` or `5000`), and the draw's position to break ties.
+    """
+    values = np.concatenate([np.asarray(v, dtype=np.float64).reshape(-1) for v in draw.values]) if draw.values else np.zeros(0)
+    finite = values[np.isfinite(values)]
+    nonzero = finite[finite != 0]
+    spread = float(np.max(np.abs(np.log10(np.abs(nonzero))))) if nonzero.size else 0.0
+    return (
+        float(draw.label.startswith("random draw")),
+        float(nonzero.size),
+        float(np.count_nonzero(finite != np.round(finite))),
+        float(np.unique(finite).size),
+        round(spread),
+        float(position),
+    )
+
+
+def _wrong_on_every_draw(expected: list[Blocks], answers: tuple[Blocks, ...], suspects: list[int]) -> bool:
+    """Whether the answer is wrong on every draw (then no draw in particular exposes it)."""
+    if len(suspects) < len(expected):
+        return False
+    blocks = range(len(expected[0])) if expected else range(0)
+    if all(len({a[k].shape for a in answers} | {e[k].shape for e in expected}) == 1 and len({a[k].dtype for a in answers}) == 1 for k in blocks):
+        return True  # the blocks stacked, so `failing_draws` compared every draw: all of them failed
+    return all(
+        any(g.shape != w.shape or not close(g, w).all() for g, w in zip(got, want))
+        for got, want in zip(answers, expected)
+    )
+
+
+def _fail(puzzle: Puzzle, seed: int, n: int, diagnoses: list[Diagnosis], failure: Failure) -> Verdict:
+    where = f"on all {n} draws" if failure.everywhere and n > 1 else f"on {draw_phrase(failure.draw_label)}"
+    return Verdict(
+        puzzle.name,
+        Status.FAIL,
+        f"{diagnoses[0].message} ({where})",
+        tuple(diagnoses),
+        failure,
+        draws=n,
+        seed=seed,
+    )
+
+
+def _failure(puzzle: Puzzle, draw: Draw, name: str, k: int, want: np.ndarray, got: np.ndarray, out_ndim: int, wrong: np.ndarray | None) -> Failure:
+    cells: tuple[Cell, ...] = ()
+    count = 0
+    if wrong is not None:
+        where = np.argwhere(wrong)
+        count = len(where)
+        cells = tuple(
+            Cell(tuple(int(i) for i in idx[:out_ndim]), tuple(int(i) for i in idx[out_ndim:]), float(got[tuple(idx)]), float(want[tuple(idx)]))
+            for idx in where[:MAX_CELLS]
+        )
+    return Failure(
+        draw_label=draw.label,
+        draw={a.name: v for a, v in zip(puzzle.args, draw.values)},
+        block=name,
+        expected=want,
+        yours=got,
+        wrong=wrong,
+        out_ndim=out_ndim,
+        out_label="f" if len(puzzle.outs) == 1 else f"f[{k // len(puzzle.wrt)}]",
+        arg=puzzle.wrt[k % len(puzzle.wrt)].name,
+        cotangent=puzzle.is_vjp,
+        cells=cells,
+        wrong_count=count,
+    )
+
+
+def _on_every_draw(every: Sequence[tuple[np.ndarray, np.ndarray]], right: Callable[[np.ndarray, np.ndarray], bool]) -> bool:
+    """A claim about an answer's values holds only when it holds on every draw, not just one."""
+    return all(right(got, want) for got, want in every)
+
+
+def _right_if_broadcast(got: np.ndarray, want: np.ndarray) -> bool:
+    try:
+        spread = np.broadcast_to(got, want.shape)
+    except ValueError:
+        return False
+    return bool(close(spread, want).all())
+
+
+def _extra_axis(got: np.ndarray, want: np.ndarray) -> int | None:
+    """The axis of `got` along which every slice is already `want` (one axis too many), or None."""
+    if got.ndim != want.ndim + 1:
+        return None
+    for axis in range(got.ndim):
+        if np.delete(got.shape, axis).tolist() == list(want.shape) and all(
+            close(np.take(got, i, axis=axis), want).all() for i in range(got.shape[axis])
+        ):
+            return axis
+    return None
+
+
+def _shape_diagnoses(
+    name: str, got: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg,
+    every: Sequence[tuple[np.ndarray, np.ndarray]] = (),
+) -> list[Diagnosis]:
+    head = f"{name}: got shape {got.shape}, expected {want.shape}"
+    every = every or [(got, want)]
+    found: list[Diagnosis] = []
+    if got.shape in (arg.shape, out_shape) and got.ndim < want.ndim:
+        found.append(Diagnosis(
+            Kind.GRADIENT,
+            f"{head}: one row per output, one column per input - did you return a gradient instead of a Jacobian?",
+        ))
+    axes = [_extra_axis(g, w) for g, w in every]
+    if axes[0] is not None and all(a == axes[0] for a in axes):
+        found.append(Diagnosis(
+            Kind.EXTRA_AXIS,
+            f"{head}: one axis too many - every slice of yours along axis {axes[0]} is already the "
+            f"whole Jacobian; return one of them (drop axis {axes[0]}, which a broadcast or a stray "
+            "[None] may have added)",
+        ))
+    if _on_every_draw(every, _right_if_broadcast):
+        found.append(Diagnosis(
+            Kind.BROADCAST,
+            f"{head}: your values would be right if broadcast to the full shape, but the checker "
+            f"does not broadcast; return the whole {want.shape} array (for example with "
+            f"`np.broadcast_to(..., {want.shape})`)",
+        ))
+    swapped = arg.shape + out_shape
+    if got.shape == swapped and swapped != want.shape:
+        transposed = _on_every_draw(every, lambda g, w: bool(close(_swap(g, len(arg.shape)), w).all()))
+        values = " (your values are right once transposed)" if transposed else ""
+        found.append(Diagnosis(
+            Kind.TRANSPOSED,
+            f"{head}: your array has the input's axes first; a Jacobian has the output's axes {out_shape} "
+            f"first, then {arg.name}'s axes {arg.shape}{values}",
+        ))
+    if not found:
+        found.append(Diagnosis(
+            Kind.SHAPE,
+            f"{head}: a Jacobian has the output's axes {out_shape}, then {arg.name}'s axes {arg.shape}",
+        ))
+    return found
+
+
+def _order_diagnosis(puzzle: Puzzle, want: Blocks, got: Blocks) -> Diagnosis | None:
+    """The blocks have the expected shapes, but in another order (d f / d index before d f / d arr)."""
+    shapes, yours = [w.shape for w in want], [g.shape for g in got]
+    if yours == shapes or sorted(yours) != sorted(shapes):
+        return None
+    names = ", ".join(a.name for a in puzzle.wrt)
+    per_output = f"one tuple per output of f, each holding " if len(puzzle.outs) > 1 else ""
+    return Diagnosis(
+        Kind.STRUCTURE,
+        f"your blocks have the expected shapes {shapes} but in the order {yours}: return {per_output}one block "
+        f"per floating argument, in f's argument order ({names})",
+    )
+
+
+def _cotangent_shape_diagnoses(name: str, got: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
+    head = f"{name}: got shape {got.shape}, expected {want.shape}"
+    if got.shape == out_shape + arg.shape and got.shape != want.shape:
+        return [Diagnosis(
+            Kind.GRADIENT,
+            f"{head}: that is the whole Jacobian; a backward pass contracts it with g: "
+            f"{name} is the sum over f's output axes of g times the Jacobian, shaped like {arg.name}",
+        )]
+    return [Diagnosis(Kind.SHAPE, f"{head}: {name} is shaped like {arg.name}, {arg.shape}")]
+
+
+def _swap(array: np.ndarray, first: int) -> np.ndarray:
+    """Move the first `first` axes to the back: (I..., O...) -> (O..., I...)."""
+    return np.moveaxis(array, tuple(range(first)), tuple(range(array.ndim - first, array.ndim)))
+
+
+def _value_diagnoses(
+    name: str, got: np.ndarray, want: np.ndarray, wrong: np.ndarray, out_shape: tuple[int, ...],
+    arg: Arg, draw: Draw, puzzle: Puzzle, failure: Failure,
+) -> list[Diagnosis]:
+    found: list[Diagnosis] = []
+    bad = ~np.isfinite(got.astype(np.float64))
+    if bad.any():
+        # An index exactly at 0 is a lattice point, not "a zero entry" an answer might divide by.
+        zeros = [
+            f"{a.name}[{', '.join(map(str, np.argwhere(v == 0)[0]))}]" for a, v in zip(puzzle.args, draw.values)
+            if a.differentiable and "integer" not in a.edge_names and (v == 0).any()
+        ]
+        what = f"NaN or inf in {int(bad.sum())} entr{'y' if bad.sum() == 1 else 'ies'} of {name}"
+        if zeros:
+            found.append(Diagnosis(
+                Kind.ZERO_DIVISION,
+                f"{what}, at an input with a zero entry ({zeros[0]} = 0): does your formula divide by "
+                f"an input? The Jacobian is finite there; find a form without the division",
+            ))
+        else:
+            found.append(Diagnosis(Kind.NONFINITE, f"{what}, where the expected Jacobian is finite"))
+        return found + [_cells_diagnosis(name, failure)]
+    g = got.astype(np.float64)
+    w = want.astype(np.float64)
+    precision = _precision_diagnosis(name, got, w)
+    if precision is not None:
+        return [precision, _cells_diagnosis(name, failure)]
+    nonzero = bool(np.any(np.abs(w) > 0))
+    if nonzero and close(-g, want).all():
+        found.append(Diagnosis(Kind.SIGN, f"{name} has the wrong sign: every entry is the negative of the expected one"))
+    elif nonzero and not np.any(g):
+        depends = f"the expected {name} is not" if puzzle.is_vjp else f"f does depend on {arg.name}"
+        found.append(Diagnosis(Kind.CELLS, f"{name} is all zeros, but {depends}"))
+    elif nonzero:
+        factor = float(np.sum(g * w) / np.sum(w * w))
+        if factor != 0 and not np.isclose(factor, 1.0, rtol=1e-3) and close(g / factor, want).all():
+            found.append(Diagnosis(Kind.FACTOR, f"{name} is off by a constant factor: {_factor_words(factor)}"))
+    if arg.shape + out_shape == want.shape:  # the input-axes-first layout has the same shape
+        flipped = _swap(w, len(out_shape))
+        if not close(flipped, want).all() and close(g, flipped.astype(want.dtype)).all():
+            found.append(Diagnosis(
+                Kind.TRANSPOSED,
+                f"{name} is transposed: you put d f[i] / d {arg.name}[o] where d f[o] / d {arg.name}[i] "
+                "belongs. The output's axes come first, then the input's",
+            ))
+    found += _shift_diagnoses(name, g, want, out_shape, arg)
+    found += _repeat_diagnoses(name, wrong, puzzle, draw)
+    if not found or found[0].kind is not Kind.CELLS:
+        found.append(_cells_diagnosis(name, failure))
+    return found
+
+
+def _precision_diagnosis(name: str, got: np.ndarray, w: np.ndarray) -> Diagnosis | None:
+    # Right to the precision the answer returns, but that precision is below the checker's.
+    if got.dtype.kind in "biu" or at_least_float64(got.dtype):
+        return None
+    import jax.numpy as jnp
+
+    eps = float(jnp.finfo(got.dtype).eps)  # type: ignore[no-untyped-call]
+    g = got.astype(np.float64)
+    if not np.all(np.abs(g - w) <= 2 * eps * np.abs(w) + 1e-30):
+        return None
+    worst = float(np.max(np.abs(g - w) / np.where(w == 0, 1, np.abs(w))))
+    rtol, _ = tolerance(got.dtype)
+    return Diagnosis(
+        Kind.PRECISION,
+        f"{name} is right to the precision it is returned in, {got.dtype} (about "
+        f"{max(1, round(-np.log10(eps)))} significant digits), but entries are off by up to {worst:.2g} "
+        f"relative and the checker accepts {rtol:g}: compute in float64 (the dtype of the inputs) or float32",
+    )
+
+
+def _before(d: int) -> str:
+    """The `d` draws judged before this one: "all 12 draws before this one"."""
+    return "the draw before this one" if d == 1 else f"all {d} draws before this one"
+
+
+def _lattice_diagnoses(name: str, draw: Draw, d: int) -> list[Diagnosis]:
+    # Every random draw came first and passed: a mistake that shows only where an index sits on
+    # an integer or a half is about what f does exactly there.
+    if draw.label.startswith("half-integer draw"):
+        return [Diagnosis(
+            Kind.HALF_INTEGER,
+            f"{name} is right on {_before(d)}, where an index is exactly k + 0.5: "
+            "f rounds half to even (np.round(0.5) == 0, np.round(1.5) == 2, np.round(2.5) == 2); "
+            "floor(x + 0.5) rounds half up",
+        )]
+    if draw.label.startswith("integer draw"):
+        return [Diagnosis(
+            Kind.INTEGER_INDEX,
+            f"{name} is right on {_before(d)}, where an index is an exact integer: "
+            "there floor == ceil, so an interpolation weight t = (x - floor) / (ceil - floor) is 0 "
+            "by f's safe division, with a zero derivative; a soft mask entry is exactly 0 or 1; and a "
+            "clip at the ends of the array may hold the index still",
+        )]
+    return []
+
+
+_NEAR = max(LATTICE_OFFSETS) * (1 + 1e-6)  # how far from a lattice point the near draws put an index
+
+
+def _lattice_gaps(puzzle: Puzzle, draw: Draw) -> list[tuple[float, str]]:
+    """How far each index entry of `draw` is from the nearest integer and from the nearest k + 0.5
+    (for the lattices its argument is drawn on), with the lattice's name."""
+    found: list[tuple[float, str]] = []
+    for arg, values in zip(puzzle.args, draw.values):
+        v = np.asarray(values, dtype=np.float64).reshape(-1)
+        for kind in ("integer", "half-integer"):
+            if kind in arg.edge_names and arg.dtype in FLOAT_DTYPES:
+                gap = np.abs(v - np.round(v)) if kind == "integer" else np.abs(v - np.floor(v) - 0.5)
+                found += [(float(g), kind) for g in gap]
+    return found
+
+
+def _near_lattice_diagnoses(name: str, puzzle: Puzzle, draws: tuple[Draw, ...], suspects: list[int], d: int) -> list[Diagnosis]:
+    # Wrong only on draws where an index is close to an integer (or a half) without being on it:
+    # the answer snaps a nearly whole index to the lattice point (a tolerance such as
+    # abs(x - round(x)) < eps, np.isclose), where f snaps none. The shift that results is not an
+    # off-by-one in the answer's index arithmetic.
+    if not suspects or len(suspects) == len(draws):
+        return []
+    for s in suspects:
+        if not any(0 < g <= _NEAR for g, _ in _lattice_gaps(puzzle, draws[s])):
+            return []
+    gap, kind = min((g, k) for g, k in _lattice_gaps(puzzle, draws[d]) if 0 < g <= _NEAR)
+    farthest = max(min(g for g, _ in _lattice_gaps(puzzle, draws[s]) if 0 < g <= _NEAR) for s in suspects)
+    passing = [draws[e] for e in range(len(draws)) if e not in set(suspects)]
+    on = any(x.label.startswith(f"{kind} draw") for x in passing)
+    beyond = any(farthest < g <= _NEAR for x in passing for g, k in _lattice_gaps(puzzle, x) if k == kind)
+    if kind == "integer":
+        point, points = "an integer", "integers"
+        why = (
+            "does your answer treat an index that is nearly an integer as an integer (a tolerance such as "
+            "abs(x - round(x)) < eps, or np.isclose), or round it to float32, which puts it on one? f tests "
+            "for an exact integer (floor == ceil): "
+            f"{gap:.2g} away from one, floor and ceil still differ, and the derivative is the one between integers"
+        )
+    else:
+        point, points = "a half-integer (k + 0.5)", "half-integers"
+        why = (
+            "does your answer treat an index that is nearly k + 0.5 as exactly k + 0.5 (a tolerance such as "
+            f"abs(x - floor(x) - 0.5) < eps)? f rounds the index as it is: {gap:.2g} away from k + 0.5, it "
+            "rounds to the nearer side"
+        )
+    right = " and ".join(([f"exactly on {points}"] if on else []) + (["farther from them"] if beyond else []))
+    return [Diagnosis(
+        Kind.NEAR_LATTICE,
+        f"{name} is wrong only where an index is within {farthest:.2g} of {point} without being on it "
+        f"(here {gap:.2g} away){f', and right {right}' if right else ''}: {why}",
+    )]
+
+
+def _repeat_diagnoses(name: str, wrong: np.ndarray, puzzle: Puzzle, draw: Draw) -> list[Diagnosis]:
+    # A backward pass through a gather must add g once per occurrence of a row; an answer that
+    # writes instead of adding is wrong on exactly the rows an index names more than once.
+    if not puzzle.is_vjp or wrong.ndim == 0:
+        return []
+    rows = {int(r) for r in np.argwhere(wrong)[:, 0]}
+    for arg, values in zip(puzzle.args, draw.values):
+        if arg.dtype in FLOAT_DTYPES or arg.static is not None:
+            continue
+        found, counts = np.unique(values, return_counts=True)
+        repeated = {int(v) for v, c in zip(found, counts) if c > 1}
+        if rows and rows <= repeated:
+            listed = ", ".join(map(str, sorted(rows)[:6])) + (", ..." if len(rows) > 6 else "")
+            return [Diagnosis(
+                Kind.REPEATED,
+                f"{name} is wrong only on rows that {arg.name} names more than once ({listed}): each "
+                f"occurrence adds its share of g, so repeated indices accumulate - did you overwrite "
+                f"(`.at[...].set`) instead of adding (`.at[...].add`)?",
+            )]
+    return []
+
+
+def _factor_words(factor: float) -> str:
+    ratio = Fraction(factor).limit_denominator(1000)
+    if abs(float(ratio) - factor) > 1e-3 * abs(factor):
+        return f"each of your entries is {factor:.4g} times the expected one"
+    if ratio.denominator == 1:
+        return f"each of your entries is {ratio.numerator} times the expected one; is a division by {ratio.numerator} missing?"
+    if ratio.numerator == 1:
+        return f"each of your entries is 1/{ratio.denominator} of the expected one; did you divide by {ratio.denominator} once too often?"
+    return f"each of your entries is {ratio} times the expected one"
+
+
+def _overlap(n: int, step: int) -> tuple[slice, slice]:
+    """Where a shift by `step` along an axis of length `n` lands, and where it comes from."""
+    return (slice(step, n), slice(0, n - step)) if step > 0 else (slice(0, n + step), slice(-step, n))
+
+
+def _along(array: np.ndarray, axis: int, part: slice) -> np.ndarray:
+    """`array` cut to `part` along `axis`."""
+    return array[(slice(None),) * axis + (part,)]
+
+
+def _shift_diagnoses(name: str, g: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
+    # Compared on the overlap only: the slice that slides in from past the edge has no expected
+    # value (a one-based `arange(1, 11)` continues the pattern there). A Jacobian that is the same
+    # shifted (a constant row) says nothing about shifts, so it is skipped. Input axes are tried
+    # first: a band shifted along the input is also shifted along the output, and learners write
+    # the input index in terms of the output one (`Is == Os + 10`).
+    for axis in [*range(len(out_shape), want.ndim), *range(len(out_shape))]:
+        if want.shape[axis] < 2:
+            continue
+        for step in (1, -1):
+            dst, src = _overlap(want.shape[axis], step)
+            moved, yours = _along(want, axis, src), _along(g, axis, dst)
+            if close(_along(want, axis, dst), moved).all() or not close(yours, moved).all():
+                continue
+            if axis < len(out_shape):
+                where = f"the output's axis {axis}" if len(out_shape) > 1 else "the output index"
+            else:
+                k = axis - len(out_shape)
+                where = f"{arg.name}'s axis {k}" if len(arg.shape) > 1 else f"the index of {arg.name}"
+            return [Diagnosis(
+                Kind.SHIFTED,
+                f"{name} is shifted by one along {where}: what belongs at position j sits at "
+                f"j {'+' if step > 0 else '-'} 1. Check your index arithmetic for an off-by-one",
+            )]
+    return []
+
+
+def _entry_name(failure: Failure, cell: Cell) -> str:
+    """`d f[2] / d x[0, 1]`: one entry of a block, in the learner's terms (`dv[1, 2]` for a cotangent)."""
+    if failure.cotangent:
+        return f"{failure.block}[{', '.join(map(str, cell.in_index))}]" if cell.in_index else failure.block
+    out = f"{failure.out_label}[{', '.join(map(str, cell.out_index))}]" if cell.out_index else failure.out_label
+    arg = f"{failure.arg}[{', '.join(map(str, cell.in_index))}]" if cell.in_index else failure.arg
+    return f"d {out} / d {arg}"
+
+
+def distinct(yours: float, expected: float) -> tuple[str, str]:
+    """The two numbers printed with just enough digits to tell them apart (4 at least)."""
+    for digits in range(4, 18):
+        a, b = f"{yours:.{digits}g}", f"{expected:.{digits}g}"
+        if a != b:
+            return a, b
+    return repr(yours), repr(expected)
+
+
+def _cells_diagnosis(name: str, failure: Failure) -> Diagnosis:
+    total = failure.expected.size
+    listed = "; ".join(
+        "{}: yours {}, expected {}".format(_entry_name(failure, c), *distinct(c.yours, c.expected)) for c in failure.cells
+    )
+    more = f" (first {len(failure.cells)}: {listed})" if failure.cells else ""
+    if len(failure.cells) == 1 and failure.wrong_count == 1:
+        more = f" ({listed})"
+    if failure.wrong_count == total:
+        every = {1: "its only entry", 2: "both its entries"}.get(total, f"all {total} entries")
+        return Diagnosis(Kind.CELLS, f"{name} is wrong on {every}{more}")
+    return Diagnosis(Kind.CELLS, f"{name} is wrong on {failure.wrong_count} of {counted(total, 'entry')}{more}")

@@ -1,0 +1,781 @@
+"""Seeded input draws for a puzzle: stratified random draws, then draws built from structure.
+
+Luck finds a mistake that lives everywhere; structure finds the ones that live on a sliver of
+the input space. So after the random draws, each argument is put through a catalogue of special
+structures for its kind (`structures`), every one of them on every seed:
+
+- plain floats: a zero entry, two zeros, entries in each decade between 1e-7 and 1, each
+  magnitude band (1e-7, 1e-4, 1e2, 1e3) alone and together with zeros, mixed magnitudes in one vector, equal
+  entries; where f has a kink at 0 (relu), entries on both sides of it down to 1e-9; where it has
+  one at ties (sort), near-ties down to 1e-9 relative;
+- indices (arguments with integer and half-integer edges): every integer and every half, values
+  on both sides of them at 1e-14 to 1e-3, and vectors mixing all of these with plain values; a
+  mask in [0, 1] (an index whose integers are 0 and 1) also entries 1 and 4 ulps below 1 and
+  1e-300 above 0, where an answer that divides by 1 - m or by m goes wrong;
+- probability vectors: one-hot at each position, near one-hot, one-hot but for 1 and for 4 ulps
+  (a weight that many ulps below 1, another holding the rest, the others 1e-300: masks made
+  from them are as close to 1 and to 0 as float64 tells apart), a zero entry, a near-tie;
+- integer arguments: every value (scalars), every value somewhere (arrays), all repeated, all
+  at the ends of the range.
+
+Then structures of two arguments are combined pairwise (each structure of each argument meets
+the other argument's at least once), and arguments are made to coincide: one equal to the other
+or to a slice of it (a write that leaves the value unchanged), with the integer or one-hot
+arguments pointing at that slice, one per axis, and again pointing at another slice (a write of
+a value another slice holds: an answer that finds the written slice by comparing f's output
+with the arguments sees two). No draw lands where f has no derivative: never exactly on a
+kink (a zero where f has one, a tie, a tied max), and a puzzle's guard keeps the kinks that only
+show in f itself away. Floats are drawn in float64 (`_numerics`). Same seed, same draws.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import zlib
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from checker.engine._catalog import FLOAT_DTYPES, GENERIC_EDGES, INT_DTYPES, Arg, Puzzle
+from checker.engine._numerics import PRECISION
+from checker.engine._settings import DEFAULT_SEED
+
+RANDOM_DRAWS = 6  # at least; more when an argument is small (see `_random_count`)
+VALUES_PER_ARGUMENT = 60  # random values each floating argument takes in all (entries x draws)
+# Magnitude bands: (label, low, high) of |entry|, drawn log-uniformly with random signs.
+# Zeros also meet entries this small (an isclose(x, 0) is wrong there); alone they are not
+# drawn, since exact formulas such as cos(x + pi/2) lose their relative accuracy below 1e-7.
+MINUTE = ("minute", 1e-12, 1e-9)
+BANDS = (("tiny", 1e-7, 1e-6), ("small", 1e-4, 1e-3), ("large", 1e2, 1e3), ("huge", 1e3, 1e4))
+# Decades between 1e-7 and 1: a threshold or a small-angle shortcut anywhere below 1 is crossed.
+NEAR_ZERO = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
+# How far from an integer or a half an index is put, on both sides.
+LATTICE_OFFSETS = (1e-14, 1e-11, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 5e-4, 1e-3)
+# How close to a kink at zero (relu), or to a tie (sort, relative), an entry is put.
+KINK_DISTANCES = (1e-300, 1e-100, 1e-15, 1e-12, 1e-9, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
+# How far apart the two leaders of a guarded max or argmin are put (relative; GUARD_GAP below).
+GUARD_TIES = (3e-6, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2)
+# How close two entries are put where f has a kink at ties (sort), relative: down to a few ulps.
+TIE_DISTANCES = (1e-15, 1e-12, 1e-9, 1e-7, 1e-5, 1e-3)
+# Exactly on a kink is never drawn; this close is (float64 tells the sides apart).
+STRUCTURE_GAP = 1e-305
+# How many ulps below 1 a mask's weight is put (probability vectors, masks in [0, 1]), with
+# other weights ALMOST_ZERO: 1 - M and M are then as small as float64 tells apart from 0.
+MASK_ULPS = (1, 4)
+# The smallest magnitude drawn: subnormals (below 2.2e-308) are flushed to 0 by XLA and
+# TensorFlow on CPU, so a value closer to 0 would be 0 to the oracles and not to numpy.
+ALMOST_ZERO = 1e-300
+_TRIES = 12  # fresh random bases tried before a structure that a guard refuses is given up
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One input to `f` and `jac`: a value per argument, and what kind of draw it is."""
+
+    label: str
+    values: tuple[np.ndarray, ...]
+
+
+# A structure makes one argument's values: from the draw so far (all arguments) and a generator.
+Make = Callable[[list[np.ndarray], np.random.Generator], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Structure:
+    """A named special input for one argument."""
+
+    label: str
+    make: Make
+
+
+def seed_for(puzzle: Puzzle, seed: int) -> np.random.Generator:
+    """The generator for one puzzle's draws: stable across runs, machines and Python versions."""
+    return np.random.default_rng([seed, zlib.crc32(puzzle.name.encode())])
+
+
+def _dtype(arg: Arg) -> str:
+    return PRECISION if arg.dtype in FLOAT_DTYPES else arg.dtype
+
+
+def _min_gap(arg: Arg) -> float:
+    # Random draws keep well away from a kink or a tie; structures go close on purpose.
+    return (arg.high - arg.low) * 1e-4
+
+
+def _size(arg: Arg) -> int:
+    return max(1, int(np.prod(arg.shape)))
+
+
+# ---- random draws -------------------------------------------------------------------------
+
+
+def _random(arg: Arg, rng: np.random.Generator) -> np.ndarray:
+    if arg.static is not None:
+        return np.asarray(arg.static, dtype=arg.dtype)
+    if arg.dtype in INT_DTYPES:
+        return rng.integers(int(arg.low), int(arg.high) + 1, size=arg.shape).astype(arg.dtype)
+    if arg.sampler == "simplex":
+        # Dirichlet(1): uniform over probability vectors; no entry is exactly 0.
+        return rng.dirichlet(np.ones(arg.shape[-1]), size=arg.shape[:-1]).astype(PRECISION)
+    for _ in range(1000):
+        values = rng.uniform(arg.low, arg.high, size=arg.shape)
+        if _allowed(arg, values, _min_gap(arg)):
+            return values.astype(PRECISION)
+    raise RuntimeError(f"could not draw argument {arg.name} away from {arg.avoid} in 1000 tries")
+
+
+def _random_count(puzzle: Puzzle) -> int:
+    # Enough draws that the smallest floating argument takes VALUES_PER_ARGUMENT random values in
+    # all: 60 draws for a scalar, 6 for a ten-entry vector (6 values per entry, one in each sixth
+    # of the domain). Not 60 per entry: every draw costs every check, and mistakes that live on a
+    # sliver of the domain are the structures' job, which no number of random draws replaces.
+    sizes = [_size(a) for a in puzzle.args if a.dtype in FLOAT_DTYPES]
+    return max(RANDOM_DRAWS, -(-VALUES_PER_ARGUMENT // min(sizes, default=VALUES_PER_ARGUMENT)))
+
+
+def _stratified(arg: Arg, rng: np.random.Generator, n: int) -> list[np.ndarray]:
+    """`n` random values of `arg`, each entry taking one value in each of n equal slices of the
+    domain (in shuffled order), so no slice wider than two of them goes unvisited."""
+    if arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or arg.static is not None:
+        return [_random(arg, rng) for _ in range(n)]
+    size = _size(arg)
+    strata = rng.permuted(np.tile(np.arange(n), (size, 1)), axis=1).T
+    width = (arg.high - arg.low) / n
+    result = []
+    for k in range(n):
+        for _ in range(1000):
+            values = (arg.low + width * (strata[k] + rng.uniform(size=size))).reshape(arg.shape)
+            if _allowed(arg, values, _min_gap(arg)):
+                break
+        else:
+            values = _random(arg, rng)
+        result.append(values.astype(PRECISION))
+    return result
+
+
+def _allowed(arg: Arg, values: np.ndarray, gap: float) -> bool:
+    flat = np.sort(np.asarray(values, np.float64).reshape(-1))
+    if "zero" in arg.avoid and np.min(np.abs(flat), initial=np.inf) < gap:
+        return False
+    if "ties" in arg.avoid and flat.size > 1:
+        scale = max(1.0, float(np.max(np.abs(flat))))
+        if np.min(np.diff(flat)) < gap * (scale if gap == STRUCTURE_GAP else 1.0):
+            return False
+    return True
+
+
+def _valid(puzzle: Puzzle, values: tuple[np.ndarray, ...], structured: bool = False) -> bool:
+    """Every argument inside its domain's rules, and the puzzle's guard passes."""
+    for a, v in zip(puzzle.args, values):
+        if a.dtype in FLOAT_DTYPES and not _allowed(a, v, STRUCTURE_GAP if structured else _min_gap(a)):
+            return False
+    return puzzle.guard is None or _GUARDS[puzzle.guard](puzzle, values)
+
+
+def _random_draw(puzzle: Puzzle, rng: np.random.Generator, number: int) -> Draw:
+    for _ in range(1000):
+        values = tuple(_random(a, rng) for a in puzzle.args)
+        if _valid(puzzle, values):
+            return Draw(f"random draw {number}", values)
+    raise RuntimeError(f"{puzzle.name}: no draw passed the guard {puzzle.guard!r} in 1000 tries")
+
+
+# ---- guards -------------------------------------------------------------------------------
+
+GUARD_GAP = 1e-6  # relative: how clearly a max or an argmin must win (float64 tells 1e-6 apart)
+
+
+def _top_two_apart(scores: np.ndarray, gap: float) -> bool:
+    """The largest entry of each row of `scores` beats the runner-up by at least `gap`."""
+    top = np.sort(scores.reshape(scores.shape[0], -1), axis=1)
+    return bool(np.all(top[:, -1] - top[:, -2] >= gap))
+
+
+def _unique_max(puzzle: Puzzle, values: tuple[np.ndarray, ...]) -> bool:
+    # tensor_lookup_2d: the masked cell that wins the max, per channel, must win clearly, or a
+    # rounding error could hand the max (and the whole gradient) to the runner-up.
+    arr, x, y = (np.asarray(v, np.float64) for v in values[:3])
+    masked = x[:, None, None] * y[None, :, None] * arr
+    channels = np.moveaxis(masked, -1, 0)
+    return _top_two_apart(channels, GUARD_GAP * max(float(np.max(np.abs(masked))), 1e-300))
+
+
+def _asymmetric(puzzle: Puzzle, values: tuple[np.ndarray, ...]) -> bool:
+    # asymmetrical_vectored_lookup: the argmax of each k row, and the value nearest to the
+    # backward pass's target, must both be unambiguous.
+    v, k, g = (np.asarray(a, np.float64) for a in values[:3])
+    if not _top_two_apart(k, GUARD_GAP):
+        return False
+    picked = v[np.arange(len(v)), np.argmax(k, axis=-1)]
+    distance = (v - (picked - g)[:, None]) ** 2
+    return _top_two_apart(-distance, GUARD_GAP * max(float(np.max(distance)), 1e-300))
+
+
+_GUARDS = {"unique_max": _unique_max, "asymmetric": _asymmetric}
+
+
+# ---- structures, by kind of argument -------------------------------------------------------
+
+
+def _signs(arg: Arg, rng: np.random.Generator, n: int) -> np.ndarray:
+    if arg.low >= 0:
+        return np.ones(n)
+    if arg.high <= 0:
+        return -np.ones(n)
+    signs = rng.choice([-1.0, 1.0], size=n)
+    if n > 1:  # both signs in every vector
+        signs[0], signs[1] = -1.0, 1.0
+        rng.shuffle(signs)
+    return signs
+
+
+def _band(arg: Arg, low: float, high: float, rng: np.random.Generator) -> np.ndarray:
+    n = _size(arg)
+    magnitudes = np.exp(rng.uniform(np.log(low), np.log(high), size=n))
+    return (_signs(arg, rng, n) * magnitudes).reshape(arg.shape)
+
+
+def _with_zeros(arg: Arg, count: int, base: Make) -> Make:
+    def make(values: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
+        out = np.array(base(values, rng), dtype=np.float64)
+        flat = out.reshape(-1)
+        flat[rng.choice(flat.size, size=min(count, flat.size), replace=False)] = 0.0
+        return out
+
+    return make
+
+
+def _using(fn: Callable[..., np.ndarray], *args: Any) -> Make:
+    """A structure maker that needs only the generator: `fn(*args, rng)`."""
+
+    def make(values: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
+        return fn(*args, rng)
+
+    return make
+
+
+def _constant(arg: Arg, value: int, rng: np.random.Generator) -> np.ndarray:
+    return np.asarray(value, dtype=arg.dtype)
+
+
+def _plain(arg: Arg) -> list[Structure]:
+    """Uniform floats: zeros, magnitudes, near-zero entries, equal entries, kinks and near-ties."""
+    size = _size(arg)
+    random = _using(_random, arg)
+    found: list[Structure] = []
+    zeros_ok = "zero" not in arg.avoid
+    bands = [(label, lo, hi) for label, lo, hi in BANDS]
+    names = {"small": "small magnitudes", "large": "large magnitudes"}
+    if zeros_ok:
+        found.append(Structure("zero entry", _with_zeros(arg, 1, random)))
+        if size > 1:
+            found.append(Structure("two zero entries", _with_zeros(arg, 2, random)))
+    for label, lo, hi in bands:
+        found.append(Structure(names.get(label, f"{label} magnitudes"), _using(_band, arg, lo, hi)))
+    if zeros_ok:
+        for label, lo, hi in (*bands, MINUTE) if size > 1 else bands:
+            found.append(Structure(f"a zero among {label} magnitudes", _with_zeros(arg, 1, _using(_band, arg, lo, hi))))
+            if size > 1:
+                found.append(Structure(f"two zeros among {label} magnitudes", _with_zeros(arg, 2, _using(_band, arg, lo, hi))))
+    if size > 1:
+        found.append(Structure("mixed magnitudes", lambda values, rng: _mixed_magnitudes(arg, rng, zeros_ok)))
+        # One entry tiny among huge ones, at each place in turn: a sum of huge products then
+        # swamps the tiny entry's own term (a finite difference loses it to rounding).
+        for k in range(min(size, 10)):
+            found.append(Structure(f"entry {k} tiny among huge ones", _using(_one_tiny, arg, k)))
+    for lo, hi in ((1e-7, 1e-5), (1e-5, 1e-3), (1e-3, 1e-1)):
+        ends = ("low", "high") if size == 1 else ("both",)
+        for end in ends:
+            where = "the ends" if end == "both" else f"the {end} end"
+            found.append(Structure(f"within {hi:g} of {where} of the domain", _using(_near_ends, arg, lo, hi, end)))
+    if zeros_ok:
+        for lo, hi in itertools.pairwise(NEAR_ZERO):
+            if lo <= max(abs(arg.low), abs(arg.high)):
+                found.append(Structure(f"entries between {lo:g} and {hi:g}", _using(_band, arg, lo, min(hi, max(abs(arg.low), abs(arg.high))))))
+    else:
+        for d in KINK_DISTANCES:
+            found.append(Structure(f"entries {d:g} either side of the kink at 0", _using(_near_zero, arg, d)))
+    if "ties" in arg.avoid and size > 1:
+        for d in TIE_DISTANCES:
+            found.append(Structure(f"a near-tie ({d:g} apart)", _using(_near_tie, arg, d)))
+    elif size > 1:
+        found.append(Structure("equal entries", lambda values, rng: np.full(arg.shape, _random(arg, rng).reshape(-1)[0])))
+    return found
+
+
+def _mixed_magnitudes(arg: Arg, rng: np.random.Generator, zeros_ok: bool) -> np.ndarray:
+    # Every entry from another band (and a zero where f allows one), in a random order.
+    n = _size(arg)
+    pool = [_band(arg, lo, hi, rng).reshape(-1) for _, lo, hi in BANDS] + [_random(arg, rng).reshape(-1)]
+    picks = np.array([pool[k % len(pool)][k] for k in range(n)])
+    if zeros_ok:
+        picks[0] = 0.0
+    return rng.permutation(picks).reshape(arg.shape)
+
+
+def _one_tiny(arg: Arg, k: int, rng: np.random.Generator) -> np.ndarray:
+    out = _band(arg, 1e3, 1e4, rng).reshape(-1)
+    out[k] = _band(Arg(arg.name, (), low=arg.low, high=arg.high), 1e-7, 1e-3, rng)
+    return out.reshape(arg.shape)
+
+
+def _near_ends(arg: Arg, lo: float, hi: float, end: str, rng: np.random.Generator) -> np.ndarray:
+    # Each entry lo to hi (times the domain's width) inside one of its ends: `end`, or both.
+    n = _size(arg)
+    inward = (arg.high - arg.low) * np.exp(rng.uniform(np.log(lo), np.log(hi), size=n))
+    at_low = rng.permutation(np.arange(n) % 2 == 0) if end == "both" else np.full(n, end == "low")
+    return np.where(at_low, arg.low + inward, arg.high - inward).reshape(arg.shape)
+
+
+def _near_zero(arg: Arg, d: float, rng: np.random.Generator) -> np.ndarray:
+    # Half the entries at +-d (both signs present), the rest random.
+    out = _random(arg, rng).reshape(-1).astype(np.float64)
+    chosen = rng.permutation(out.size)[: max(1, out.size // 2)]
+    signs = rng.choice([-1.0, 1.0], size=len(chosen))
+    if len(chosen) > 1:
+        signs[:2] = -1.0, 1.0
+    out[chosen] = d * signs
+    return out.reshape(arg.shape)
+
+
+def _near_tie(arg: Arg, d: float, rng: np.random.Generator) -> np.ndarray:
+    # Two entries d apart, relative to their size; the others random.
+    out = _random(arg, rng).reshape(-1).astype(np.float64)
+    i, j = rng.choice(out.size, size=2, replace=False)
+    out[j] = out[i] * (1 + d) + (d if out[i] == 0 else 0.0)
+    return out.reshape(arg.shape)
+
+
+def _lattice(label: str, arg: Arg) -> np.ndarray:
+    """Every integer, or every k + 0.5, inside an argument's domain."""
+    if label == "integer":
+        return np.arange(np.ceil(arg.low), np.floor(arg.high) + 1)
+    return np.arange(np.floor(arg.low), np.ceil(arg.high)) + 0.5  # k + 0.5 <= high
+
+
+def _inside(arg: Arg, values: np.ndarray, offset: float) -> np.ndarray:
+    # values + offset, mirrored to values - offset where that would leave the domain.
+    moved = values + offset
+    return np.where((moved < arg.low) | (moved > arg.high), values - offset, moved)
+
+
+def _indices(arg: Arg) -> list[Structure]:
+    """Float indices: on every lattice point, on both sides of them, and mixed in one vector."""
+    found: list[Structure] = []
+    size = _size(arg)
+    for kind in ("integer", "half-integer"):
+        if kind not in arg.edge_names:
+            continue
+        points = _lattice(kind, arg)
+        found += [
+            Structure(f"{kind} draw {i + 1}", _using(_cycle, arg, points, i))
+            for i in range(len(points))
+        ]
+        for d in LATTICE_OFFSETS:
+            for sign in (1.0, -1.0):
+                found.append(Structure(
+                    f"{d:g} {'above' if sign > 0 else 'below'} {'an integer' if kind == 'integer' else 'a half-integer'}",
+                    _using(_near, arg, points, d * sign),
+                ))
+    if size > 1:
+        for i in range(4):
+            found.append(Structure(f"mixed lattice and plain entries {i + 1}", lambda values, rng: _mixed_lattice(arg, rng)))
+    if _is_mask(arg):
+        for ulps in MASK_ULPS:
+            found.append(Structure(f"entries {_ulps(ulps)} below 1 and {ALMOST_ZERO:g} above 0", _using(_ulps_mask, arg, ulps)))
+    return found
+
+
+def _is_mask(arg: Arg) -> bool:
+    # An index in [0, 1] is a soft mask (assign_index_vectored): its integers 0 and 1 are its ends.
+    return "integer" in arg.edge_names and (arg.low, arg.high) == (0.0, 1.0)
+
+
+def _ulps_mask(arg: Arg, ulps: int, rng: np.random.Generator) -> np.ndarray:
+    # Each entry `ulps` ulps below 1 or ALMOST_ZERO (both kinds in a vector): 1 - m or m is then
+    # as small as float64 tells apart from 0.
+    n = _size(arg)
+    near_one = rng.permutation(np.arange(n) % 2 == 0) if n > 1 else np.array([rng.random() < 0.5])
+    return np.where(near_one, 1.0 - ulps * np.finfo(np.float64).epsneg, ALMOST_ZERO).reshape(arg.shape)
+
+
+def _near(arg: Arg, points: np.ndarray, offset: float, rng: np.random.Generator) -> np.ndarray:
+    # Each entry `offset` from a lattice point, chosen among those where that stays in the domain.
+    inside = points[(points + offset >= arg.low) & (points + offset <= arg.high)]
+    return rng.choice(inside, size=arg.shape) + offset
+
+
+def _cycle(arg: Arg, points: np.ndarray, i: int, rng: np.random.Generator) -> np.ndarray:
+    # Entry e at points[(e + i) % n]: across the n draws every entry meets every point, and
+    # within a draw the entries sit on different points.
+    starts = np.arange(_size(arg)).reshape(arg.shape)
+    return np.asarray(points[(starts + i) % len(points)], dtype=np.float64)
+
+
+def _mixed_lattice(arg: Arg, rng: np.random.Generator) -> np.ndarray:
+    # Integers, halves, values near each, and plain values, in one vector (at least one of the
+    # first two kinds and one of the others, so a whole-vector branch takes the wrong path).
+    n = _size(arg)
+    ints, halves = _lattice("integer", arg), _lattice("half-integer", arg)
+    kinds = rng.permutation(np.arange(n) % 5)
+    if n >= 2 and not (kinds < 2).any():
+        kinds[0] = 0
+    out = _random(arg, rng).reshape(-1).astype(np.float64)
+    for e, kind in enumerate(kinds):
+        if kind in (0, 2):
+            out[e] = rng.choice(ints)
+        elif kind in (1, 3):
+            out[e] = rng.choice(halves)
+        if kind in (2, 3):
+            out[e] = _inside(arg, np.asarray(out[e]), float(rng.choice(LATTICE_OFFSETS) * rng.choice([-1.0, 1.0])))
+    return out.reshape(arg.shape)
+
+
+def _simplex(arg: Arg) -> list[Structure]:
+    """Probability vectors: one-hot at each position, nearly one-hot, a zero entry, a near-tie."""
+    n = arg.shape[-1]
+    found: list[Structure] = []
+    if "one-hot" in arg.edge_names:
+        found += [Structure("one-hot" if i == 0 else f"one-hot {i + 1}", _using(_hot, arg, i)) for i in range(n)]
+    found.append(Structure("nearly one-hot", _using(_nearly_hot, arg)))
+    if "one-hot" in arg.edge_names:
+        for ulps in MASK_ULPS:
+            found.append(Structure(f"one-hot but for {_ulps(ulps)}", _using(_ulps_hot, arg, ulps)))
+    if n > 2:
+        found.append(Structure("a zero weight", lambda values, rng: _zero_weight(arg, rng)))
+    if n > 1:
+        found.append(Structure("a near-tie of the two largest weights", lambda values, rng: _weight_tie(arg, rng)))
+    return found
+
+
+def _hot(arg: Arg, at: int | None, rng: np.random.Generator) -> np.ndarray:
+    rows = int(np.prod(arg.shape[:-1]))
+    n = arg.shape[-1]
+    out = np.zeros((rows, n))
+    places = rng.integers(0, n, size=rows) if at is None else (at + np.arange(rows)) % n
+    out[np.arange(rows), places] = 1.0
+    return out.reshape(arg.shape)
+
+
+def _nearly_hot(arg: Arg, rng: np.random.Generator) -> np.ndarray:
+    result: np.ndarray = (1 - 1e-6) * _hot(arg, None, rng) + 1e-6 * _random(arg, rng)
+    return result
+
+
+def _ulps(ulps: int) -> str:
+    return "1 ulp" if ulps == 1 else f"{ulps} ulps"
+
+
+def _ulps_hot(arg: Arg, ulps: int, rng: np.random.Generator) -> np.ndarray:
+    # Per row: one weight `ulps` ulps below 1, another holding the rest, any others ALMOST_ZERO:
+    # a mask as close to 1 and to 0 as float64 tells apart (where 1 - M or M is divided by).
+    rows = int(np.prod(arg.shape[:-1]))
+    n = arg.shape[-1]
+    rest = ulps * np.finfo(np.float64).epsneg  # 1 - rest is exact: the float `ulps` steps below 1
+    out = np.full((rows, n), ALMOST_ZERO if n > 2 else 0.0)
+    for r in range(rows):
+        hot, other = rng.choice(n, size=2, replace=False)
+        out[r, hot], out[r, other] = 1.0 - rest, rest
+    return out.reshape(arg.shape)
+
+
+def _zero_weight(arg: Arg, rng: np.random.Generator) -> np.ndarray:
+    out = _random(arg, rng).reshape(-1, arg.shape[-1])
+    out[np.arange(len(out)), rng.integers(0, arg.shape[-1], size=len(out))] = 0.0
+    result: np.ndarray = (out / out.sum(axis=1, keepdims=True)).reshape(arg.shape)
+    return result
+
+
+def _weight_tie(arg: Arg, rng: np.random.Generator) -> np.ndarray:
+    # Two weights 1e-5 apart, the rest small.
+    n = arg.shape[-1]
+    rows = int(np.prod(arg.shape[:-1]))
+    out = np.full((rows, n), 0.1 / max(n - 2, 1) if n > 2 else 0.0)
+    for r in range(rows):
+        i, j = rng.choice(n, size=2, replace=False)
+        rest = 1.0 - out[r].sum() + out[r, i] + out[r, j]
+        out[r, i], out[r, j] = rest / 2 + 5e-6, rest / 2 - 5e-6
+    return out.reshape(arg.shape)
+
+
+def _integers(arg: Arg) -> list[Structure]:
+    """Integer arguments: every value of a scalar; every value, repeats and the ends in an array."""
+    low, high = int(arg.low), int(arg.high)
+    values = np.arange(low, high + 1)
+    if arg.shape == ():
+        return [Structure(f"{arg.name} = {v}", _using(_constant, arg, int(v))) for v in values]
+    found = [
+        Structure("every value", lambda _, rng: ((rng.integers(0, len(values)) + np.arange(_size(arg))) % len(values) + low).reshape(arg.shape).astype(arg.dtype)),
+        Structure(f"all {low}", lambda _, rng: np.full(arg.shape, low, dtype=arg.dtype)),
+        Structure(f"all {high}", lambda _, rng: np.full(arg.shape, high, dtype=arg.dtype)),
+    ]
+    if "repeated" in arg.edge_names:
+        found.insert(0, Structure("repeated", lambda _, rng: np.full(arg.shape, rng.integers(low, high + 1), dtype=arg.dtype)))
+    return found
+
+
+def _is_index(arg: Arg) -> bool:
+    return "integer" in arg.edge_names or "half-integer" in arg.edge_names
+
+
+def _is_plain(arg: Arg) -> bool:
+    return (
+        arg.dtype in FLOAT_DTYPES and arg.static is None and arg.sampler == "uniform"
+        and not _is_index(arg) and bool(set(GENERIC_EDGES) & set(arg.edge_names))
+    )
+
+
+def structures(arg: Arg) -> list[Structure]:
+    """The special structures `arg` is put through, by its kind (see the module's docstring)."""
+    if arg.static is not None:
+        return []
+    if arg.dtype in INT_DTYPES:
+        return _integers(arg)
+    if arg.sampler == "simplex":
+        return _simplex(arg)
+    if _is_index(arg):
+        return _indices(arg)
+    if _is_plain(arg):
+        return _plain(arg)
+    return []
+
+
+# ---- coincidences between arguments --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Coincidence:
+    """Argument `target` made equal to `source[lead]`, the pointers (integer or one-hot
+    arguments) at `aim`: at `lead`, a write of the value already there; elsewhere, a write of a
+    value that another slice already holds."""
+
+    source: int
+    target: int
+    lead: tuple[int, ...]
+    sign: float = 1.0  # -1: the negation (x + y = 0 where f adds them)
+    aim: tuple[int, ...] | None = None  # where the pointers point; None: at `lead`
+
+
+def _coincidences(puzzle: Puzzle, rng: np.random.Generator) -> list[_Coincidence]:
+    """Pairs of floating arguments where one is shaped like a slice of the other (or like it):
+    with the pointers at that slice, and (where there are pointers) at another one."""
+    found = []
+    args = puzzle.args
+    for s, t in itertools.permutations(range(len(args)), 2):
+        a, b = args[s], args[t]
+        if not (a.differentiable and b.differentiable) or not _is_plain(b) or _is_index(a):
+            continue
+        lead_ndim = len(a.shape) - len(b.shape)
+        if lead_ndim < 0 or a.shape[lead_ndim:] != b.shape or (lead_ndim == 0 and s > t and _is_plain(a)):
+            continue  # equal shapes: one coincidence per pair is enough
+        leads = list(itertools.product(*(range(n) for n in a.shape[:lead_ndim])))
+        if len(leads) > 9:
+            leads = [leads[k] for k in rng.choice(len(leads), size=9, replace=False)]
+        found += [_Coincidence(s, t, lead, sign) for sign in (1.0, -1.0) for lead in leads]
+        # The same value with the pointers elsewhere: an answer that finds the written slice by
+        # comparing f's output with the arguments (instead of using the index) sees two.
+        lengths = a.shape[:lead_ndim]
+        for n, lead in enumerate(leads):
+            aim = _elsewhere(lead, lengths, n)
+            if aim != lead and _point_at(puzzle, [np.zeros(b.shape) for b in args], _Coincidence(s, t, lead, aim=aim)):
+                found.append(_Coincidence(s, t, lead, aim=aim))
+    return found
+
+
+def _elsewhere(lead: tuple[int, ...], lengths: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """Another position than `lead`: the n-th draw moves one axis, or all of them, in turn (a
+    slice in another row, in another column, or in neither), by 1 to len - 1 places."""
+    patterns = [p for p in itertools.product((0, 1), repeat=len(lead)) if any(p)]
+    if not patterns:
+        return lead
+    moved = patterns[n % len(patterns)]
+    return tuple(
+        (position + (1 + (n // len(patterns)) % (length - 1) if length > 1 else 0) * move) % length
+        for position, length, move in zip(lead, lengths, moved)
+    )
+
+
+def _point_at(puzzle: Puzzle, values: list[np.ndarray], c: _Coincidence) -> str:
+    """Make the integer and one-hot arguments of a coincidence draw select `c.aim` (`c.lead` if
+    unset), one per axis, where their sizes fit (assign_index's index = the written row; x_index
+    the row and y_index the column of tensor_write_2d's cell); returns what was set, for the label."""
+    said = []
+    source = puzzle.args[c.source]
+    used: set[int] = set()  # one pointer per axis: x_index for the row, y_index for the column
+    for axis, position in enumerate(c.lead if c.aim is None else c.aim):
+        length = source.shape[axis]
+        for k, arg in enumerate(puzzle.args):
+            if k in (c.source, c.target) or k in used or arg.static is not None or arg.cotangent:
+                continue
+            if arg.dtype in INT_DTYPES and arg.shape == () and int(arg.low) <= position <= int(arg.high) and int(arg.high) - int(arg.low) + 1 == length:
+                values[k] = np.asarray(position, dtype=arg.dtype)
+            elif arg.dtype in FLOAT_DTYPES and arg.shape == (length,) and (arg.sampler == "simplex" or _is_index(arg)):
+                hot = np.zeros(length)
+                hot[position] = 1.0
+                values[k] = hot
+            else:
+                continue
+            said.append(f"{arg.name} at {position}")
+            used.add(k)
+            break
+    return ", ".join(said)
+
+
+# ---- putting it together -------------------------------------------------------------------
+
+
+def _structured(puzzle: Puzzle, rng: np.random.Generator, label: str, apply: Callable[[list[np.ndarray]], None]) -> Draw | None:
+    """A draw with `apply` run on a random base; None when no base passes the domain and guard."""
+    for _ in range(_TRIES):
+        values = [_random(a, rng) for a in puzzle.args]
+        apply(values)
+        done = tuple(np.asarray(v).astype(_dtype(a)) for a, v in zip(puzzle.args, values))
+        if all(v.shape == a.shape for a, v in zip(puzzle.args, done)) and _valid(puzzle, done, structured=True):
+            return Draw(label, done)
+    return None
+
+
+def _set(k: int, structure: Structure, rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    def apply(values: list[np.ndarray]) -> None:
+        values[k] = structure.make(values, rng)
+
+    return apply
+
+
+def plan(puzzle: Puzzle) -> list[tuple[str, list[str]]]:
+    """Per argument, the structures it is put through (for the docs: seed-independent)."""
+    return [(a.name, [s.label for s in structures(a)]) for a in puzzle.args if structures(a)]
+
+
+def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
+    """The input draws for `puzzle`: stratified random draws first, then each argument's
+    structures, then pairs of them, then coincidences between arguments."""
+    rng = seed_for(puzzle, seed)
+    n = _random_count(puzzle)
+    columns = [_stratified(a, rng, n) for a in puzzle.args]
+    result = [Draw(f"random draw {k + 1}", tuple(column[k] for column in columns)) for k in range(n)]
+    if puzzle.guard is not None:  # a draw the guard refuses is drawn again
+        result = [d if _valid(puzzle, d.values) else _random_draw(puzzle, rng, k + 1) for k, d in enumerate(result)]
+    per_arg = [structures(a) for a in puzzle.args]
+    several = sum(1 for s in per_arg if s) > 1
+    extra: list[Draw | None] = []
+    for k, found in enumerate(per_arg):
+        for s in found:
+            label = f"{s.label} ({puzzle.args[k].name})" if several else s.label
+            extra.append(_structured(puzzle, rng, label, _set(k, s, rng)))
+    for a, b in itertools.combinations([k for k, s in enumerate(per_arg) if s], 2):
+        sa, sb = per_arg[a], per_arg[b]
+        for first, second in _pairs(sa, sb):
+            label = f"{puzzle.args[a].name}: {first.label}; {puzzle.args[b].name}: {second.label}"
+            extra.append(_structured(puzzle, rng, label, _both(_set(a, first, rng), _set(b, second, rng))))
+    for c in _coincidences(puzzle, rng):
+        extra.append(_structured(puzzle, rng, _coincidence_label(puzzle, c, rng), _coinciding(puzzle, c, rng)))
+    if puzzle.guard is not None:
+        for d in GUARD_TIES:
+            for ahead in (True, False):  # the runner-up before the winner in index order, then after
+                label = f"a near-tie of {_GUARD_TIE_WHAT[puzzle.guard]} ({d:g} apart, runner-up {'first' if ahead else 'last'})"
+                extra.append(_structured(puzzle, rng, label, _using_values(_GUARD_TIES_MAKE[puzzle.guard], d, ahead, rng)))
+    for draw in extra:
+        # A structure no base could satisfy on this seed leaves a random draw in its place: every
+        # seed has as many draws, so the compiled oracles are reused from seed to seed.
+        result.append(draw if draw is not None else _random_draw(puzzle, rng, len(result) + 1))
+    return tuple(result)
+
+
+def _using_values(
+    fn: Callable[[list[np.ndarray], float, bool, np.random.Generator], None], d: float, first: bool, rng: np.random.Generator,
+) -> Callable[[list[np.ndarray]], None]:
+    def apply(values: list[np.ndarray]) -> None:
+        fn(values, d, first, rng)
+
+    return apply
+
+
+def _max_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.Generator) -> None:
+    # tensor_lookup_2d: per channel, a second masked cell d below the winner (relative), before
+    # it in index order or after it: an argmax taken on rounded values picks the first of a tie.
+    arr, x, y = (np.array(v, dtype=np.float64) for v in values[:3])
+    weights = np.outer(x, y)
+    for c in range(arr.shape[-1]):
+        masked = weights * arr[:, :, c]
+        best = np.unravel_index(np.argmax(masked), masked.shape)
+        others = [ij for ij in np.ndindex(masked.shape) if ij != best and weights[ij] > 0 and (ij < best) == first]
+        if not others:
+            arr[..., c] = np.nan  # no second cell can compete: this base is refused
+            continue
+        other = others[int(rng.integers(len(others)))]
+        arr[other + (c,)] = masked[best] * (1 - d) / weights[other]
+    values[0] = arr
+
+
+def _nearest_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.Generator) -> None:
+    # asymmetrical_vectored_lookup: per row, a second value of v almost as near the target as
+    # the nearest one, on the target's other side.
+    v, k, g = (np.array(a, dtype=np.float64) for a in values[:3])
+    for b in range(len(v)):
+        pick = int(np.argmax(k[b]))
+        target = v[b, pick] - g[b]
+        nearest = int(np.argmin((v[b] - target) ** 2))
+        free = [i for i in range(v.shape[1]) if i not in (pick, nearest) and (i < nearest) == first]
+        if not free:
+            v[b] = np.nan  # no place on that side: this base is refused
+            continue
+        other = free[int(rng.integers(len(free)))]
+        v[b, other] = target - (v[b, nearest] - target) * (1 + d)
+    values[0] = v
+
+
+_GUARD_TIES_MAKE = {"unique_max": _max_tie, "asymmetric": _nearest_tie}
+_GUARD_TIE_WHAT = {"unique_max": "the max's winner and runner-up", "asymmetric": "the two values nearest the target"}
+
+
+# Below this many combinations, every structure of one argument meets every one of the other:
+# two 3-entry probability vectors (8 structures each) meet in full, one-hot or ulps from it in
+# each, so a mask x_i y_j is exactly 1 and every few ulps from it.
+PAIRS_IN_FULL = 64
+
+
+def _pairs(sa: list[Structure], sb: list[Structure]) -> list[tuple[Structure, Structure]]:
+    """Which structures of two arguments are combined: all combinations when they are few, else
+    a fixed covering in which each structure of each argument takes part at least once. The
+    same pairs on every seed, so a mistake a pair exposes is exposed on every seed."""
+    if len(sa) * len(sb) <= PAIRS_IN_FULL:
+        return list(itertools.product(sa, sb))
+    count = max(len(sa), len(sb))
+    stride = next(k for k in (7, 5, 3, 1) if math.gcd(k, len(sb)) == 1)
+    covering = [(sa[i % len(sa)], sb[(i * stride) % len(sb)]) for i in range(count)]
+    # And each structure with its namesake (huge with huge, mixed with mixed): where both
+    # arguments span many magnitudes at once, rounding in a product of them is at its worst.
+    alike = [(a, b) for a in sa for b in sb if a.label == b.label and (a, b) not in covering]
+    return covering + alike
+
+
+def _both(first: Callable[[list[np.ndarray]], None], second: Callable[[list[np.ndarray]], None]) -> Callable[[list[np.ndarray]], None]:
+    def apply(values: list[np.ndarray]) -> None:
+        first(values)
+        second(values)
+
+    return apply
+
+
+def _coinciding(puzzle: Puzzle, c: _Coincidence, rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    def apply(values: list[np.ndarray]) -> None:
+        _point_at(puzzle, values, c)
+        values[c.target] = c.sign * np.array(values[c.source][c.lead], dtype=np.float64)
+
+    return apply
+
+
+def _coincidence_label(puzzle: Puzzle, c: _Coincidence, rng: np.random.Generator) -> str:
+    source, target = puzzle.args[c.source], puzzle.args[c.target]
+    where = f"[{', '.join(map(str, c.lead))}]" if c.lead else ""
+    pointers = _point_at(puzzle, [_random(a, rng) for a in puzzle.args], c)
+    minus = "" if c.sign > 0 else "-"
+    return f"{target.name} equal to {minus}{source.name}{where}" + (f", {pointers}" if pointers else "")
+
+
+def stacked(batch: tuple[Draw, ...]) -> tuple[np.ndarray, ...]:
+    """The draws as one array per argument, the draw index first (for a vmapped oracle)."""
+    return tuple(np.stack(column) for column in zip(*(d.values for d in batch)))

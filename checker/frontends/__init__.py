@@ -1,0 +1,1 @@
+"""The CI front-ends: GitHub Classroom, Gradescope and the pytest plugin, each grading one submission."""

@@ -1,0 +1,607 @@
+"""Class grading: `jacpuzzles grade SUBMISSIONS --out OUT`.
+
+The grader draws the inputs and computes the expected Jacobians once per puzzle for the whole
+class, runs each submission's answers in worker processes of its own (`_sandbox`), judges what
+came back here, and journals each submission in `OUT/<submission>.json` as soon as it is graded,
+keyed by a digest of its answer files and of everything grading depends on. A re-run (after a
+crash, `kill -9` or Ctrl-C) grades only what is missing or changed, and ends with the same files.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import functools
+import hashlib
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from checker.engine import _assignment, _catalog, _integrity, _numerics, _oracles, _report, _sampling, _solutions, _stubs, _variants
+from checker.grading import _gradebook, _sandbox, _submissions
+from checker.engine._assignment import Assignment
+from checker.engine._assignment import BadSetup as BadSetup  # defined there, raised and caught as `_grade.BadSetup`
+from checker.grading._shard import Shard
+from checker.engine._catalog import Choices, Puzzle, puzzle_named
+from checker.engine._runner import Run
+from checker.grading._sandbox import Limits
+from checker.engine._verdict import Diagnosis, Kind, Status, Verdict, counted, with_texts
+
+GRADER_VERSION = 3  # bump when grading changes what a journaled result would be
+
+
+SCAN_CAP = _submissions.FILE_CAP  # bytes of an answer file the grader reads; a larger one is refused unread
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One submission, ready to grade: its answers located, its journal key, or why it can't be.
+
+    `refused` holds the answers that are not run (autodiff, the kit's code, too large), with why.
+    """
+
+    name: str
+    key: str
+    answers: _submissions.Answers | None
+    reason: str | None = None
+    refused: dict[str, str] = field(default_factory=dict)
+    setup: str = ""  # digest of the seed, puzzles, points and limits: `--merge` refuses a mix
+    student: str = ""  # with variants on: the student id the variants are drawn for ("" otherwise)
+    variants: dict[str, Choices] = field(default_factory=dict)  # puzzle -> the choices graded (variants on)
+    flag: str = ""  # what does not match in its workspace record (variants on), for the instructor
+
+    def runnable(self) -> dict[str, str]:
+        """The answers sent to a worker: puzzle -> path relative to the submission."""
+        files = self.answers.files if self.answers is not None else {}
+        return {name: path for name, path in files.items() if name not in self.refused}
+
+    def slot(self, name: str) -> str:
+        """The slot puzzle `name` is graded on: its name, or its variant's (`_slot`)."""
+        return _slot(name, self.variants.get(name, ()))
+
+
+def _slot(name: str, chosen: Choices) -> str:
+    """Where a variant's draws and expected Jacobians are kept: the puzzle's name for the
+    canonical variant (as without variants), `name@k` for its k-th variant."""
+    return name if not chosen else f"{name}@{_variants.choices(name).index(chosen)}"
+
+
+def _slot_puzzle(slot: str) -> Puzzle:
+    """The concrete puzzle of a slot."""
+    name, _, k = slot.partition("@")
+    return _variants.variant(name, _variants.choices(name)[int(k)]) if k else puzzle_named(name)
+
+
+def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: int, console: Console, progress: Console,
+                assignment: Assignment | None = None, shard: Shard | None = None) -> int:
+    """Grade every submission in `submissions` into `out`; returns the exit code (0: done).
+
+    `progress` shows the progress bar (stderr), `console` the summary table (stdout). Only the
+    `assignment`'s puzzles are run and counted (default: the whole catalog); with a `shard`, only
+    the submissions of that shard are graded and written.
+    """
+    _check_setup(submissions, out, jobs, limits)
+    for stale in out.glob(".*.partial"):  # a write cut short by `kill -9`
+        stale.unlink()
+    points = (assignment or _assignment.default()).points()
+    names = list(points)
+    found, skipped = _submissions.discover(submissions)
+    if shard is not None:
+        progress.print(f"shard {shard}: {sum(shard.holds(s.name) for s in found)} of the {counted(len(found), 'submission')}")
+        found = [s for s in found if shard.holds(s.name)]
+        skipped = [s for s in skipped if shard.holds(s.name)]
+    with _sandbox.scratch_folder("jacpuzzles-grade-") as scratch:
+        chosen = assignment if assignment is not None and assignment.variants else None
+        plans = [_plan(s, Path(scratch) / f"{k}", names, points, seed, limits, chosen) for k, s in enumerate(found)]
+        todo = [p for p in plans if not _journaled(out, p)]
+        with _numerics.pinned():
+            _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress, _hidden(scratch, submissions, out), unseen=(submissions, out),
+                       evidence=[p for p in plans if not _evidenced(out, p)] if chosen is not None else None)
+    if chosen is not None:
+        from checker.grading import _evidence
+
+        _evidence.write(out, [p.name for p in plans])
+        progress.print(f"integrity report (evidence for you to read, not verdicts): {out / 'integrity.md'}")
+    for skip in skipped:
+        progress.print(Text.assemble(("skipped ", "yellow"), f"{_submissions.shown(skip.name)}: {skip.reason}"))
+    docs = [json.loads((out / f"{p.name}.json").read_text()) for p in plans]
+    docs += [_gradebook.skipped(_submissions.shown(s.name), s.reason, points) for s in skipped]
+    docs.sort(key=lambda d: str(d["submission"]))
+    _write_gradebook(out, docs, names)
+    console.print(_table(docs))
+    console.print(f"graded {counted(len(todo), 'submission')}, {len(plans) - len(todo)} unchanged since the last run; results in {out}")
+    return 0
+
+
+def merge_class(out: Path, assignment: Assignment | None, console: Console) -> int:
+    """Write the class-wide files of `out` from the `<submission>.json` entries in it (copied there
+    from every shard's `OUT`), byte for byte those of one unsharded run; returns the exit code."""
+    names = list((assignment or _assignment.default()).points())
+    if not out.is_dir():
+        raise BadSetup(f"--out {out} is not a folder: copy every shard's OUT/*.json and OUT/*.txt into one folder, then merge it")
+    docs, setups = [], set()
+    for path in sorted(out.glob("*.json"), key=lambda p: p.stem):
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise BadSetup(f"cannot read the entry {path}: {exc}; copy it again from its shard's OUT") from None
+        if not isinstance(doc, dict) or doc.get("submission") != path.stem or doc.get("status") not in (_gradebook.GRADED, _gradebook.UNGRADABLE):
+            continue  # summary.json, or not an entry of ours
+        puzzles = [r.get("puzzle") for r in doc.get("results", [])]
+        if doc["status"] == _gradebook.GRADED and puzzles != names:
+            raise BadSetup(f"{path.name} was graded on {counted(len(puzzles), 'puzzle')} ({', '.join(map(str, puzzles[:3]))}…), not on the {len(names)} of this "
+                           "assignment: pass the --assignment the shards were graded with")
+        setups.add(str(doc.get("setup", "")))
+        docs.append(doc)
+    if not docs:
+        raise BadSetup(f"no submission entries (<submission>.json) in {out}: copy every shard's OUT/*.json and OUT/*.txt there first")
+    if len(setups) > 1:
+        raise BadSetup(f"the entries in {out} were graded with different seeds, points or limits: grade every shard with the same --assignment, --seed, --timeout and --memory-mb")
+    _write_gradebook(out, docs, names)
+    console.print(_table(docs))
+    console.print(f"merged {counted(len(docs), 'submission')} into {out}: grades.csv, junit.xml, summary.md, summary.json")
+    return 0
+
+
+def _check_setup(submissions: Path, out: Path, jobs: int, limits: Limits) -> None:
+    """Refuse arguments the grader cannot work with, before any work."""
+    if not submissions.is_dir():
+        raise BadSetup(f"submissions folder {str(submissions)!r} does not exist or is not a folder: pass the folder holding one folder or .zip per student")
+    if jobs < 1 or limits.timeout <= 0 or limits.memory_mb < 0:
+        raise BadSetup("--jobs and --timeout must be positive, --memory-mb at least 0 (0: no limit)")
+    if out.resolve().is_relative_to(submissions.resolve()):
+        raise BadSetup(f"--out {out} is inside the submissions folder {submissions}, which is never written to: pick another folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".jacpuzzles-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise BadSetup(f"cannot write grades into {out}: {exc.strerror or exc}; pass a writable --out folder") from None
+
+
+def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits,
+          assignment: Assignment | None = None, who: str | None = None) -> Plan:
+    """Read and locate a submission's answers (copied into `scratch`), and compute its journal key.
+
+    A submission that cannot be read is planned with the reason: a zip is journaled under a
+    digest of its bytes, a folder under no key (it is read again by the next run). With an
+    `assignment` whose variants are on, each puzzle is graded on the variant of the
+    submission's student id (the roster's entry for `who` or its name, else that name itself):
+    nothing in the submission chooses it."""
+    scratch.mkdir(mode=0o700)
+    extra = ""
+    student, chosen = "", dict[str, Choices]()
+    if assignment is not None and assignment.variants:
+        student = assignment.student_id(who if who is not None else submission.name)
+        wanted = assignment.choices(student)
+        chosen = {n: _variants.variant(n, wanted.get(n)).variant for n in names}
+        extra = json.dumps(["variants", assignment.seed, student, [[n, list(map(list, c))] for n, c in chosen.items()]], default=str)
+    setup = _key(extra and json.dumps(["variants", assignment.seed if assignment else None]), points, seed, limits)[:16]
+    try:
+        answers = _submissions.read(submission, names, scratch)
+    except Exception as exc:  # noqa: BLE001 - the grader's own failure on one submission: ungradable, retried next run
+        reason = f"the grader failed reading this submission: {type(exc).__name__}: {exc}"
+        return Plan(submission.name, "", None, reason, setup=setup, student=student, variants=chosen)
+    if isinstance(answers, _submissions.Unreadable):
+        content = _submissions.fingerprint(submission.source) if not submission.source.is_dir() else ""
+        return Plan(submission.name, _key(content + extra, points, seed, limits) if content else "", None, answers.reason, setup=setup, student=student, variants=chosen)
+    flag = _record_flag(answers.record, student, assignment) if assignment is not None and assignment.variants else ""
+    return Plan(submission.name, _key(answers.digest + extra + flag, points, seed, limits), answers, refused=_refused(answers), setup=setup,
+                student=student, variants=chosen, flag=flag)
+
+
+def _record_flag(record: _submissions.Record | None, student: str, assignment: Assignment) -> str:
+    """What does not match in a submission's workspace record, in words ("" when nothing): a
+    recorded student id that is not the submission's, an assignment digest that is not this
+    assignment's, or a record that cannot be read. Never changes a score or a variant."""
+    if record is None:
+        return ""
+    if record.problem:
+        return f"unreadable workspace record: {record.problem}"
+    notes = []
+    if record.student is not None and record.student != student:
+        notes.append(f"its workspace record ({record.path}) was made for student {record.student!r}, not {student!r}")
+    if record.digest is not None and record.digest != assignment.digest:
+        notes.append(f"its workspace record ({record.path}) was made from another assignment file (digest {record.digest!r}, this one is {assignment.digest!r})")
+    return "; ".join(notes)
+
+
+def _refused(answers: _submissions.Answers) -> dict[str, str]:
+    """The answers not to run, with why: they use autodiff or the kit's code, or are too large to read."""
+    refused = {}
+    for name, size in answers.oversized.items():
+        refused[name] = (f"{answers.files[name]} is {size / 1024 / 1024:.1f} MB: answer files are limited to {SCAN_CAP // 1024 // 1024} MB; "
+                         "it was not run. Submit only your answer")
+    for name, rel in answers.files.items():
+        if name in refused:
+            continue
+        try:
+            source = (answers.root / rel).read_bytes().decode("utf-8")  # the grader's own copy, at most SCAN_CAP bytes
+        except UnicodeDecodeError:
+            continue  # the worker reports it as not UTF-8, with the byte
+        except OSError as exc:
+            refused[name] = f"cannot read {rel}: {exc.strerror or exc}"
+            continue
+        findings = _integrity.scan(source)
+        if findings:
+            refused[name] = _integrity.describe(findings, rel)
+    return refused
+
+
+def _key(content: str, points: dict[str, int], seed: int, limits: Limits) -> str:
+    """What a journaled result depends on: the answers, the puzzles and points, seed, limits, kit."""
+    text = json.dumps([GRADER_VERSION, content, points, seed, limits.timeout, limits.memory_mb, _numerics.settings_digest(), _catalog_digest()])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _catalog_digest() -> str:
+    """The catalog's files: an edited `f`, domain or shape gives other verdicts."""
+    digest = hashlib.sha256()
+    for path in sorted(_catalog._DATA.glob("*.toml")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _journaled(out: Path, plan: Plan) -> bool:
+    """Whether `out` already holds this submission's result under the same key."""
+    if not plan.key:
+        return False
+    try:
+        doc = json.loads((out / f"{plan.name}.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return bool(doc.get("key") == plan.key and (out / f"{plan.name}.txt").is_file())
+
+
+def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits, jobs: int, console: Console,
+               hidden: tuple[str, ...] = (), advice: bool = True, unseen: tuple[Path, ...] = (), evidence: list[Plan] | None = None) -> None:
+    """Grade `todo`, `jobs` at a time, journaling each as it finishes.
+
+    `hidden`: the grader's paths, never shown to a student; `advice`: print set-up notes (not
+    where students read); `unseen`: folders of the grader's a worker must not see (SUBMISSIONS,
+    OUT); the scratch folder and the cache of expected Jacobians are unseen too. `evidence`
+    (variants on): the graded submissions whose failing answers are then also run on the
+    puzzle's other variants, for the integrity report (`_evidence`).
+    """
+    needed = _needed(todo, names, evidence or [])
+    draws = {n: _sampling.draws(_slot_puzzle(n), seed) for n in needed}
+    expected = _expected(needed, draws)
+    for note in _oracle_notes(expected) if advice else []:
+        console.print(Text.assemble(("note: ", "yellow"), note))  # set-up advice: for the instructor, not the students
+    sandbox: _sandbox.Pool | str | None = None
+    if needed:
+        cache = _oracles.cache_dir()
+        try:
+            others = {slot: (slot.partition("@")[0], _slot_puzzle(slot).variant) for slot in needed if "@" in slot}
+            sandbox = _sandbox.Pool(scratch, draws, limits, hidden=(*unseen, *([cache] if cache is not None else [])), variants=others or None)
+        except _sandbox.WorkerFailure as exc:
+            sandbox = str(exc)  # every submission is ungradable, with the reason, and retried next run
+        if isinstance(sandbox, _sandbox.Pool):
+            if advice:  # the instructor's console; a student's CI log gets no set-up notes
+                console.print(Text(sandbox.isolation(), style="yellow" if sandbox.missing else "dim"), soft_wrap=True)
+            try:
+                failed = _prove(sandbox, needed[0].partition("@")[0], draws, expected)
+            except BaseException:
+                sandbox.close()
+                raise
+            if failed is not None:
+                sandbox.close()
+                raise BadSetup(failed)
+    columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"))
+    try:
+        with Progress(*columns, console=console, transient=False) as progress, concurrent.futures.ThreadPoolExecutor(jobs) as threads:
+            task = progress.add_task("", total=len(todo))
+            futures = {threads.submit(_run, plan, sandbox): plan for plan in todo}
+            try:
+                for future in concurrent.futures.as_completed(futures):
+                    plan = futures[future]
+                    _journal(out, plan, future.result(), draws, expected, points, seed, hidden)
+                    progress.update(task, advance=1, description=escape(_submissions.shown(plan.name)))
+                if evidence:
+                    memo: dict[tuple[str, str], str] = {}  # (slot, answer file's digest) -> what it gave there
+                    gathered = {threads.submit(_gather, plan, sandbox, out, draws, expected, seed, memo): plan for plan in evidence}
+                    for done in concurrent.futures.as_completed(gathered):
+                        done.result()
+            except BaseException:
+                if isinstance(sandbox, _sandbox.Pool):
+                    sandbox.stop()
+                raise
+    finally:
+        if isinstance(sandbox, _sandbox.Pool):
+            sandbox.close()
+
+
+def _needed(todo: list[Plan], names: list[str], evidence: list[Plan]) -> list[str]:
+    """The slots some answer runs on, in catalog order: each plan's puzzles on its own
+    variants; every variant of the puzzles `evidence` answers; and the first puzzle's canonical
+    variant, which the kit's reference answer is proved on."""
+    found = {p.slot(n) for p in todo for n in p.runnable()}
+    for plan in evidence:
+        for name in plan.runnable():
+            found |= {_slot(name, c) for c in _variants.choices(name)}
+    if found:
+        found.add(min(found, key=lambda s: names.index(s.partition("@")[0])).partition("@")[0])
+    return sorted(found, key=lambda s: (names.index(s.partition("@")[0]), int(s.partition("@")[2] or 0)))
+
+
+def _gather(plan: Plan, sandbox: _sandbox.Pool | str | None, out: Path, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], seed: int,
+            memo: dict[tuple[str, str], str] | None = None) -> None:
+    """Run each answer of `plan` that fails its own variant on every variant of its puzzle,
+    and write what it fits (and the wrong Jacobians it returns) to `OUT/.evidence/<name>.json`,
+    for the integrity report. Written only once the runs are complete (else retried next run).
+    `memo` keeps what an answer file (by the digest of its bytes) gave on a slot, across the
+    class: a file handed in by many (a published answer) runs once per slot."""
+    from checker.grading import _evidence
+    from checker.engine._engine import _verdict
+
+    try:
+        doc = json.loads((out / f"{plan.name}.json").read_text())
+    except (OSError, ValueError):
+        return
+    files = plan.answers.files if plan.answers is not None else {}
+    failing = [r["puzzle"] for r in doc.get("results", []) if r.get("status") in (Status.FAIL.value, Status.ERROR.value) and r.get("puzzle") in plan.runnable()]
+    memo = memo if memo is not None else {}
+    root = plan.answers.root if plan.answers is not None else Path()
+    digests = {n: hashlib.sha256((root / files[n]).read_bytes()).hexdigest() for n in failing}
+    wanted = [(_slot(n, c), n) for n in failing for c in _variants.choices(n)]
+    items = [(slot, files[n]) for slot, n in wanted if (slot, digests[n]) not in memo]
+    runs: list[Run] = []
+    if items and isinstance(sandbox, _sandbox.Pool) and plan.answers is not None:
+        try:
+            runs = sandbox.run(plan.answers.root, items)
+        except _sandbox.WorkerFailure:
+            return
+    elif items:
+        return
+    for (slot, path), run in zip(items, runs):
+        verdict = _verdict(_slot_puzzle(slot), draws[slot], run, seed, expected.get(slot))
+        wrong_blocks = run.problem is None and bool(run.answers)
+        gave = "fits" if verdict.status == Status.PASS else (f"wrong {_evidence.fingerprint(run.answers)}" if wrong_blocks else "")
+        memo[(slot, digests[slot.partition("@")[0]])] = gave
+    fits: dict[str, list[str]] = {}
+    wrong: dict[str, dict[str, str]] = {}
+    for slot, name in wanted:
+        gave = memo.get((slot, digests[name]), "")
+        if gave == "fits":
+            fits.setdefault(name, []).append(slot)
+        elif gave.startswith("wrong "):
+            wrong.setdefault(name, {})[slot] = gave.partition(" ")[2]
+    answered = {n: _evidence.file_digest(plan.answers.root / rel) for n, rel in files.items()} if plan.answers is not None else {}
+    entry = _evidence.entry(plan.name, plan.key, plan.student, {n: plan.slot(n) for n in plan.variants}, {n: _variants.label(_slot_puzzle(plan.slot(n))) for n in plan.variants},
+                            {r["puzzle"]: r["status"] for r in doc.get("results", [])}, fits, wrong, answered, plan.flag)
+    _evidence.store(out, plan.name, entry)
+
+
+def _evidenced(out: Path, plan: Plan) -> bool:
+    """Whether `out` already holds this submission's evidence under the same key."""
+    from checker.grading import _evidence
+
+    return bool(plan.key) and _evidence.stored_key(out, plan.name) == plan.key and _journaled(out, plan)
+
+
+def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any]) -> str | None:
+    """Run the kit's reference answer for `name` as a student's answer runs, before grading
+    anyone: None when it passes, else one line saying why grading cannot work and what to do."""
+    from checker.engine._engine import _verdict
+
+    folder = _solutions.folder()
+    puzzle = puzzle_named(name)
+    rel = _stubs.relative_path(puzzle)
+    if folder is None or not (folder / rel).is_file():
+        return None  # an installation without reference answers: nothing to prove with
+    with tempfile.TemporaryDirectory(prefix="proof-", dir=sandbox.scratch) as tmp:
+        (Path(tmp) / rel).parent.mkdir(parents=True)
+        (Path(tmp) / rel).write_bytes((folder / rel).read_bytes())
+        try:
+            runs = sandbox.run(Path(tmp), [(name, str(rel))])
+        except _sandbox.WorkerFailure as exc:
+            return f"the grader's workers cannot run answers on this machine: {exc}. {_ADVICE}"
+    verdict = _verdict(puzzle, draws[name], runs[0], 0, expected.get(name))
+    if verdict.status == Status.PASS:
+        return None
+    said = f"; the worker said: {sandbox.last_words}" if sandbox.last_words else ""
+    return f"the grader's workers cannot run answers on this machine: the reference answer for {name} got {verdict.status.value} ({' '.join(verdict.message.split())[:300]}){said}. {_ADVICE}"
+
+
+_ADVICE = ("As root, workers run as other users: Python, its packages and the kit must be readable by every user "
+           "(chmod -R o+rX on their folders, or install them outside a private home), or run the grader as a plain user (docs/grading.md)")
+
+
+def _expected(needed: list[str], draws: dict[str, tuple[_sampling.Draw, ...]]) -> dict[str, Any]:
+    """The expected Jacobians of every slot some submission answers, computed once: in rounds
+    holding one variant of each puzzle (the oracles key their results by puzzle name); without
+    variants, one round."""
+    from checker.engine._engine import _expected as expected_many
+
+    rounds: list[list[str]] = []
+    for slot in needed:
+        name = slot.partition("@")[0]
+        free = next((r for r in rounds if all(s.partition("@")[0] != name for s in r)), None)
+        if free is None:
+            rounds.append(free := [])
+        free.append(slot)
+    found: dict[str, Any] = {}
+    for group in rounds:
+        computed = expected_many([(_slot_puzzle(s), draws[s]) for s in group])
+        found.update({s: computed[s.partition("@")[0]] for s in group if s.partition("@")[0] in computed})
+    return found
+
+
+def _run(plan: Plan, sandbox: _sandbox.Pool | str | None) -> list[Run] | str:
+    """Run one submission's answers out of process (in a worker thread of the grader)."""
+    runnable = plan.runnable()
+    if plan.answers is None or not runnable or sandbox is None:
+        return []
+    if isinstance(sandbox, str):
+        return sandbox
+    try:
+        return sandbox.run(plan.answers.root, [(plan.slot(name), path) for name, path in runnable.items()])
+    except _sandbox.WorkerFailure as exc:
+        return str(exc)
+    except Exception as exc:  # noqa: BLE001 - the grader's own failure: ungradable, never a 0
+        return f"the grader failed on this submission: {type(exc).__name__}: {exc}"
+
+
+def _journal(out: Path, plan: Plan, outcome: list[Run] | str, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], points: dict[str, int], seed: int,
+             hidden: tuple[str, ...] = ()) -> None:
+    """Judge a submission's runs and write its `.txt`, then its `.json` (the journal entry):
+    what a student receives, so without the seed or the grader's paths (`hidden`)."""
+    reason = plan.reason if plan.reason is not None else (outcome if isinstance(outcome, str) else None)
+    verdicts = None
+    if reason is None:
+        assert plan.answers is not None and not isinstance(outcome, str)
+        try:
+            verdicts = [_for_students(v, seed, hidden) for v in _verdicts(plan, outcome, draws, expected, seed, list(points))]
+        except Exception as exc:  # noqa: BLE001 - a judge crash is the grader's failure, not a 0
+            reason = f"the grader failed while judging: {type(exc).__name__}: {exc}"
+    if verdicts is None:
+        # Refused for its content: journaled like a grade. The grader's own failure: no key, so
+        # the next run tries again.
+        key = plan.key if plan.reason is not None else ""
+        doc = _gradebook.ungradable(plan.name, key, _scrub(reason or "unknown", seed, hidden), points, plan.setup)
+    else:
+        doc = _gradebook.graded(plan.name, plan.key, verdicts, points, plan.setup)
+    if plan.student:  # variants on: whose variants were graded, and what its workspace record claims
+        doc["student"] = plan.student
+        doc["variants"] = {n: _variants.label(_slot_puzzle(plan.slot(n))) for n in points}
+        if plan.flag:
+            doc["flag"] = _scrub(plan.flag, seed, hidden)
+    _gradebook.write_atomic(out / f"{plan.name}.txt", _gradebook.feedback(doc, verdicts, points))
+    _gradebook.write_atomic(out / f"{plan.name}.json", _gradebook.document_text(doc))
+
+
+def _verdicts(plan: Plan, runs: list[Run], draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], seed: int, names: list[str]) -> list[Verdict]:
+    """One verdict per puzzle of `names` (catalog order): judged runs, refused files, missing files."""
+    from checker.engine._engine import _verdict
+
+    answers = plan.answers
+    assert answers is not None
+    by_name = dict(zip(plan.runnable(), runs))
+    verdicts = []
+    for p in (_slot_puzzle(plan.slot(n)) for n in names):
+        if p.name in by_name:
+            slot = plan.slot(p.name)
+            verdict = _verdict(p, draws[slot], by_name[p.name], seed, expected.get(slot))
+            verdict = dataclasses.replace(verdict, path=answers.files[p.name])
+        elif p.name in plan.refused:
+            why = plan.refused[p.name]
+            verdict = Verdict(p.name, Status.ERROR, why, (Diagnosis(Kind.FORBIDDEN, why),), path=answers.files[p.name], seed=seed)
+        else:
+            status, message = answers.missing[p.name]
+            kind = Kind.DUPLICATE if p.name in answers.duplicated else Kind.MISSING
+            verdict = Verdict(p.name, Status(status), message, (Diagnosis(kind, message),), seed=seed)
+        if p.name in answers.ignored and p.name in answers.files:
+            copies = ", ".join(answers.ignored[p.name])
+            note = f"{answers.files[p.name]} was graded; {copies}, also named {p.name}.py, ignored (one answer file per puzzle)"
+            verdict = dataclasses.replace(verdict, message=f"{verdict.message}. {note}")
+        verdicts.append(verdict)
+    return verdicts
+
+
+def _hidden(scratch: str | Path, *folders: Path) -> tuple[str, ...]:
+    """The grader's own paths, longest first: its scratch, SUBMISSIONS, OUT, the kit's folder."""
+    paths = {os.path.abspath(scratch), os.path.realpath(scratch), str(Path(_catalog.__file__).resolve().parents[2])}
+    for folder in folders:
+        paths |= {os.path.abspath(folder), str(folder.resolve())}
+    # Absolute paths only: a relative `--out out` must not take "out" out of "output".
+    return tuple(sorted((p.rstrip("/") for p in paths if p.startswith("/") and len(p.rstrip("/")) > 1), key=len, reverse=True))
+
+
+def _scrub(text: str, seed: int, hidden: tuple[str, ...]) -> str:
+    """Text a student receives: no seed of the draws, no path of the grader's, no control
+    character an answer printed or raised (`_report.printable`)."""
+    text = _report.printable(text)
+    text = re.sub(rf" ?\(seed {seed}\)|\bseed {seed}\b", "", text)
+    for path in hidden:
+        # A file under it (a worker's copy `<scratch>/job3-x/code/autodiff/cumsum.py`) keeps its
+        # path relative to the submission; the folder alone becomes "…".
+        pattern = r"(?<![\w.-])" + re.escape(path) + r"(?:/(?:\d+/)?(?:job[^/\s]*/code/)?|(?![\w.-]))"
+        text = re.sub(pattern, lambda m: "" if m.group(0).endswith("/") else "…", text)
+    return text
+
+
+def _for_students(verdict: Verdict, seed: int, hidden: tuple[str, ...]) -> Verdict:
+    """`verdict` as a student receives it: seed and grader paths scrubbed from every text, and
+    the oracles' set-up notes (install TensorFlow...) left to the instructor."""
+    scrubbed = with_texts(verdict, lambda text: _scrub(text, seed, hidden))
+    oracles = tuple(dataclasses.replace(c, note="not compared on the grader" if c.note else "") for c in verdict.oracles)
+    return dataclasses.replace(scrubbed, oracles=oracles)
+
+
+def _oracle_notes(expected: dict[str, Any]) -> list[str]:
+    """The set-up notes of the oracles that could not be compared (TensorFlow missing...), once each."""
+    notes: dict[str, None] = {}
+    for value in expected.values():
+        others = value[1] if isinstance(value, tuple) and len(value) > 1 and isinstance(value[1], list) else []
+        for other in others:
+            if isinstance(other, tuple) and len(other) == 3 and other[2]:
+                notes[f"{other[0]}: not compared: {other[2]}"] = None
+    return list(notes)
+
+
+def _write_gradebook(out: Path, docs: list[dict[str, Any]], names: list[str]) -> None:
+    """The class-wide files, from every submission's document."""
+    summary = _gradebook.summary(docs, names)
+    _gradebook.write_atomic(out / "grades.csv", _gradebook.grades_csv(docs, names))
+    _gradebook.write_atomic(out / "junit.xml", _gradebook.junit_xml(docs))
+    _gradebook.write_atomic(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    _gradebook.write_atomic(out / "summary.md", _gradebook.summary_markdown(summary))
+
+
+def _table(docs: list[dict[str, Any]]) -> Table:
+    """The end-of-run table: one row per submission."""
+    table = Table(title="jacpuzzles grade", title_justify="left", show_edge=False)
+    # The counts and scores never give way: on a narrow terminal the note folds onto more lines
+    # (and a long name), instead of squeezing the other columns to nothing.
+    table.add_column("submission", justify="left", min_width=10, overflow="fold")
+    table.add_column("score", justify="right", no_wrap=True, min_width=len("ungradable"))
+    for column in ("pass", "fail", "error", "todo"):
+        table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
+    table.add_column("note", overflow="fold", max_width=60)
+    for doc in docs:
+        counts = {s.value: sum(r["status"] == s.value for r in doc["results"]) for s in Status}
+        score = str(doc["status"]) if doc["score"] is None else f"{doc['score']}/{doc['max_score']}"
+        # Text, never markup: names and reasons come from the submissions.
+        table.add_row(Text(_submissions.shown(str(doc["submission"]))), score, *(str(counts[s.value]) for s in Status), Text(str(doc.get("reason", ""))))
+    return table
+
+
+def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, console: Console, progress: Console,
+              assignment: Assignment | None = None, student: str | None = None) -> dict[str, Any]:
+    """Grade the single submission in the folder `root` (a student's checked-out repository, a
+    Gradescope upload) into `out`, exactly as `grade_class` grades each student of a class;
+    returns its document (`out/<name>.json`). Nothing is taken from an earlier run's journal.
+
+    `console` gets the feedback report and the table, `progress` the progress bar. Only the
+    `assignment`'s puzzles are run and counted (default: the whole catalog). With its variants
+    on, each puzzle is graded on the variant of `student` (a CI front-end's finding: the
+    roster's id for it, else itself), or of `name` when None.
+    """
+    if not root.is_dir():
+        raise BadSetup(f"submission folder {str(root)!r} does not exist or is not a folder: pass the folder holding the answer files")
+    _check_setup(root, out, 1, limits)
+    points = (assignment or _assignment.default()).points()
+    names = list(points)
+    with _sandbox.scratch_folder("jacpuzzles-grade-") as scratch:
+        chosen = assignment if assignment is not None and assignment.variants else None
+        plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits, chosen, student)
+        with _numerics.pinned():
+            # One student's CI log: students read it, so no set-up advice there.
+            _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress, _hidden(scratch, root, out), advice=False, unseen=(root, out))
+    doc: dict[str, Any] = json.loads((out / f"{name}.json").read_text())
+    _write_gradebook(out, [doc], names)
+    console.print(Text((out / f"{name}.txt").read_text().rstrip("\n")))
+    console.print(_table([doc]))
+    return doc

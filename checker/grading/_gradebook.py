@@ -1,0 +1,219 @@
+"""The grader's outputs, from graded submissions as values: per-student JSON and feedback text,
+`grades.csv`, `junit.xml`, `summary.md` and `summary.json`.
+
+Nothing here grades: every fact comes from a submission's document (the `<submission>.json`
+journal entry), so a re-run that grades nothing new writes byte-identical files. Every file is
+written atomically (a temporary file, then a rename).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import statistics
+import tempfile
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+from typing import Any, Sequence
+
+from rich.console import Console
+from rich.text import Text
+
+from checker.engine._report import render, to_json
+from checker.engine._verdict import Verdict, counted, out_of
+
+GRADED = "graded"
+UNGRADABLE = "ungradable"
+SKIPPED = "skipped"  # an entry of SUBMISSIONS not graded under its name (reserved, shared...): a row, no file
+TOP_DIAGNOSES = 3  # per puzzle, in the summary
+# Characters XML 1.0 cannot hold, whatever the escaping: control characters, surrogates, U+FFFE/F.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+JUNIT_TEXT_CAP = 8000  # characters of a message or output kept in junit.xml
+
+
+def graded(name: str, key: str, verdicts: Sequence[Verdict], points: dict[str, int], setup: str = "") -> dict[str, Any]:
+    """The document of a graded submission: score, maximum and `check --json`'s results (without
+    the seed: the document is sent to the student). `setup` is a digest of the seed, puzzles and
+    limits, for `--merge` to refuse entries graded differently."""
+    results = to_json(verdicts, points)["results"]
+    for r in results:
+        r.pop("seed", None)
+    return {
+        "submission": name,
+        "status": GRADED,
+        "score": sum(r["points"] for r in results),
+        "max_score": sum(points[v.puzzle] for v in verdicts),
+        "key": key,
+        "setup": setup,
+        "results": results,
+    }
+
+
+def ungradable(name: str, key: str, reason: str, points: dict[str, int], setup: str = "") -> dict[str, Any]:
+    """The document of a submission the grader could not grade: no score (not 0), and why."""
+    return {"submission": name, "status": UNGRADABLE, "score": None, "max_score": sum(points.values()), "key": key, "setup": setup,
+            "reason": reason, "results": []}
+
+
+def skipped(name: str, reason: str, points: dict[str, int]) -> dict[str, Any]:
+    """The row of an entry of SUBMISSIONS that was not graded (never written as a file)."""
+    return {"submission": name, "status": SKIPPED, "score": None, "max_score": sum(points.values()), "reason": reason, "results": []}
+
+
+def feedback(doc: dict[str, Any], verdicts: Sequence[Verdict] | None, points: dict[str, int]) -> str:
+    """The feedback a student gets back: the check report as plain text, 100 columns wide."""
+    console = Console(file=io.StringIO(), width=100, color_system=None, force_terminal=False, highlight=False, emoji=False)
+    if doc["status"] == UNGRADABLE or verdicts is None:
+        console.print(Text(f"{doc['submission']}: ungradable: {doc.get('reason', '')}"))
+        console.print(Text("This is not a score: the grader could not grade this submission. Ask your instructor."))
+    else:
+        console.print(Text(f"{doc['submission']}: {out_of(doc['score'], doc['max_score'])}"))
+        console.print()
+        render(verdicts, console, points, seed=False)
+    if "student" in doc:  # variants on: each puzzle was graded on this student's own variant
+        console.print()
+        console.print(Text(f"student {doc['student']}: each puzzle was graded on your own variant:"))
+        for name, label in doc.get("variants", {}).items():
+            console.print(Text(f"  {name}: {label}"))
+    if doc.get("flag"):
+        console.print(Text(f"note: {doc['flag']} (the grade is not changed by this; your instructor may ask about it)"))
+    out = console.file
+    assert isinstance(out, io.StringIO)
+    return "".join(line.rstrip() + "\n" for line in out.getvalue().splitlines())  # rich pads lines to the width
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` so that a reader (or a re-run after `kill -9`) sees all or nothing."""
+    # A short temporary name: `.<name>.partial` of a 250-byte name would not fit a file name.
+    fd, partial = tempfile.mkstemp(prefix=".", suffix=".partial", dir=path.parent)
+    try:
+        # A learner's output may hold lone surrogates: kept as `\udcff` escapes, valid in JSON too.
+        with open(fd, "w", encoding="utf-8", errors="backslashreplace", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(partial, 0o644)
+        os.replace(partial, path)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
+
+
+def document_text(doc: dict[str, Any]) -> str:
+    """A submission's document as it is stored."""
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def grades_csv(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
+    """`submission, score, max_score`, points per puzzle, then `status` (graded, ungradable or
+    skipped) and `reason` (why not graded)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    ids = any("student" in doc for doc in docs)  # variants on: a student id column after the name
+    writer.writerow(["submission", *(["student"] if ids else []), "score", "max_score", *names, "status", "reason"])
+    for doc in docs:
+        earned = {r["puzzle"]: r["points"] for r in doc["results"]}
+        score = "" if doc["score"] is None else doc["score"]
+        student = [doc.get("student", "")] if ids else []
+        writer.writerow([doc["submission"], *student, score, doc["max_score"], *(earned.get(n, "") for n in names), doc["status"], doc.get("reason", "")])
+    return out.getvalue()
+
+
+def _clean(text: str | None, cap: int = JUNIT_TEXT_CAP) -> str:
+    """Text XML can hold: invalid characters replaced, length capped."""
+    cleaned = _NOT_XML.sub("\ufffd", text or "")
+    return cleaned if len(cleaned) <= cap else cleaned[:cap] + f"… ({counted(len(cleaned) - cap, 'more character')})"
+
+
+_JUNIT_TAG = {"fail": "failure", "error": "error", "todo": "skipped"}
+
+
+def junit_xml(docs: Sequence[dict[str, Any]]) -> str:
+    """One `testsuite` per submission, one `testcase` per puzzle (an ungradable submission: one
+    `error` case saying why)."""
+    suites = ET.Element("testsuites", name="jacpuzzles grade")
+    for doc in docs:
+        results = doc["results"]
+        counts = Counter(r["status"] for r in results)
+        suite = ET.SubElement(suites, "testsuite", name=doc["submission"], tests=str(max(len(results), 1)),
+                              failures=str(counts["fail"]), errors=str(counts["error"] + (doc["status"] == UNGRADABLE)),
+                              skipped=str(counts["todo"] + (doc["status"] == SKIPPED)))
+        if doc["status"] in (UNGRADABLE, SKIPPED):
+            case = ET.SubElement(suite, "testcase", classname=doc["submission"], name=doc["status"])
+            outcome = "error" if doc["status"] == UNGRADABLE else "skipped"
+            ET.SubElement(case, outcome, message=_clean(doc.get("reason")), type=doc["status"]).text = _clean(doc.get("reason"))
+        for r in results:
+            case = ET.SubElement(suite, "testcase", classname=doc["submission"], name=r["puzzle"])
+            tag = _JUNIT_TAG.get(r["status"])
+            if tag is not None:
+                kind = r["diagnoses"][0]["kind"] if r["diagnoses"] else r["status"]
+                detail = "\n".join(f"[{d['kind']}] {d['message']}" for d in r["diagnoses"])
+                ET.SubElement(case, tag, message=_clean(r["message"], 1000), type=kind).text = _clean(detail)
+            if r.get("output"):
+                ET.SubElement(case, "system-out").text = _clean(r["output"])
+    ET.indent(suites)
+    return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def summary(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[str, Any]:
+    """Score distribution, per-puzzle pass rates and most common diagnoses, over graded submissions."""
+    done = [d for d in docs if d["status"] == GRADED]
+    scores = [d["score"] for d in done]
+    per_puzzle = {}
+    for name in names:
+        results = [r for d in done for r in d["results"] if r["puzzle"] == name]
+        kinds = Counter(k for r in results for k in dict.fromkeys(dg["kind"] for dg in r["diagnoses"]))
+        per_puzzle[name] = {
+            "graded": len(results),
+            "pass_rate": round(sum(r["status"] == "pass" for r in results) / len(results), 4) if results else None,
+            "statuses": dict(sorted(Counter(r["status"] for r in results).items())),
+            "diagnoses": {k: n for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))},
+        }
+    flagged = {"flagged": [{"submission": d["submission"], "student": d.get("student", ""), "flag": d["flag"]} for d in docs if d.get("flag")]}
+    return {
+        **(flagged if flagged["flagged"] else {}),
+        "submissions": len(docs),
+        "graded": len(done),
+        "ungradable": [{"submission": d["submission"], "reason": d.get("reason", "")} for d in docs if d["status"] == UNGRADABLE],
+        "skipped": [{"submission": d["submission"], "reason": d.get("reason", "")} for d in docs if d["status"] == SKIPPED],
+        "max_score": docs[0]["max_score"] if docs else 0,
+        "scores": {
+            "mean": round(statistics.fmean(scores), 4) if scores else None,
+            "median": statistics.median(scores) if scores else None,
+            "min": min(scores) if scores else None,
+            "max": max(scores) if scores else None,
+            "distribution": {str(s): n for s, n in sorted(Counter(scores).items())},
+        },
+        "puzzles": per_puzzle,
+    }
+
+
+def summary_markdown(s: dict[str, Any]) -> str:
+    """The summary for people (and a CI job summary): what the class got right and wrong."""
+    lines = ["# jacpuzzles grade: summary", ""]
+    sc = s["scores"]
+    skipped = s.get("skipped", [])
+    lines.append(f"{s['graded']} of {counted(s['submissions'], 'submission')} graded; {len(s['ungradable'])} ungradable" + (f"; {len(skipped)} skipped." if skipped else "."))
+    if sc["mean"] is not None:
+        lines.append(f"Scores out of {s['max_score']}: mean {sc['mean']:g}, median {sc['median']:g}, min {sc['min']}, max {sc['max']}.")
+    lines += ["", "## Score distribution", "", "| score | submissions |", "| ---: | ---: |"]
+    lines += [f"| {score} | {n} |" for score, n in sc["distribution"].items()]
+    lines += ["", "## Per puzzle", "", "| puzzle | pass rate | most common diagnoses |", "| --- | ---: | --- |"]
+    for name, p in s["puzzles"].items():
+        rate = "-" if p["pass_rate"] is None else f"{p['pass_rate']:.0%}"
+        common = ", ".join(f"{n / p['graded']:.0%} {kind}" for kind, n in list(p["diagnoses"].items())[:TOP_DIAGNOSES])
+        lines.append(f"| {name} | {rate} | {common or '-'} |")
+    if s["ungradable"]:
+        lines += ["", "## Ungradable", ""]
+        lines += [f"- {u['submission']}: {u['reason']}" for u in s["ungradable"]]
+    if s.get("flagged"):
+        lines += ["", "## Workspace records that do not match (scores unchanged; for you to look into)", ""]
+        lines += [f"- {f['submission']} (student {f['student']}): {f['flag']}" for f in s["flagged"]]
+    if skipped:
+        lines += ["", "## Skipped (not graded: rename or remove the entry, then grade again)", ""]
+        lines += [f"- {u['submission']}: {u['reason']}" for u in skipped]
+    return "\n".join(lines) + "\n"

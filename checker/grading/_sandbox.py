@@ -1,0 +1,720 @@
+"""Running a submission's answers out of process, for class grading: the grader's side of `_worker`.
+
+A `Pool` starts one zygote process (`_worker`), which imports JAX and the kit and loads the
+class's draws once. For each attempt at a submission, the zygote forks a reaper and the reaper a
+worker: student code runs only there, never in the grader and never in a process where another
+submission's code ran. The worker gets a private copy of the submission's answer files as its
+working directory (and, when the grader runs as root, namespaces, control groups and an
+unprivileged uid of its own: docs/grading.md, "The threat model, as built"), a wall-clock
+budget kept by this side's clock, and a memory limit. Results come back as `.npz` and JSON
+files in the worker's folder, read here as hostile data: never through a link, FIFO or device,
+capped in size, numbers only, every status decided here. A worker that dies, hangs or runs out
+of memory costs the puzzle it was on, and a fresh worker runs the rest. `Pool.run` returns the
+same `Run`s as the in-process runner, so the judge never knows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import io
+import json
+import os
+import queue
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import IO, Any, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from checker.engine._catalog import Choices, Puzzle, puzzle_named
+from checker.engine._runner import Problem, Run
+from checker.engine._sampling import Draw
+from checker.engine._verdict import Kind, Status
+from checker.grading import _worker
+from checker.grading._worker import BATCH, CURRENT, _cgroup_bases, memory_group, oom_recorded
+
+STARTUP_BUDGET = 120.0  # seconds for the zygote to import JAX, or a worker to start (a busy machine)
+JOB_FOLDER_SIZE = "1g"  # as root with namespaces, each job's folder is a tmpfs this size (docs/grading.md)
+POLL = 0.05  # seconds between looks at a running worker
+STDERR_TAIL = 4000  # bytes of a dead worker's stderr read back, for the reason it died
+UID_BASE = 620000  # as root, job k of a run runs as uid UID_BASE + block * UID_BLOCK + k (no such users)
+UID_BLOCK = 1_000_000  # uids a grader run holds: its block is locked (UID_LOCKS) while it runs
+UID_BLOCKS = 4000
+UID_LOCKS = Path("/run/jacpuzzles")
+RECORD_CAP = 1024 * 1024  # bytes of a result record read back; a larger one is refused
+RESULT_CAP = 64 * 1024 * 1024  # bytes of a result's arrays read back; larger ones are refused
+OUTPUT_CAP = 4000  # characters of an answer's printed output kept (the worker caps it too)
+TEXT_CAP = 2000  # characters of a problem's message or location kept
+PROCESSES = 256  # processes and threads a job may have at once (as root, per uid), plus 8 per core
+KIT = Path(__file__).resolve().parents[2]  # the folder holding the `checker` package
+# The zygote starts without the working directory on sys.path, and with the kit's own folder
+# first: a `numpy.py` or `checker/` in a submission must not stand in for the real ones.
+_BOOT = "import sys, runpy; sys.path[0] = sys.argv.pop(1); runpy.run_module('checker.grading._worker', run_name='__main__')"
+# What a process that ran out of memory under RLIMIT_AS tends to print before dying.
+_MEMORY_HINTS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory", "RESOURCE_EXHAUSTED")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one submission's code may use: seconds per import or call, megabytes on top of JAX."""
+
+    timeout: float
+    memory_mb: int
+
+    def puzzle_budget(self) -> float:
+        """Wall-clock seconds one puzzle may take in all (import, compiled run, eager rerun)."""
+        return self.timeout * 2 + 5
+
+
+@dataclass(frozen=True)
+class _Ended:
+    """How a worker ended: its exit status, and whether this side killed it for time."""
+
+    returncode: int
+    timed_out: bool
+    ready: bool
+    stderr: str
+    current: str  # what it was on: "trace N" or "run N" for puzzle N, "batch", or "" before any
+    oom: bool = False  # its tree hit the memory limit of its control group
+    oom_on: str = ""  # the stage it was on when that limit first killed one of its processes
+    armed_for: float = 0.0  # seconds from the worker's arming to its end, on the grader's clock
+
+
+class WorkerFailure(Exception):
+    """The grader's own worker could not run (no student code had run yet): the submission is
+    ungradable, never scored 0."""
+
+
+class Pool:
+    """The zygote and the jobs it runs; `with Pool(...) as pool: pool.run(...)` from any thread."""
+
+    puzzles: Mapping[str, Puzzle] = MappingProxyType({})  # slot -> its variant (a slot not here: a puzzle's name)
+
+    def __init__(self, scratch: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path] = (),
+                 variants: dict[str, tuple[str, Choices]] | None = None) -> None:
+        """`draws` per slot: a puzzle's name (its canonical variant), or a key of `variants`,
+        which names the puzzle and the choices of the variant that slot runs answers against.
+        `hidden`: folders a worker must not see beside the scratch folder (SUBMISSIONS, OUT)."""
+        from checker.engine import _variants
+
+        self.limits = limits
+        self.puzzles: dict[str, Puzzle] = {slot: _variants.variant(name, chosen) for slot, (name, chosen) in (variants or {}).items()}
+        self.scratch = scratch
+        self.counts = {name: len(ds) for name, ds in draws.items()}
+        self.labels = {name: [d.label for d in ds] for name, ds in draws.items()}
+        self.last_words = ""  # the last line a dead worker wrote on stderr (for the start-up proof)
+        self._uids: tuple[int, int] | None = None  # this run's first worker uid, and the lock holding its block
+        self._lock = threading.Lock()
+        self._jobs = 0
+        self._events: dict[str, queue.Queue[dict[str, Any]]] = {}
+        self._stopped = threading.Event()
+        os.chmod(scratch, 0o711)  # workers (other uids, as root) reach their own folders only
+        config = _share_draws(scratch, draws, limits, hidden, variants or {})
+        self._stderr = open(scratch / "zygote.stderr", "wb")
+        self._proc = subprocess.Popen(
+            [sys.executable, "-c", _BOOT, str(KIT), str(config)],
+            cwd=scratch, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+            start_new_session=True, env=_environment(),
+        )
+        self._ready: queue.Queue[dict[str, Any]] = queue.Queue()
+        threading.Thread(target=self._listen, daemon=True).start()
+        try:
+            ready = self._ready.get(timeout=STARTUP_BUDGET)
+        except queue.Empty:
+            self.close()
+            raise WorkerFailure(f"the grading processes did not start within {STARTUP_BUDGET:g} s: {_tail(scratch / 'zygote.stderr').strip()[-500:]}") from None
+        if self._proc.poll() is not None:
+            raise WorkerFailure(f"the grading processes failed to start: {_tail(scratch / 'zygote.stderr').strip()[-500:]}")
+        # What isolation the machine allows: "" where it does, else why not (docs/grading.md).
+        self.enclosed = ready.get("namespaces") == ""
+        self.unprivileged = ready.get("user") == ""
+        self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups") and v}
+        self.grouped = ready.get("groups") == ""
+        # Where the zygote makes each job's memory group: watched for the limit's kills (`_watch`).
+        self._memory = _cgroup_bases().get("memory") if self.grouped else None
+        self._uids = _uid_block() if self.unprivileged else None
+        if self.unprivileged and self._uids is None:
+            self.unprivileged = False
+            self.missing["user"] = f"no free block of worker uids ({UID_LOCKS} cannot be written, or {UID_BLOCKS} graders are running)"
+
+    def isolation(self) -> str:
+        """One line: what keeps a worker from the grader's files, other workers and the network."""
+        if self.enclosed and self.unprivileged:
+            memory = (f"a memory limit over its whole tree and a process limit (cgroup v1)" if self.grouped
+                      else f"a memory limit per process and a process limit per uid ({self.missing.get('groups', '')})")
+            return f"isolation: namespaces (mount, pid, network, IPC), a file system of its own (an allow-list), a uid of its own, private /tmp, {memory} for each submission"
+        parts = []
+        if not self.enclosed:
+            parts.append(f"no namespaces ({self.missing.get('namespaces', '')}): workers see the host's files, processes and network")
+        if not self.unprivileged:
+            parts.append(f"no uid of their own ({self.missing.get('user', '')}): workers run as the grader's user, with no process limit")
+        return "isolation: reduced: " + "; ".join(parts) + " (docs/grading.md, 'What protection remains')"
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def stop(self) -> None:
+        """Kill every running worker at its next look (Ctrl-C in the grader)."""
+        self._stopped.set()
+
+    def close(self) -> None:
+        """End the zygote; it kills whatever is still running."""
+        self._stopped.set()
+        if self._uids is not None:
+            os.close(self._uids[1])  # the block of uids is free again
+            self._uids = None
+        try:
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()
+            self._proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        try:
+            os.killpg(self._proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self._proc.wait()
+        self._stderr.close()
+
+    def _listen(self) -> None:
+        """Route the zygote's and reapers' messages to the jobs waiting for them."""
+        assert self._proc.stdout is not None
+        for line in self._proc.stdout:
+            message = json.loads(line)
+            if message.get("event") == "ready":
+                self._ready.put(message)
+                continue
+            with self._lock:
+                box = self._events.get(str(message.get("id")))
+            if box is not None:
+                box.put(message)
+        self._ready.put({"event": "gone"})
+        with self._lock:
+            boxes = list(self._events.values())
+        for box in boxes:
+            box.put({"event": "gone"})
+
+    def run(self, root: Path, items: Sequence[tuple[str, str]]) -> list[Run]:
+        """Run each `(slot, path relative to root)` of one submission; one `Run` per item. A
+        slot is a puzzle's name, or a variant's key given to the pool (`variants`).
+
+        Raises `WorkerFailure` when the grader's own processes fail (before any answer ran).
+        """
+        with self._lock:
+            self._jobs += 1
+            number = self._jobs
+        uid = self._uids[0] + number if self._uids is not None else None
+        home = Path(tempfile.mkdtemp(prefix=f"job{number}-", dir=self.scratch))
+        home.chmod(0o711)
+        capped = self.enclosed and _capped_folder(home)
+        try:
+            code = _private_copy(root, [path for _, path in items], home / "code", uid)
+            return self._attempts(number, code, items, home, uid)
+        finally:
+            if capped:
+                _release_folder(home)
+            remove_tree(home)
+
+    def _attempts(self, number: int, code: Path, items: Sequence[tuple[str, str]], home: Path, uid: int | None) -> list[Run]:
+        runs: dict[int, Run] = {}
+        batch = True
+        attempt = 0
+        # The whole submission's time, over every attempt: a budget per stage it can be on (each
+        # puzzle traced, each run, the batch), each granted once whatever attempt reaches it.
+        granted: set[str] = set()
+        allowance = (2 * len(items) + 1) * self.limits.puzzle_budget()
+        while len(runs) < len(items):
+            remaining = [i for i in range(len(items)) if i not in runs]
+            jobdir = home / f"attempt-{attempt}"
+            jobdir.mkdir(mode=0o700)
+            if uid is not None:
+                os.chown(jobdir, uid, uid)
+            job = {"id": f"{number}.{attempt}", "jobdir": str(jobdir), "root": str(code), "home": str(home), "uid": uid, "enclose": self.enclosed,
+                   "batch": batch, "puzzles": [list(items[i]) for i in remaining], "indices": remaining}
+            stages = {f"{what} {i}" for i in remaining for what in ("trace", "run")} | {BATCH}
+            ended = self._drive(job, jobdir, stages, granted, allowance)
+            allowance -= ended.armed_for
+            if self._stopped.is_set():
+                raise WorkerFailure("grading was interrupted")
+            for i in remaining:
+                slot = items[i][0]
+                found = _read_result(jobdir, i, self.puzzles.get(slot, slot), self.counts[slot], self.labels[slot])
+                if found is not None:
+                    runs[i] = _over_memory(found, self.limits) if ended.oom_on.partition(" ")[2] == str(i) else found
+            unfinished = [i for i in remaining if i not in runs]
+            if not unfinished:
+                break
+            if not ended.ready:
+                raise WorkerFailure(f"the grading worker failed before running any answer ({_how(ended)}): {ended.stderr.strip()[-500:]}")
+            attempt += 1
+            on = ended.current.partition(" ")[2]
+            claimed = int(on) if on.isdigit() and int(on) in unfinished else None
+            if batch and claimed is None:
+                batch = False  # died compiling or running the traced answers together: one by one now
+                continue
+            # One by one, the worker takes the unfinished puzzles in order, so a claim that names
+            # none of them (the file is the worker's to rewrite) blames the first: every attempt
+            # settles a puzzle, and a submission can never keep the grader retrying.
+            culprit = unfinished[0] if claimed is None else claimed
+            runs[culprit] = Run(problem=_died(items[culprit][1], ended, self.limits))
+            self.last_words = _last_line(ended.stderr)
+            if allowance <= 0:  # the submission's time is spent: what is left ran out of it too
+                for i in [i for i in unfinished if i not in runs]:
+                    runs[i] = Run(problem=_died(items[i][1], ended, self.limits))
+        return [runs[i] for i in range(len(items))]
+
+    def _drive(self, job: dict[str, Any], jobdir: Path, stages: set[str], granted: set[str] | None = None, allowance: float = float("inf")) -> _Ended:
+        """Start a job, watch it against the budgets, and wait until its reaper is gone."""
+        box: queue.Queue[dict[str, Any]] = queue.Queue()
+        with self._lock:
+            self._events[job["id"]] = box
+        try:
+            assert self._proc.stdin is not None
+            try:
+                self._proc.stdin.write((json.dumps(job) + "\n").encode())
+                self._proc.stdin.flush()
+            except OSError as exc:
+                raise WorkerFailure(f"the grading processes are gone ({exc})") from None
+            group = memory_group(self._memory, self._proc.pid, job["id"]) if self._memory is not None else None
+            return self._watch(box, jobdir, stages, group, granted, allowance)
+        finally:
+            with self._lock:
+                del self._events[job["id"]]
+
+    def _watch(self, box: queue.Queue[dict[str, Any]], jobdir: Path, stages: set[str], group: Path | None = None,
+               granted: set[str] | None = None, allowance: float = float("inf")) -> _Ended:
+        """Wait for a job's end, killing it when over budget; every clock here is the grader's.
+
+        The worker's `current` file only says which stage it reached: each stage of the
+        submission (tracing or running one of its puzzles, the batch) starts a fresh puzzle
+        budget once, the first time any attempt is seen on it (`granted`, shared by the
+        submission's attempts), so rewriting the file buys no time; and the job is killed once
+        the submission's `allowance` (seconds, over all its attempts) is spent. The job's memory
+        group (`group`) is looked at too: the stage on which its limit first killed a process is kept.
+        """
+        granted = set() if granted is None else granted
+        armed_at: float | None = None
+        reaper: int | None = None
+        oom = False
+        oom_on = ""
+        worker: int | None = None
+        status: int | None = None
+        timed_out = False
+        ready = False
+        seen: set[str] = set()
+        last = ""
+        since = time.monotonic()
+        while True:
+            try:
+                message = box.get(timeout=POLL)
+            except queue.Empty:
+                message = {}
+            event = message.get("event")
+            if event == "forked":
+                reaper = int(message["reaper"])
+            elif event == "started":
+                worker = int(message["worker"]) if message.get("worker") is not None else None
+            elif event == "armed":
+                ready, since = True, time.monotonic()
+                armed_at = since
+            elif event == "ended":
+                status = int(message["status"])
+            elif event == "reaped":
+                status = status if status is not None else int(message["status"])
+                oom = bool(message.get("oom"))
+                break
+            elif event == "gone":
+                raise WorkerFailure(f"the grading processes ended unexpectedly: {_tail(self.scratch / 'zygote.stderr').strip()[-500:]}")
+            now = time.monotonic()
+            stage = _current(jobdir) if ready else ""
+            if stage in stages and stage not in seen:
+                seen.add(stage)
+                last = stage
+                if stage not in granted:
+                    granted.add(stage)
+                    since = now
+            if ready and group is not None and not oom_on and oom_recorded(group):
+                oom_on = stage if stage in stages else last or BATCH
+            budget = self.limits.puzzle_budget() if ready else STARTUP_BUDGET
+            spent = armed_at is not None and now - armed_at > allowance
+            if reaper is not None and status is None and (now - since > budget or spent or self._stopped.is_set()):
+                timed_out = timed_out or not self._stopped.is_set()
+                _kill_job(reaper, worker)
+        final = _current(jobdir)
+        current = final if final in stages else last
+        armed_for = time.monotonic() - armed_at if armed_at is not None else 0.0
+        return _Ended(status if status is not None else -9, timed_out, ready, _tail(jobdir / "stderr"), current, oom, oom_on or (current if oom else ""), armed_for)
+
+
+def remove_tree(path: Path) -> None:
+    """Remove `path` and all below it, however deep: a worker can nest folders past Python's
+    recursion limit (red team, round 3), where `shutil.rmtree` raises; `rm` walks any depth."""
+    try:
+        shutil.rmtree(path, ignore_errors=True)
+    except RecursionError:
+        pass
+    if os.path.lexists(path):
+        subprocess.run(["rm", "-rf", "--one-file-system", "--", str(path)], check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+@contextlib.contextmanager
+def scratch_folder(prefix: str) -> Iterator[str]:
+    """A temporary folder of the grader's, removed afterwards whatever a worker left in it."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield folder
+    finally:
+        remove_tree(Path(folder))
+
+
+def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path],
+                 variants: dict[str, tuple[str, Choices]] | None = None) -> Path:
+    """Write `draws` (slot -> draws), the variants' choices (slot -> puzzle and choices) and the
+    limits for the zygote; returns the config's path."""
+    arrays = {f"{name}.{i}": np.stack([d.values[i] for d in ds]) for name, ds in draws.items() if ds for i in range(len(ds[0].values))}
+    np.savez(folder / "draws.npz", allow_pickle=False, **arrays)
+    (folder / "labels.json").write_text(json.dumps({name: [d.label for d in ds] for name, ds in draws.items()}))
+    config = {
+        "draws": str(folder / "draws.npz"),
+        "labels": str(folder / "labels.json"),
+        "arity": {name: len(ds[0].values) if ds else 0 for name, ds in draws.items()},
+        "timeout": limits.timeout,
+        "memory_mb": limits.memory_mb,
+        "kit": str(KIT),
+        "hidden": sorted({str(folder.resolve()), *(str(Path(h).resolve()) for h in hidden)}),
+        "answers": [str(p) for p in _reference_folders()],
+        "processes": PROCESSES + 8 * (os.cpu_count() or 1),
+    }
+    if variants:  # rendered by the zygote, before any answer runs
+        config["variants"] = {slot: [name, [list(pair) for pair in chosen]] for slot, (name, chosen) in variants.items()}
+    path = folder / "config.json"
+    path.write_text(json.dumps(config))
+    return path
+
+
+def _capped_folder(home: Path) -> bool:
+    """Make a job's folder a tmpfs of `JOB_FOLDER_SIZE` (as root, in the grader's own view, so it
+    reads the results there): what a worker writes cannot fill the grader's disk. Its pages are
+    charged to the job's memory group as it writes them. False where it cannot be mounted."""
+    try:
+        _worker._mount("tmpfs", str(home), "tmpfs", _worker._MS_NOSUID | _worker._MS_NODEV, f"size={JOB_FOLDER_SIZE},mode=711")
+    except OSError:
+        return False
+    return True
+
+
+def _release_folder(home: Path) -> None:
+    """Unmount a job's tmpfs (detached: a process still holding a file there cannot keep it)."""
+    _worker._libc().umount2(str(home).encode(), _worker._MNT_DETACH)
+
+
+def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None) -> Path:
+    """The submission's answer files, copied where only its worker may read them."""
+    code.mkdir(mode=0o700)
+    for rel in paths:
+        target = code / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(root / rel, target)
+    if uid is not None:
+        for folder, _, files in os.walk(code):
+            os.chown(folder, uid, uid)
+            for name in files:
+                os.chown(os.path.join(folder, name), uid, uid)
+    return code
+
+
+# The grader's environment variables the zygote (and so every worker) gets: what Python, JAX,
+# XLA and the numeric libraries read. Nothing else: a worker's answers can print their environment
+# (and /proc/self/environ shows the one the zygote was started with) into the student's feedback.
+ENVIRONMENT = ("PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "PYTHONHASHSEED", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONDONTWRITEBYTECODE", "JACPUZZLES_NO_NAMESPACES")
+ENVIRONMENT_PREFIXES = ("LC_", "JAX_", "XLA_", "OPENBLAS_", "OMP_", "MKL_")
+
+
+def _environment() -> dict[str, str]:
+    """The zygote's environment: an allow-list of the grader's, HOME somewhere harmless, and no
+    persistent compilation cache to share."""
+    env = {k: v for k, v in os.environ.items() if k in ENVIRONMENT or k.startswith(ENVIRONMENT_PREFIXES)}
+    env["HOME"] = "/tmp"  # a worker's private /tmp
+    env["JACPUZZLES_CACHE"] = "off"  # a submission must not write cache entries another one reads
+    env.pop("JAX_COMPILATION_CACHE_DIR", None)
+    return env
+
+
+def _read_untrusted(path: Path, cap: int) -> bytes | None:
+    """At most `cap` bytes of a file the worker could have made or replaced, or None when it is
+    missing, larger than `cap`, or not a regular file: a link, FIFO or device is never followed
+    or opened (its folder is the worker's, but the folders above it are not)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > cap:
+            return None
+        data = os.read(fd, cap + 1) if cap > 0 else b""
+        return data if len(data) <= cap else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _current(jobdir: Path) -> str:
+    """What the worker says it is on (a claim, used only to pick a stage of its own job)."""
+    data = _read_untrusted(jobdir / CURRENT, 64)
+    return data.decode("ascii", "replace") if data is not None else ""
+
+
+def _kill_job(reaper: int, worker: int | None) -> None:
+    """SIGKILL a job. In a pid namespace (the worker's pid is not known here): its reaper, the
+    namespace's first process, which ends every other. Otherwise the worker's process group;
+    its reaper then kills the rest of its tree."""
+    for kill, pid in [(os.killpg, worker), (os.kill, worker)] if worker is not None else [(os.kill, reaper)]:
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _tail(path: Path) -> str:
+    """The last bytes of a worker's stderr, as text whatever their encoding (never a link's)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError:
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        os.lseek(fd, max(0, os.lseek(fd, 0, os.SEEK_END) - STDERR_TAIL), os.SEEK_SET)
+        return os.read(fd, STDERR_TAIL).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+
+
+def _uid_block() -> tuple[int, int] | None:
+    """A block of worker uids no other grader holds, and the descriptor holding its lock: the
+    lock goes when this process does, whatever ends it. A block some process still runs in
+    (a worker of a grader killed mid-job) is passed over."""
+    try:
+        UID_LOCKS.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return None
+    busy = _running_uids()
+    for block in range(UID_BLOCKS):
+        try:
+            fd = os.open(UID_LOCKS / f"uids-{block}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        base = UID_BASE + block * UID_BLOCK
+        if any(base <= uid < base + UID_BLOCK for uid in busy):
+            os.close(fd)
+            continue
+        return base, fd
+    return None
+
+
+def _running_uids() -> set[int]:
+    """The real uids of every process on the machine."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                found.add(os.stat(f"/proc/{entry}").st_uid)
+            except OSError:
+                pass
+    return found
+
+
+def _reference_folders() -> list[Path]:
+    """The kit's reference answers, wherever this installation keeps them, and its recording of
+    TensorFlow's Jacobians on the default seed's draws (the expected answers, for that seed)."""
+    from checker.engine import _solutions, _tf_oracle
+
+    found = [p for p in (_solutions.PACKAGED, _solutions.SOURCE) if p.is_dir()]
+    found += [p for p in (_tf_oracle.RECORDING, _tf_oracle.RECORDING_INFO) if p.is_file()]
+    return [p.resolve() for p in found]
+
+
+def _last_line(text: str) -> str:
+    """The last non-empty line of a worker's stderr, capped (an exception's one-line summary)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][:300] if lines else ""
+
+
+def _how(ended: _Ended) -> str:
+    """How a worker ended, in words."""
+    if ended.returncode < 0:
+        try:
+            name = signal.Signals(-ended.returncode).name
+        except ValueError:
+            name = f"signal {-ended.returncode}"
+        return f"was killed by {name}"
+    return f"exited with status {ended.returncode}"
+
+
+def _over_memory(run: Run, limits: Limits) -> Run:
+    """A puzzle's result written while the job's memory limit killed some of its processes (a
+    child the answer started, say): its problem (a timeout, a crash) is named as the limit's."""
+    problem = run.problem
+    if problem is None or limits.memory_mb <= 0 or "memory limit" in problem.message:
+        return run
+    message = f"exceeded the {limits.memory_mb} MB memory limit (with the processes it started): {problem.message}"
+    return Run(run.answers, Problem(Kind.EXCEPTION, message, problem.location, problem.draw, problem.status), run.output)
+
+
+def _died(path: str, ended: _Ended, limits: Limits) -> Problem:
+    """The verdict on the answer a worker was running when it died or was killed."""
+    if ended.timed_out:
+        budget = limits.puzzle_budget()
+        return Problem(Kind.TIMEOUT, f"exceeded the {limits.timeout:g} s time limit: {path} was still running after {budget:g} s (import, calls and retries together), so its process was killed")
+    how = _how(ended)
+    if limits.memory_mb > 0 and (ended.oom or any(hint in ended.stderr for hint in _MEMORY_HINTS)):
+        return Problem(Kind.EXCEPTION, f"exceeded the {limits.memory_mb} MB memory limit: the process running {path} {how}")
+    return Problem(Kind.EXCEPTION, f"the process running {path} {how}: an answer must return its Jacobian, not end or crash its process; the other puzzles were graded in a fresh process")
+
+
+def _read_result(jobdir: Path, index: int, puzzle: str | Puzzle, draws: int, labels: Sequence[str] = ()) -> Run | None:
+    """The worker's result for puzzle `index`, or None when it never finished it.
+
+    Nothing in it is believed but numbers: the blocks must have the layout the judge expects (one
+    tuple of number blocks per draw), read without pickle from files never followed as links and
+    capped in size; a problem it reports keeps only its kind (never one that scores) and its text,
+    and the grader sets its status. An answer can write over its own result, and must not crash
+    the grader, nor score, by doing so.
+    """
+    raw = _read_untrusted(jobdir / f"{index}.json", RECORD_CAP)
+    if raw is None:
+        if os.path.lexists(jobdir / f"{index}.json"):
+            return Run(problem=Problem(Kind.EXCEPTION, "the result of this answer could not be read back (replaced by something that is not a plain file, or too large); did it write into the grader's files?"))
+        return None
+    try:
+        record = json.loads(raw)
+        if not isinstance(record, dict):
+            raise TypeError("not a record")
+        output = _text(record.get("output"), OUTPUT_CAP)
+        problem = _read_problem(record.get("problem"), labels)
+        if problem is not None:
+            return Run(problem=problem, output=output)
+        data = _read_untrusted(jobdir / f"{index}.npz", RESULT_CAP)
+        if data is None:
+            raise ValueError(f"its arrays are missing, not a plain file or over {RESULT_CAP // 1024 // 1024} MB")
+        run = Run(_read_blocks(data, record), None, output)
+        blocks = len((puzzle_named(puzzle) if isinstance(puzzle, str) else puzzle).jac_shapes())
+        if len(run.answers) != draws or any(len(b) != blocks for b in run.answers):
+            raise ValueError(f"{len(run.answers)} draws of blocks where {draws} draws of {blocks} were run")
+        return run
+    except Exception as exc:  # noqa: BLE001 - any way the worker's bytes break a reader (a JSON nested past the
+        # recursion limit, an npz that is no zip...) is that answer's error, never the grader's failure
+        return Run(problem=Problem(Kind.EXCEPTION, f"the result of this answer could not be read back ({type(exc).__name__}: {_text(str(exc), 300)}); did it write into the grader's files?"))
+
+
+def _read_blocks(data: bytes, record: dict[str, Any]) -> tuple[tuple[np.ndarray, ...], ...]:
+    """The blocks per draw, from an `.npz`'s bytes, in the dtypes they came in."""
+    dtypes = record["dtypes"]
+    if not isinstance(dtypes, list) or not all(isinstance(d, list) for d in dtypes):
+        raise TypeError("dtypes is not a list of lists")
+    arrays = _npz_arrays(data)
+    if not record.get("stacked"):
+        return tuple(tuple(_restored(arrays[f"{k}.{j}"], str(name)) for j, name in enumerate(names)) for k, names in enumerate(dtypes))
+    count = int(record["draws"])
+    if count == 0:
+        return ()
+    columns = [_restored(arrays[str(j)], str(name)) for j, name in enumerate(dtypes[0])]
+    if any(column.ndim == 0 or column.shape[0] != count for column in columns):
+        raise ValueError(f"blocks stacked for {[c.shape[:1] for c in columns]} draws where {count} were run")
+    return tuple(tuple(column[k] for column in columns) for k in range(count))
+
+
+def _npz_arrays(data: bytes) -> dict[str, np.ndarray]:
+    """The arrays of an uncompressed `.npz`, each checked to hold exactly the bytes its header
+    declares before anything is allocated (a forged header cannot make the grader allocate)."""
+    import zipfile
+
+    arrays: dict[str, np.ndarray] = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for info in archive.infolist():
+            if info.compress_type != zipfile.ZIP_STORED or info.file_size > len(data) or not info.filename.endswith(".npy"):
+                raise ValueError(f"{info.filename!r} is not a stored array")
+            member = archive.read(info)
+            stream = io.BytesIO(member)
+            version = np.lib.format.read_magic(stream)
+            header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+            shape, fortran, dtype = header(stream)
+            if dtype.hasobject or dtype.kind not in "biuf":
+                raise ValueError(f"{info.filename!r} holds {dtype}: not numbers")
+            count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+            body = member[stream.tell():]
+            if count < 0 or count * dtype.itemsize != len(body):
+                raise ValueError(f"{info.filename!r} declares {shape} but holds {len(body)} bytes")
+            array = np.frombuffer(body, dtype=dtype, count=count).reshape(shape, order="F" if fortran else "C")
+            arrays[info.filename[: -len(".npy")]] = array
+    return arrays
+
+
+def _restored(array: np.ndarray, name: str) -> np.ndarray:
+    """A block in the dtype it was returned in (bfloat16 travels as float32); numbers only."""
+    import jax.numpy as jnp
+
+    dtype = jnp.dtype(name)
+    if not (dtype.kind in "biuf" or jnp.issubdtype(dtype, jnp.floating)) or array.dtype.kind not in "biuf":
+        raise ValueError(f"a block of {array.dtype} returned as {name}: not numbers")
+    return array if array.dtype == dtype else array.astype(dtype)
+
+
+# What a worker may report about an answer it could not judge on values. The grader sets the
+# status itself: `todo` for the untouched stub, `fail` for answers that returned the wrong kind
+# of thing, `error` for everything else; never `pass`, and never the kit's own bug.
+_TODO_KINDS = {Kind.UNTOUCHED, Kind.MISSING}
+_FAIL_KINDS = {Kind.NOT_NUMBERS, Kind.STRUCTURE, Kind.SHAPE, Kind.GRADIENT, Kind.BROADCAST, Kind.EXTRA_AXIS}
+
+
+def _read_problem(raw: Any, labels: Sequence[str] = ()) -> Problem | None:
+    """A `Problem` from the worker's report, its status decided here; its text is only text."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise TypeError("the problem is not a record")
+    try:
+        kind = Kind(raw.get("kind"))
+    except ValueError:
+        kind = Kind.EXCEPTION
+    if kind == Kind.KIT_BUG:
+        kind = Kind.EXCEPTION
+    claimed = raw.get("status")
+    if kind in _TODO_KINDS:
+        status = Status.TODO
+    elif kind in _FAIL_KINDS and claimed == Status.FAIL.value:
+        status = Status.FAIL
+    else:
+        status = Status.ERROR
+    draw = raw.get("draw")
+    location = raw.get("location")
+    return Problem(kind, _text(raw.get("message"), TEXT_CAP) or "the answer could not be run", _text(location, TEXT_CAP) if isinstance(location, str) else None,
+                   draw if isinstance(draw, str) and draw in labels else None, status)
+
+
+def _text(value: Any, cap: int) -> str:
+    """Text from the worker, capped: never anything but a string."""
+    text = value if isinstance(value, str) else ""
+    return text if len(text) <= cap else text[:cap] + " …"

@@ -1,0 +1,1 @@
+"""The learner's loop: workspaces and their progress, watch, pictures of Jacobians, notebooks."""
