@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import json
 import os
 import shutil
 import subprocess
@@ -75,8 +76,9 @@ def _naive(folder: Path, jobs: int, env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
-def _grader(folder: Path, out: Path, jobs: int, env: dict[str, str], kit: Path = REPO) -> float:
-    argv = [sys.executable, "-m", "checker", "grade", str(folder), "--out", str(out), "--jobs", str(jobs)]
+def _grader(folder: Path, out: Path, jobs: int, env: dict[str, str], kit: Path = REPO, assignment: Path | None = None) -> float:
+    argv = [sys.executable, "-m", "checker", "grade", str(folder), "--out", str(out), "--jobs", str(jobs),
+            *(["--assignment", str(assignment)] if assignment is not None else [])]
     shutil.rmtree(out, ignore_errors=True)
     start = time.perf_counter()
     done = subprocess.run(argv, cwd=kit, env={**env, "PYTHONPATH": str(kit)}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -119,7 +121,16 @@ def _compare(other: Path, students: int, jobs: int, rounds: int) -> None:
                          "make one with `git worktree add /tmp/before <commit>`")
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-bench-") as tmp:
         root = Path(tmp)
-        print(f"{students} students, whole catalog each, {jobs} at a time, {os.cpu_count()} cores, {rounds} rounds")
+        # Both grade the puzzles both kits have (a later kit may have more), with the same points.
+        listing = "import json; from checker import puzzles; print(json.dumps([p.name for p in puzzles()]))"
+        theirs = json.loads(subprocess.run([sys.executable, "-c", listing], cwd=other, env={**os.environ, "PYTHONPATH": str(other)},
+                                           capture_output=True, text=True, check=True).stdout)
+        from checker import puzzles
+
+        common = [p.name for p in puzzles() if p.name in set(theirs)]
+        assignment = root / "common.toml"
+        assignment.write_text("[puzzles]\n" + "".join(f"{name} = 1\n" for name in common))
+        print(f"{students} students, the {len(common)} puzzles both kits have, {jobs} at a time, {os.cpu_count()} cores, {rounds} rounds")
         print(f"{'class':<8} {'other s/sub':>12} {'this s/sub':>11} {'this/other':>11}")
         for name, build in (("copies", _copies), ("varied", _varied)):
             folder = root / name
@@ -128,11 +139,11 @@ def _compare(other: Path, students: int, jobs: int, rounds: int) -> None:
             times: dict[Path, list[float]] = {other: [], REPO: []}
             for kit in (other, REPO):  # each kit's expected Jacobians cached before it is timed
                 env = {**os.environ, "JACPUZZLES_CACHE": str(root / f"cache-{kit.name}")}
-                _grader(folder, root / "warm", jobs, env, kit)
+                _grader(folder, root / "warm", jobs, env, kit, assignment)
             for _ in range(rounds):
                 for kit in (other, REPO):
                     env = {**os.environ, "JACPUZZLES_CACHE": str(root / f"cache-{kit.name}")}
-                    times[kit].append(_grader(folder, root / f"out-{kit.name}", jobs, env, kit) / students)
+                    times[kit].append(_grader(folder, root / f"out-{kit.name}", jobs, env, kit, assignment) / students)
             before, after = (sum(times[k]) / rounds for k in (other, REPO))
             print(f"{name:<8} {before:>12.2f} {after:>11.2f} {after / before:>10.2f}x")
 
