@@ -319,14 +319,16 @@ def test_ctrl_c_keeps_what_was_graded_and_says_how_to_finish(graded: dict[str, A
     assert _snapshot(out) == _snapshot(graded["out"])
 
 
-def test_sigterm_stops_grading_as_ctrl_c_does_and_leaves_no_scratch(graded: dict[str, Any], tmp_path: Path) -> None:
-    """Red team round 3: a SIGTERM (a CI job's timeout, `docker stop`) left the scratch folder
-    (the draws of the secret seed, the students' answers) and the job mounts behind."""
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+def test_a_signal_to_stop_ends_grading_as_ctrl_c_does_and_leaves_no_scratch(graded: dict[str, Any], tmp_path: Path, how: signal.Signals) -> None:
+    """Red teams, rounds 3 and 4: a SIGTERM (a CI job's timeout, `docker stop`) or a SIGHUP (a
+    closed terminal) left the scratch folder (the draws of the secret seed, the students'
+    answers) and the job mounts behind."""
     out, tmp = tmp_path / "out", tmp_path / "tmp"
     tmp.mkdir()
-    stopped = _interrupted(graded, out, signal.SIGTERM, tmp)
+    stopped = _interrupted(graded, out, how, tmp)
     assert stopped.returncode == 130, stopped.stderr[-2000:]
-    assert "interrupted (Ctrl-C or SIGTERM)" in stopped.stderr and "run the same command to finish" in stopped.stderr
+    assert "interrupted (Ctrl-C or a signal to stop)" in stopped.stderr and "run the same command to finish" in stopped.stderr
     assert list(tmp.iterdir()) == []
     assert str(tmp) not in Path("/proc/mounts").read_text()
 

@@ -189,6 +189,7 @@ def _answers(tmp_path: Path, make: Any) -> _submissions.Answers:
     (lambda f: (f / ".jacpuzzles").mkdir() or (f / ".jacpuzzles" / "workspace.toml").write_text("x = 1\n" * 20000), "is over"),
     (lambda f: (f / ".jacpuzzles").mkdir() or (f / ".jacpuzzles" / "workspace.toml").symlink_to("/etc/passwd"), "symbolic link"),
     (lambda f: (f / ".jacpuzzles").mkdir() or os.mkfifo(f / ".jacpuzzles" / "workspace.toml"), "not a regular file"),
+    (lambda f: (f / ".jacpuzzles" / "workspace.toml").mkdir(parents=True), "not a regular file"),  # red team 4: was ungradable
     (lambda f: (f / ".jacpuzzles").mkdir() or (f / ".jacpuzzles" / "workspace.toml").write_text("[assignment]\nstudent = 3\n"), "no student id"),
 ])
 def test_a_bad_workspace_record_is_only_unreadable(tmp_path: Path, make: Any, problem: str) -> None:
@@ -341,3 +342,31 @@ def test_github_classroom_with_variants_grades_the_repositorys_student_or_says_w
     assert [t["status"] for t in decoded["tests"]] == ["pass"]
     refused = run(GITHUB_REPOSITORY="course/hw-1-ada-l", GITHUB_ACTOR="github-classroom[bot]")
     assert refused.returncode == 2 and "[students]" in refused.stdout + refused.stderr
+
+
+def test_a_submission_named_after_another_student_s_id_is_skipped_not_graded_on_their_variant() -> None:
+    """Red team round 4: `s1` (not on the roster) was graded as student s1, ada's id, on ada's
+    variants, with ada's answers: full marks and no evidence."""
+    from checker.engine._assignment import Assignment
+    from checker.grading._grade import _roster_clashes
+
+    roster = Assignment((("cumsum", 2),), seed=7, variants=True, students=(("ada", "s1"), ("bob", "s2")))
+    found = [_submissions.Submission(n, Path(n)) for n in ("ada", "bob", "s1", "carol")]
+    kept, taken = _roster_clashes(found, roster)
+    assert [s.name for s in kept] == ["ada", "bob", "carol"]
+    assert [s.name for s in taken] == ["s1"] and "is the student id of 'ada'" in taken[0].reason
+
+
+def test_names_and_ids_a_student_chose_cannot_write_markdown_into_the_reports() -> None:
+    """Red team round 4: a recorded id with HTML planted a fake heading and a remote image in
+    integrity.md and summary.md."""
+    from checker.grading._gradebook import md, summary_markdown
+
+    hostile = "s3</code><br><h2>STRONG: bob copied</h2><img src=http://x> [x](y) | `z`"
+    shown = md(hostile)
+    assert "<" not in shown and ">" not in shown and "\\[x\\]" in shown and "\\|" in shown and "\\`z\\`" in shown
+    doc = {"graded": 1, "submissions": 1, "ungradable": [], "max_score": 1, "puzzles": {}, "skipped": [],
+           "scores": {"mean": 1.0, "median": 1.0, "min": 1, "max": 1, "distribution": {"1": 1}},
+           "flagged": [{"submission": "eve", "student": "s3", "flag": f"made for student {hostile!r}"}]}
+    text = summary_markdown(doc)
+    assert "<h2>" not in text and "<img" not in text and "&lt;h2&gt;" in text

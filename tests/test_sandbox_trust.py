@@ -180,12 +180,15 @@ def test_a_record_that_breaks_the_readers_is_that_answer_s_error(tmp_path: Path,
     assert run.problem.message.startswith("the result of this answer could not be read back")
 
 
-def test_a_worker_walking_through_stages_gets_each_budget_once_per_submission(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("count", "budgets"), [(3, None), (6, 3)], ids=["grading", "evidence"])
+def test_a_worker_walking_through_stages_gets_each_budget_once_per_submission(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int, budgets: int | None) -> None:
     """Red team round 3 (stage-walk): every attempt rewrote `current` through the stages of the
     puzzles still to run and got a fresh budget for each, so a submission's time grew with the
     square of its puzzles. A stage's budget is granted once per submission, and the submission
     as a whole has (2P + 1) budgets: here 3 puzzles, 7 budgets of 0.3 s (2.1 s), whatever it
-    claims; with a fresh budget per stage and attempt it took 15 (4.5 s)."""
+    claims; with a fresh budget per stage and attempt it took 15 (4.5 s). The integrity report's
+    runs of an answer on every variant of its puzzle (red team, round 4) are given (2P + 1)
+    budgets for P failing puzzles, here 3 for 6 runs of one puzzle's variants."""
     budget = 0.3
     monkeypatch.setattr(_sandbox.Limits, "puzzle_budget", lambda self: budget)
     pool = object.__new__(_sandbox.Pool)
@@ -223,13 +226,13 @@ def test_a_worker_walking_through_stages_gets_each_budget_once_per_submission(tm
         return pool._watch(box, jobdir, stages, None, granted, allowance)
 
     pool._drive = drive  # type: ignore[method-assign]
-    items = [("cumsum", "autodiff/cumsum.py"), ("neg", "autodiff/neg.py"), ("relu", "autodiff/relu.py")]
+    items = [("cumsum", "autodiff/cumsum.py"), ("neg", "autodiff/neg.py"), ("relu", "autodiff/relu.py")] * (count // 3)
     start = time.monotonic()
-    runs = pool._attempts(1, tmp_path, items, tmp_path, None)
+    runs = pool._attempts(1, tmp_path, items, tmp_path, None, budgets)
     took = time.monotonic() - start
     assert all(r.problem is not None and r.problem.kind == Kind.TIMEOUT for r in runs), runs
     assert len(killed) <= len(items) + 1, len(killed)
-    assert took < (2 * len(items) + 1) * budget + 3 * budget, took
+    assert took < (2 * len(items) + 1 if budgets is None else budgets) * budget + 3 * budget, took
 
 
 def test_a_folder_nested_past_the_recursion_limit_is_removed(tmp_path: Path) -> None:

@@ -344,14 +344,15 @@ def cmd_grade(args: argparse.Namespace) -> int:
     except BadSetup as exc:
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
-        message = f"jacpuzzles: interrupted (Ctrl-C or SIGTERM); the submissions graded so far are kept in {args.out}: run the same command to finish"
+        message = f"jacpuzzles: interrupted (Ctrl-C or a signal to stop); the submissions graded so far are kept in {args.out}: run the same command to finish"
         _console(stderr=True).print(Text(message, style="yellow"))
         return INTERRUPTED
 
 
 def _stop_on_sigterm() -> None:
-    """SIGTERM (a CI job's timeout, `timeout`, `docker stop`) ends grading as Ctrl-C does: the
-    workers stopped, the scratch folder and its mounts removed, what was graded kept."""
+    """SIGTERM (a CI job's timeout, `timeout`, `docker stop`), SIGHUP (a closed terminal or SSH
+    session) and SIGUSR1/2 end grading as Ctrl-C does: the workers stopped, the scratch folder
+    and its mounts removed, what was graded kept (their default is to die on the spot)."""
     import signal
     import threading
 
@@ -359,7 +360,9 @@ def _stop_on_sigterm() -> None:
         raise KeyboardInterrupt
 
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, interrupt)
+        for name in ("SIGTERM", "SIGHUP", "SIGUSR1", "SIGUSR2"):
+            if hasattr(signal, name) and signal.getsignal(getattr(signal, name)) is not signal.SIG_IGN:
+                signal.signal(getattr(signal, name), interrupt)
 
 
 def cmd_init(args: argparse.Namespace) -> int:

@@ -591,6 +591,7 @@ def withheld_sources() -> list[str]:
         table = getattr(sys.modules.get(module_name), table_name, None)
         for value in table.values() if isinstance(table, dict) else ():
             functions += list(_functions_in(value))
+    functions += _custom_rules()  # their modules' files too: a rule rebuilt from them is JAX's (red team, round 4)
     found: set[str] = set()
     for filename in {f.__code__.co_filename for f in functions}:
         if filename.startswith("/") and os.path.isfile(filename):
@@ -776,10 +777,18 @@ def _guard_custom_rules(final: bool = False) -> None:
     hand without any trace (red team, round 3)."""
     if len(sys.modules) == _CUSTOM_SEEN[0]:
         return
+    for function in _custom_rules():
+        _swap(function, _CUSTOM, "always", final or _ALWAYS)
+    _CUSTOM_SEEN[0] = len(sys.modules)
+
+
+def _custom_rules() -> list[types.FunctionType]:
+    """The rule functions of the `custom_jvp` and `custom_vjp` functions in JAX's loaded modules."""
     from jax._src import custom_derivatives
 
     kinds = (custom_derivatives.custom_jvp, custom_derivatives.custom_vjp)
     public = {id(f) for pair in _STAND_INS.values() for f in pair}  # the originals and their stand-ins
+    found = []
     for name, module in list(sys.modules.items()):
         if name.partition(".")[0] != "jax" or module is None:
             continue
@@ -790,8 +799,8 @@ def _guard_custom_rules(final: bool = False) -> None:
                     # (zeta's rule holds `jax.jvp`), and the public API has its stand-ins.
                     function = rule.func if isinstance(rule, functools.partial) else rule
                     if isinstance(function, types.FunctionType) and id(function) not in public:
-                        _swap(function, _CUSTOM, "always", final or _ALWAYS)
-    _CUSTOM_SEEN[0] = len(sys.modules)
+                        found.append(function)
+    return found
 
 
 def _functions_in(value: Any) -> Iterator[types.FunctionType]:
@@ -895,7 +904,11 @@ def _import_guard(real: Callable[..., Any]) -> Callable[..., Any]:
             if not level and not _trusted(caller):
                 _USED.append(f"import {name}")
                 raise Forbidden(message([f"import {name}"]))
-        return real(name, *args, **kwargs)
+        module = real(name, *args, **kwargs)
+        if _ALWAYS and len(sys.modules) != _CUSTOM_SEEN[0]:  # the worker: rules a new module brought
+            _guard_new_rules(final=True)
+            _guard_custom_rules(final=True)
+        return module
 
     guarded.__name__ = getattr(real, "__name__", "__import__")
     guarded.__doc__ = getattr(real, "__doc__", None)

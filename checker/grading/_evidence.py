@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from checker.grading._gradebook import write_atomic
+from checker.grading._gradebook import md, write_atomic
 
 FOLDER = ".evidence"  # in OUT: one file per submission, kept across runs like the journal
 CAP = 1024 * 1024  # bytes of an answer file digested (the grader's own copy, capped already)
@@ -170,8 +170,8 @@ def markdown(found: dict[str, Any]) -> str:
     if not found["fits_another_variant"]:
         lines.append("None seen.")
     for pair in found["fits_another_variant"]:
-        lines.append(f"- {pair['submission']} ({pair['student']}) and {pair['other']} ({pair['other_student']}): "
-                     f"{len(pair['puzzles'])} puzzle(s) where {pair['submission']}'s answer fits {pair['other']}'s variant and not its own")
+        lines.append(f"- {md(pair['submission'])} ({md(pair['student'])}) and {md(pair['other'])} ({md(pair['other_student'])}): "
+                     f"{len(pair['puzzles'])} puzzle(s) where {md(pair['submission'])}'s answer fits {md(pair['other'])}'s variant and not its own")
         for f in pair["puzzles"]:
             same = "; the two answer files are identical (whitespace aside)" if f["same_file"] else ""
             lines.append(f"  - {f['puzzle']}: own variant {f['own']}; fits {f['fits']}{same}")
@@ -180,20 +180,20 @@ def markdown(found: dict[str, Any]) -> str:
         lines.append("None seen.")
     for item in found["fits_published_puzzle"]:
         puzzles = ", ".join(f"{f['puzzle']} (own variant {f['own']})" for f in item["puzzles"])
-        lines.append(f"- {item['submission']} ({item['student']}): {puzzles}")
+        lines.append(f"- {md(item['submission'])} ({md(item['student'])}): {puzzles}")
     lines += ["", "## Identical wrong Jacobians on the same draws (weak evidence: a common mistake gives them too)", ""]
     if not found["identical_wrong_jacobians"]:
         lines.append("None seen.")
     for cluster in found["identical_wrong_jacobians"]:
-        lines.append(f"- {cluster['puzzle']} (variant {cluster['variant']}): {', '.join(cluster['submissions'])}")
+        lines.append(f"- {cluster['puzzle']} (variant {cluster['variant']}): {', '.join(md(n) for n in cluster['submissions'])}")
     lines += ["", "## Identical answer files for the same variant, whitespace aside (weak evidence: a short answer is often written alike)", ""]
     if not found["identical_answer_files"]:
         lines.append("None seen.")
     for cluster in found["identical_answer_files"]:
-        lines.append(f"- {cluster['puzzle']} (variant {cluster['variant']}): {', '.join(cluster['submissions'])}")
+        lines.append(f"- {cluster['puzzle']} (variant {cluster['variant']}): {', '.join(md(n) for n in cluster['submissions'])}")
     if found["workspace_records"]:
         lines += ["", "## Workspace records that do not match the submission", ""]
-        lines += [f"- {r['submission']} ({r['student']}): {r['flag']}" for r in found["workspace_records"]]
+        lines += [f"- {md(r['submission'])} ({md(r['student'])}): {md(r['flag'])}" for r in found["workspace_records"]]
     return "\n".join(lines) + "\n"
 
 

@@ -96,6 +96,9 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
     points = (assignment or _assignment.default()).points()
     names = list(points)
     found, skipped = _submissions.discover(submissions)
+    if assignment is not None and assignment.variants:
+        found, taken = _roster_clashes(found, assignment)
+        skipped = sorted([*skipped, *taken], key=lambda s: s.name)
     if shard is not None:
         progress.print(f"shard {shard}: {sum(shard.holds(s.name) for s in found)} of the {counted(len(found), 'submission')}")
         found = [s for s in found if shard.holds(s.name)]
@@ -360,7 +363,9 @@ def _gather(plan: Plan, sandbox: _sandbox.Pool | str | None, out: Path, draws: d
     runs: list[Run] = []
     if items and isinstance(sandbox, _sandbox.Pool) and plan.answers is not None:
         try:
-            runs = sandbox.run(plan.answers.root, items)
+            # Its own time bound, as the submission's: (2P + 1) budgets for its P failing
+            # puzzles, whatever the number of variants they are run on (red team, round 4).
+            runs = sandbox.run(plan.answers.root, items, budgets=2 * len(failing) + 1)
         except _sandbox.WorkerFailure:
             return
     elif items:
@@ -382,6 +387,24 @@ def _gather(plan: Plan, sandbox: _sandbox.Pool | str | None, out: Path, draws: d
     entry = _evidence.entry(plan.name, plan.key, plan.student, {n: plan.slot(n) for n in plan.variants}, {n: _variants.label(_slot_puzzle(plan.slot(n))) for n in plan.variants},
                             {r["puzzle"]: r["status"] for r in doc.get("results", [])}, fits, wrong, answered, plan.flag)
     _evidence.store(out, plan.name, entry)
+
+
+def _roster_clashes(found: list[_submissions.Submission], assignment: Assignment) -> tuple[list[_submissions.Submission], list[_submissions.Skipped]]:
+    """The submissions to grade, and those skipped because their name is not on the roster but is
+    the id the roster gives another student: graded, they would get that student's variants (red
+    team, round 4)."""
+    listed = dict(assignment.students)
+    ids = {student: name for name, student in listed.items()}
+    kept, taken = [], []
+    for submission in found:
+        owner = ids.get(submission.name)
+        if submission.name not in listed and owner is not None:
+            taken.append(_submissions.Skipped(submission.name, (
+                f"its name is not on the assignment's roster, and is the student id of {owner!r}: graded, it would get that "
+                f"student's variants; rename it to its student's roster name, or add it to [students]")))
+        else:
+            kept.append(submission)
+    return kept, taken
 
 
 def _evidenced(out: Path, plan: Plan) -> bool:

@@ -192,6 +192,15 @@ def summary(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[str, A
     }
 
 
+_MARKDOWN = str.maketrans({c: f"\\{c}" for c in "\\`*[]|"} | {"<": "&lt;", ">": "&gt;", "&": "&amp;", "\n": " ", "\r": " "})
+
+
+def md(text: Any) -> str:
+    """`text` (a name, id or message a student can choose) as Markdown that shows it as it is:
+    no heading, link, image, table cell or HTML of its own (red team, round 4)."""
+    return str(text).translate(_MARKDOWN)
+
+
 def summary_markdown(s: dict[str, Any]) -> str:
     """The summary for people (and a CI job summary): what the class got right and wrong."""
     lines = ["# jacpuzzles grade: summary", ""]
@@ -209,11 +218,11 @@ def summary_markdown(s: dict[str, Any]) -> str:
         lines.append(f"| {name} | {rate} | {common or '-'} |")
     if s["ungradable"]:
         lines += ["", "## Ungradable", ""]
-        lines += [f"- {u['submission']}: {u['reason']}" for u in s["ungradable"]]
+        lines += [f"- {md(u['submission'])}: {md(u['reason'])}" for u in s["ungradable"]]
     if s.get("flagged"):
         lines += ["", "## Workspace records that do not match (scores unchanged; for you to look into)", ""]
-        lines += [f"- {f['submission']} (student {f['student']}): {f['flag']}" for f in s["flagged"]]
+        lines += [f"- {md(f['submission'])} (student {md(f['student'])}): {md(f['flag'])}" for f in s["flagged"]]
     if skipped:
         lines += ["", "## Skipped (not graded: rename or remove the entry, then grade again)", ""]
-        lines += [f"- {u['submission']}: {u['reason']}" for u in skipped]
+        lines += [f"- {md(u['submission'])}: {md(u['reason'])}" for u in skipped]
     return "\n".join(lines) + "\n"

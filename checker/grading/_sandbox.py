@@ -207,11 +207,13 @@ class Pool:
         for box in boxes:
             box.put({"event": "gone"})
 
-    def run(self, root: Path, items: Sequence[tuple[str, str]]) -> list[Run]:
+    def run(self, root: Path, items: Sequence[tuple[str, str]], budgets: int | None = None) -> list[Run]:
         """Run each `(slot, path relative to root)` of one submission; one `Run` per item. A
         slot is a puzzle's name, or a variant's key given to the pool (`variants`).
 
-        Raises `WorkerFailure` when the grader's own processes fail (before any answer ran).
+        `budgets`: puzzle budgets for the whole run, over all its attempts (default: two per
+        item and one more). Raises `WorkerFailure` when the grader's own processes fail (before
+        any answer ran).
         """
         with self._lock:
             self._jobs += 1
@@ -222,20 +224,20 @@ class Pool:
         capped = self.enclosed and _capped_folder(home)
         try:
             code = _private_copy(root, [path for _, path in items], home / "code", uid)
-            return self._attempts(number, code, items, home, uid)
+            return self._attempts(number, code, items, home, uid, budgets)
         finally:
             if capped:
                 _release_folder(home)
             remove_tree(home)
 
-    def _attempts(self, number: int, code: Path, items: Sequence[tuple[str, str]], home: Path, uid: int | None) -> list[Run]:
+    def _attempts(self, number: int, code: Path, items: Sequence[tuple[str, str]], home: Path, uid: int | None, budgets: int | None = None) -> list[Run]:
         runs: dict[int, Run] = {}
         batch = True
         attempt = 0
         # The whole submission's time, over every attempt: a budget per stage it can be on (each
         # puzzle traced, each run, the batch), each granted once whatever attempt reaches it.
         granted: set[str] = set()
-        allowance = (2 * len(items) + 1) * self.limits.puzzle_budget()
+        allowance = (2 * len(items) + 1 if budgets is None else budgets) * self.limits.puzzle_budget()
         while len(runs) < len(items):
             remaining = [i for i in range(len(items)) if i not in runs]
             jobdir = home / f"attempt-{attempt}"

@@ -240,10 +240,11 @@ def _read_file(path: str, rel: str) -> _Candidate:
         if os.path.islink(path):
             return _Candidate(rel, problem="is a symbolic link")
         return _Candidate(rel, problem=f"cannot be opened ({exc.strerror or exc})")
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):  # a folder by that name too: io refuses to wrap its descriptor
+        os.close(fd)
+        return _Candidate(rel, problem="is not a regular file")
     with os.fdopen(fd, "rb", buffering=0) as f:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return _Candidate(rel, problem="is not a regular file")
         return _capped(rel, f, info.st_size)
 
 
