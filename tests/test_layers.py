@@ -145,10 +145,10 @@ def test_each_entry_is_complete(layers: Chapter, name: str) -> None:
 
 def test_structural_choices_are_variant_parameters(layers: Chapter) -> None:
     params = {p.name: [q.name for q in p.params] for p in layers.puzzles}
-    assert params["softmax"] == ["temp"] and params["attention"] == ["mask"]
-    assert params["log_softmax"] == ["axis"] == params["logsumexp"]
-    assert params["max_pool"] == ["window"] and params["strided_conv"] == ["layout"]
-    assert sum(1 for p in layers.puzzles if p.params) >= 11
+    assert params["softmax"] == ["temp", "gain"] and params["attention"] == ["mask", "gain"]
+    assert params["log_softmax"] == ["axis", "gain"] == params["logsumexp"]
+    assert params["max_pool"] == ["window", "gain"] and params["strided_conv"] == ["layout", "gain"]
+    assert all(p.params and p.params[-1].name == "gain" for p in layers.puzzles)  # every f scaled, too
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -167,7 +167,7 @@ def test_integer_arguments_are_declared_like_the_indexing_chapters(layers: Chapt
 def test_max_pool_declares_ties_as_kinks_and_no_draw_comes_near_one(layers: Chapter) -> None:
     base = _puzzle("max_pool")
     assert base.args[0].avoid == ("ties",)
-    (window,) = base.params
+    window = next(p for p in base.params if p.name == "window")
     for puzzle in _variants.variants(base):
         at = window.choices.index(dict(puzzle.variant).get("window", window.choices[0]))
         width, stride = window.value("width", at), window.value("stride", at)
@@ -186,7 +186,8 @@ def test_max_pool_declares_ties_as_kinks_and_no_draw_comes_near_one(layers: Chap
 def test_the_reference_answer_is_the_canonical_template_below_the_generated_header(layers: Chapter, name: str) -> None:
     puzzle = _puzzle(name)
     text = (SOLUTIONS / CHAPTER / f"{name}.py").read_text()
-    assert text == _stubs.header(puzzle) + _stubs.MARKER + "\n" + _template(puzzle)
+    answer, wrapper, _ = _template(puzzle).partition("\n\n_unscaled = jac\n")  # the gain's wrapper: 1 here
+    assert wrapper and text == _stubs.header(puzzle) + _stubs.MARKER + "\n" + answer.rstrip("\n") + "\n"
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -18,3 +18,10 @@ def jac(
     dk = g[:, :, :, None] * q[:, None, None, :] / np.sqrt(2.0)  # S[i, c] moves with K[c, d] by Q[i, d] / sqrt(2)
     dv = p[:, None, :, None] * (A == D)  # f is linear in V
     return dq, dk, dv
+
+
+_unscaled = jac
+
+
+def jac(*args):  # the variant's gain multiplies every block
+    return jax.tree_util.tree_map(lambda block: {{gain}} * (1.0 * block), _unscaled(*args))

@@ -11,3 +11,10 @@ def jac(x: Shaped[Array, "{{batch}} 2"]) -> Shaped[Array, "{{batch}} 2 {{batch}}
     # Layer norm down each column: [a = c] - 1/B - Y[a, d] Y[c, d] / B, over sigma[d]; features do not mix.
     within = (A == C) - 1 / {{batch}} - y[:, :, None, None] * y.T[None, :, :, None] / {{batch}}
     return within / sigma[None, :, None, None] * (D == E)
+
+
+_unscaled = jac
+
+
+def jac(*args):  # the variant's gain multiplies every block
+    return jax.tree_util.tree_map(lambda block: {{gain}} * (1.0 * block), _unscaled(*args))

@@ -7,3 +7,10 @@ def jac(x: Shaped[Array, "7"], w: Shaped[Array, "3"]) -> tuple[Shaped[Array, "{{
     k = Is + {{layout.pad}} - {{layout.stride}} * Os  # the tap through which input i reaches output o
     dx = np.where((k >= 0) & (k <= 2), w[np.clip(k, 0, 2)], 0.0)
     return dx, np.pad(x, {{layout.pad}})[windows]  # zero where the window reads padding
+
+
+_unscaled = jac
+
+
+def jac(*args):  # the variant's gain multiplies every block
+    return jax.tree_util.tree_map(lambda block: {{gain}} * (1.0 * block), _unscaled(*args))
