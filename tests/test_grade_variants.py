@@ -370,3 +370,24 @@ def test_names_and_ids_a_student_chose_cannot_write_markdown_into_the_reports() 
            "flagged": [{"submission": "eve", "student": "s3", "flag": f"made for student {hostile!r}"}]}
     text = summary_markdown(doc)
     assert "<h2>" not in text and "<img" not in text and "&lt;h2&gt;" in text
+
+
+def test_the_pytest_plugin_grades_the_student_s_own_variant(tmp_path: Path) -> None:
+    """`pytest --jacpuzzles --jacpuzzles-assignment FILE --jacpuzzles-student ID`: the student's
+    own variant's answer passes, the published answer fails; without the id, a usage error."""
+    assignment = tmp_path / "a.toml"
+    assignment.write_text('seed = 7\nvariants = true\n[puzzles]\ncumsum = 2\n[students]\n"ada-l" = "s1"\n')
+    own = _variants.assigned(7, "s1", "cumsum")
+    answers = tmp_path / "answers"
+    (answers / "autodiff").mkdir(parents=True)
+    (answers / "autodiff" / "cumsum.py").write_text(_stubs.header(own) + _stubs.MARKER + "\n" + _variants.fill(own, (REPO / "tests" / "variants" / "autodiff" / "cumsum.py").read_text()))
+    base = [sys.executable, "-m", "pytest", "--jacpuzzles", "--jacpuzzles-dir", str(answers), "-p", "no:cacheprovider", "-q",
+            "--jacpuzzles-assignment", str(assignment)]
+    env = {**os.environ, "COLUMNS": "200"}
+    passed = subprocess.run([*base, "--jacpuzzles-student", "ada-l"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+    assert passed.returncode == 0 and "1 passed" in passed.stdout, passed.stdout[-3000:] + passed.stderr[-2000:]
+    (answers / "autodiff" / "cumsum.py").write_text((REPO / "solutions" / "autodiff" / "cumsum.py").read_text())
+    published = subprocess.run([*base, "--jacpuzzles-student", "ada-l"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+    assert published.returncode == 1 and "1 failed" in published.stdout, published.stdout[-3000:]
+    missing = subprocess.run(base, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+    assert missing.returncode == 4 and "pass --jacpuzzles-student ID" in missing.stderr

@@ -36,12 +36,29 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="folder holding the answer files <puzzle>.py, at any depth (default: puzzles)")
     group.addoption("--jacpuzzles-seed", type=int, default=None, metavar="N",
                     help="seed of the input draws (default: the kit's, as `jacpuzzles check`)")
+    group.addoption("--jacpuzzles-assignment", default=None, metavar="FILE",
+                    help="the instructor's assignment file: its puzzles, points, seed and (with variants on) each student's own variants")
+    group.addoption("--jacpuzzles-student", default=None, metavar="ID",
+                    help="with an assignment that has variants on: the student id whose variants are graded (e.g. \"$GITHUB_ACTOR\")")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("jacpuzzles"):
         return  # inert: not one hook of ours is registered
     answers = Path(config.getoption("jacpuzzles_dir"))
+    file = config.getoption("jacpuzzles_assignment")
+    if file is not None:
+        from checker.engine._assignment import BadSetup, load
+
+        try:
+            assignment = load(Path(file))
+        except BadSetup as exc:
+            raise pytest.UsageError(f"--jacpuzzles-assignment: {exc}") from None
+        if assignment.variants and not config.getoption("jacpuzzles_student"):
+            raise pytest.UsageError(
+                f"--jacpuzzles-assignment {file}: its variants are on, so the grade depends on whose they are: "
+                "pass --jacpuzzles-student ID (in GitHub Actions, \"$GITHUB_ACTOR\" through the roster)"
+            )
     if not answers.is_dir():
         raise pytest.UsageError(
             f"--jacpuzzles-dir {str(answers)!r} is not a folder: pass the folder holding your answer files "
@@ -70,7 +87,9 @@ class _Session:
 
         self._session = session
         suite = _Suite.from_parent(session, name=SUITE, nodeid=SUITE)  # not `::jacpuzzles`
-        items[:] = [PuzzleItem.from_parent(suite, name=name) for name in _assignment.default().points()]
+        file = config.getoption("jacpuzzles_assignment")
+        chosen = _assignment.load(Path(file)) if file is not None else _assignment.default()
+        items[:] = [PuzzleItem.from_parent(suite, name=name) for name in chosen.points()]
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> None:
@@ -109,17 +128,23 @@ class _Session:
     def _grade(self, names: list[str]) -> None:
         from rich.console import Console
 
-        from checker.engine._assignment import Assignment, BadSetup, default, resolve
+        import dataclasses
+
+        from checker.engine._assignment import BadSetup, default, load, resolve
         from checker.grading._grade import grade_one
         from checker.grading._sandbox import Limits
 
-        points = default().points()
-        chosen = Assignment(tuple((name, points[name]) for name in points if name in names))
-        given = resolve(default(), jobs=None, timeout=None, memory_mb=None, seed=self.config.getoption("jacpuzzles_seed"))
+        file = self.config.getoption("jacpuzzles_assignment")
+        whole = load(Path(file)) if file is not None else default()
+        points = whole.points()
+        chosen = dataclasses.replace(whole, puzzles=tuple((name, points[name]) for name in points if name in names))
+        student = self.config.getoption("jacpuzzles_student")
+        given = resolve(whole, jobs=None, timeout=None, memory_mb=None, seed=self.config.getoption("jacpuzzles_seed"))
         quiet = Console(file=io.StringIO(), width=100)
         try:
             with tempfile.TemporaryDirectory(prefix="jacpuzzles-pytest-") as out:
-                doc = grade_one(self.answers, "answers", Path(out), Limits(given.timeout, given.memory_mb), given.seed, quiet, quiet, chosen)
+                doc = grade_one(self.answers, "answers", Path(out), Limits(given.timeout, given.memory_mb), given.seed, quiet, quiet, chosen,
+                                student or None)
         except BadSetup as exc:
             self._reason = str(exc)
             return
