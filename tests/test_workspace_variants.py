@@ -318,11 +318,26 @@ def test_the_module_runs_without_jax_for_the_record() -> None:
 
 
 def test_solution_for_a_puzzle_without_variants_says_it_is_the_students_own(tmp_path: Path) -> None:
-    name = next(p.name for p in _catalog.puzzles() if not p.params)
-    folder = tmp_path / "w"
-    _workspace.init(folder, _assignment.Assignment(((name, 2),), seed=SEED, variants=True, digest="d"), STUDENT)
-    chapter = _catalog.puzzle_named(name).chapter
-    (folder / chapter / f"{name}.py").write_text((SOLUTIONS / chapter / f"{name}.py").read_text())
+    # Every puzzle of the kit has parameters: a pack's puzzle without any (pack new's, its
+    # parameters taken out), in a workspace that records the pack.
+    import re
+
+    from checker.authoring import _packs
+
+    pack = tmp_path / "course"
+    _packs.new(pack)
+    catalog = pack / "pack.toml"
+    text = catalog.read_text().replace("{{n}}", "5").replace("{{scale}}", "2")
+    catalog.write_text(re.sub(r"\[puzzle\.params\.\w+\]\n(?:[^\[\n][^\n]*\n)*", "", text))
+    _catalog.use_packs([pack])
+    try:
+        name = "softsign"
+        assert not _catalog.puzzle_named(name).params
+        folder = tmp_path / "w"
+        _workspace.init(folder, _assignment.Assignment(((name, 2),), seed=SEED, variants=True, digest="d"), STUDENT)
+    finally:
+        _catalog.use_packs([])
+    (folder / "course" / f"{name}.py").write_text((pack / "solutions" / "course" / f"{name}.py").read_text())
     result = jacpuzzles("solution", name, cwd=folder)
     assert result.returncode == 0, result.stdout + result.stderr
     out = _one_line(result.stdout)

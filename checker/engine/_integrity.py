@@ -777,6 +777,7 @@ def _guard_custom_rules(final: bool = False) -> None:
     hand without any trace (red team, round 3)."""
     if len(sys.modules) == _CUSTOM_SEEN[0]:
         return
+    _CUSTOM_SEEN[0] = len(sys.modules)  # first: the imports below come back through the import guard
     for function in _custom_rules():
         _swap(function, _CUSTOM, "always", final or _ALWAYS)
     _CUSTOM_SEEN[0] = len(sys.modules)
