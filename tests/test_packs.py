@@ -162,3 +162,39 @@ def test_a_pack_chapter_s_notebook_loads_its_pack_and_checks_against_it(pack: Pa
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=tmp_path, timeout=300,
                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), "HOME": str(tmp_path)})
     assert done.returncode == 0 and done.stdout.strip().splitlines()[-1] == "pass", done.stderr[-2000:]
+
+
+def test_grade_runs_a_pack_s_puzzles_in_its_workers_and_never_shows_them_its_answers(pack: Path, tmp_path: Path) -> None:
+    """`grade --pack DIR`: the pack's catalog reaches the workers as text, and the pack's folder
+    (its reference answers) is out of their view: an answer that reads it finds nothing."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    subs = tmp_path / "subs"
+    right = subs / "ada" / "course"
+    right.mkdir(parents=True)
+    right.joinpath("softsign.py").write_text(_answer(pack).read_text())
+    peek = subs / "eve" / "course"
+    peek.mkdir(parents=True)
+    reference = _answer(pack).resolve()
+    peek.joinpath("softsign.py").write_text(_answer(pack).read_text().split(_packs._stubs.MARKER)[0] + _packs._stubs.MARKER + f"""
+def jac(x):
+    text = open({str(reference)!r}).read()  # the pack's own reference answer
+    namespace = {{}}
+    exec(text.split("MARKER_LINE")[-1], namespace)
+    return namespace["jac"](x)
+""".replace("MARKER_LINE", _packs._stubs.MARKER))
+    assignment = tmp_path / "a.toml"
+    assignment.write_text('[puzzles]\nsoftsign = 2\ncumsum = 2\n')
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--pack", str(pack), "--assignment", str(assignment),
+                           "--timeout", "5"], capture_output=True, text=True, cwd=REPO, timeout=900, env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    ada = {r["puzzle"]: r["status"] for r in json.loads((out / "ada.json").read_text())["results"]}
+    eve = {r["puzzle"]: r for r in json.loads((out / "eve.json").read_text())["results"]}
+    assert ada == {"softsign": "pass", "cumsum": "todo"}
+    assert eve["softsign"]["status"] == "error", eve["softsign"]

@@ -248,12 +248,13 @@ def _key(content: str, points: dict[str, int], seed: int, limits: Limits) -> str
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-@functools.lru_cache(maxsize=1)
 def _catalog_digest() -> str:
-    """The catalog's files: an edited `f`, domain or shape gives other verdicts."""
+    """The catalog's files and the packs' in use: an edited `f`, domain or shape gives other verdicts."""
     digest = hashlib.sha256()
     for path in sorted(_catalog._DATA.glob("*.toml")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for folder, text in _catalog.packs():
+        digest.update(b"pack\0" + text.encode())
     return digest.hexdigest()
 
 

@@ -36,6 +36,7 @@ from typing import IO, Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from checker.engine import _catalog
 from checker.engine._catalog import Choices, Puzzle, puzzle_named
 from checker.engine._runner import Problem, Run
 from checker.engine._sampling import Draw
@@ -397,7 +398,8 @@ def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limit
         "memory_mb": limits.memory_mb,
         "kit": str(KIT),
         "hidden": sorted({str(folder.resolve()), *(str(Path(h).resolve()) for h in hidden)}),
-        "answers": [str(p) for p in _reference_folders()],
+        "answers": [str(p) for p in _reference_folders()] + [str(folder) for folder, _ in _catalog.packs()],
+        "packs": [[str(folder), text] for folder, text in _catalog.packs()],
         "processes": PROCESSES + 8 * (os.cpu_count() or 1),
     }
     if variants:  # rendered by the zygote, before any answer runs

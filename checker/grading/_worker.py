@@ -101,6 +101,10 @@ def zygote(config_path: str) -> int:
         except ImportError:
             pass
 
+    if config.get("packs"):  # the packs' catalogs, as text: their folders (and answers) are never in view
+        from checker.engine import _catalog
+
+        _catalog.use_packs(texts=[(str(folder), str(text)) for folder, text in config["packs"]])
     draws = _load_draws(config)
     _load_variants(config)
     _faster_compilation()
