@@ -784,16 +784,21 @@ def _guard_custom_rules(final: bool = False) -> None:
 
 
 def _custom_rules() -> list[types.FunctionType]:
-    """The rule functions of the `custom_jvp` and `custom_vjp` functions in JAX's loaded modules."""
+    """The rule functions of the `custom_jvp` and `custom_vjp` functions in the loaded modules
+    (JAX's, and libraries built on it), the kit's own aside."""
     from jax._src import custom_derivatives
 
     kinds = (custom_derivatives.custom_jvp, custom_derivatives.custom_vjp)
     public = {id(f) for pair in _STAND_INS.values() for f in pair}  # the originals and their stand-ins
     found = []
-    for name, module in list(sys.modules.items()):
-        if name.partition(".")[0] != "jax" or module is None:
+    for name, module in list(sys.modules.items()):  # JAX's, and any library's built on it (optax's log-softmax)
+        if module is None or name.partition(".")[0] in KIT:
             continue
-        for value in list(vars(module).values()):
+        try:
+            values = list(vars(module).values())
+        except TypeError:  # a module object without a __dict__
+            continue
+        for value in values:
             if isinstance(value, kinds):
                 for rule in (getattr(value, "jvp", None), getattr(value, "fwd", None), getattr(value, "bwd", None)):
                     # The rule itself only: a partial's arguments may be functions used elsewhere
@@ -906,9 +911,9 @@ def _import_guard(real: Callable[..., Any]) -> Callable[..., Any]:
                 _USED.append(f"import {name}")
                 raise Forbidden(message([f"import {name}"]))
         module = real(name, *args, **kwargs)
-        if _ALWAYS and len(sys.modules) != _CUSTOM_SEEN[0]:  # the worker: rules a new module brought
-            _guard_new_rules(final=True)
-            _guard_custom_rules(final=True)
+        if refusing() and len(sys.modules) != _CUSTOM_SEEN[0]:  # rules a module imported by an answer brought
+            _guard_new_rules(final=_ALWAYS)
+            _guard_custom_rules(final=_ALWAYS)
         return module
 
     guarded.__name__ = getattr(real, "__name__", "__import__")

@@ -65,7 +65,7 @@ PRELOAD = (
     "jax.numpy", "jax.extend.core", "jax.experimental.shard_map", "jax.experimental.jet", "jax.experimental.multihost_utils", "jax._src.checkify", "jaxlib.mlir.dialects.mhlo",
     "jaxlib.mlir.dialects.builtin", "jaxlib.mlir.extras.meta",
     "jax.nn", "jax.lax", "jax.scipy.special", "jax.scipy.linalg", "jax.numpy.linalg", "numpy.linalg",
-    "jaxtyping", "einops", "checker.engine._integrity", "checker.engine._runner", "checker.engine._forms",
+    "jaxtyping", "einops", "optax", "checker.engine._integrity", "checker.engine._runner", "checker.engine._forms",
     "math", "itertools", "functools", "operator", "string", "typing", "collections", "dataclasses",
 )
 # XLA options that halve compile times of the kit's small programs without changing results.
