@@ -112,14 +112,22 @@ def test_the_harness_catches_a_hint_using_undefined_names() -> None:
 VARIED = [p for p in puzzles() if p.params]
 
 
-@pytest.mark.parametrize("puzzle", VARIED, ids=[p.name for p in VARIED])
-def test_every_variant_s_hints_run_as_written_in_its_own_stub(puzzle: Puzzle) -> None:
+def _variants_of(puzzle: Puzzle, every: bool) -> list[Puzzle]:
+    """The non-canonical variants of `puzzle`: every one (the slow tier), or the first, middle
+    and last (the default run: the extremes of each parameter's list of choices)."""
+    from checker.engine import _variants
+
+    found = list(_variants.variants(puzzle)[1:])
+    return found if every else [found[i] for i in sorted({0, len(found) // 2, len(found) - 1})]
+
+
+def _check_variants(puzzle: Puzzle, every: bool) -> None:
     # Merging the variants with the runnable hints: a size a hint defines (`np.arange(10)`) must
     # follow the variant (prod's `n`, running_mean's output count), or its code fails on the
     # variant's shapes. The canonical variant is the test above.
     from checker.engine import _variants
 
-    for variant in _variants.variants(puzzle)[1:]:
+    for variant in _variants_of(puzzle, every):
         if not any(_code(s) for h in variant.hints for s in _spans(h)):
             continue
         for k in range(1, len(variant.hints) + 1):
@@ -127,3 +135,14 @@ def test_every_variant_s_hints_run_as_written_in_its_own_stub(puzzle: Puzzle) ->
                 _run_hints(variant, k)
             except AssertionError as exc:
                 raise AssertionError(f"{_variants.label(variant)}: {exc}") from None
+
+
+@pytest.mark.parametrize("puzzle", VARIED, ids=[p.name for p in VARIED])
+def test_the_first_middle_and_last_variant_s_hints_run_as_written_in_their_own_stubs(puzzle: Puzzle) -> None:
+    _check_variants(puzzle, every=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("puzzle", VARIED, ids=[p.name for p in VARIED])
+def test_every_variant_s_hints_run_as_written_in_its_own_stub(puzzle: Puzzle) -> None:
+    _check_variants(puzzle, every=True)

@@ -42,7 +42,8 @@ from checker.engine._runner import Problem, Run
 from checker.engine._sampling import Draw
 from checker.engine._verdict import Kind, Status
 from checker.grading import _worker
-from checker.grading._worker import BATCH, CURRENT, _cgroup_bases, memory_group, oom_recorded
+from checker.grading._cgroups import oom_recorded
+from checker.grading._worker import BATCH, CURRENT
 
 STARTUP_BUDGET = 120.0  # seconds for the zygote to import JAX, or a worker to start (a busy machine)
 JOB_FOLDER_SIZE = "1g"  # as root with namespaces, each job's folder is a tmpfs this size (docs/grading.md)
@@ -141,8 +142,10 @@ class Pool:
         self.unprivileged = ready.get("user") == ""
         self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups") and v}
         self.grouped = ready.get("groups") == ""
-        # Where the zygote makes each job's memory group: watched for the limit's kills (`_watch`).
-        self._memory = _cgroup_bases().get("memory") if self.grouped else None
+        # Where the zygote makes each job's memory group (`{job}`: its id), and which kind of
+        # groups they are: watched for the limit's kills (`_watch`).
+        self._memory = str(ready.get("memory_groups", "")) if self.grouped else ""
+        self._cgroup = str(ready.get("cgroup", ""))
         self._uids = _uid_block() if self.unprivileged else None
         if self.unprivileged and self._uids is None:
             self.unprivileged = False
@@ -151,7 +154,7 @@ class Pool:
     def isolation(self) -> str:
         """One line: what keeps a worker from the grader's files, other workers and the network."""
         if self.enclosed and self.unprivileged:
-            memory = (f"a memory limit over its whole tree and a process limit (cgroup v1)" if self.grouped
+            memory = (f"a memory limit over its whole tree and a process limit ({self._cgroup})" if self.grouped
                       else f"a memory limit per process and a process limit per uid ({self.missing.get('groups', '')})")
             return f"isolation: namespaces (mount, pid, network, IPC), a file system of its own (an allow-list), a uid of its own, private /tmp, {memory} for each submission"
         parts = []
@@ -291,7 +294,7 @@ class Pool:
                 self._proc.stdin.flush()
             except OSError as exc:
                 raise WorkerFailure(f"the grading processes are gone ({exc})") from None
-            group = memory_group(self._memory, self._proc.pid, job["id"]) if self._memory is not None else None
+            group = Path(self._memory.replace("{job}", str(job["id"]))) if self._memory else None
             return self._watch(box, jobdir, stages, group, granted, allowance)
         finally:
             with self._lock:

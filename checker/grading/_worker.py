@@ -49,6 +49,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from checker.grading import _cgroups
+
 if TYPE_CHECKING:
     from checker.engine._runner import Run
     from checker.engine._sampling import Draw
@@ -111,7 +113,7 @@ def zygote(config_path: str) -> int:
     if os.geteuid() == 0 and sys.platform.startswith("linux"):
         config["view"] = _view(config)
     found = _probe(config)
-    found["groups"] = _probe_groups(config)
+    found.update(_probe_groups(config))
     own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY) if found.get("namespaces") == "" else None
     from checker.engine import _runner
 
@@ -149,6 +151,7 @@ def zygote(config_path: str) -> int:
     _kill_tree()
     for job in reapers.values():
         _release_groups(job)
+    _cgroups.remove(_GROUPS[0] if _GROUPS else None)
     return 0
 
 
@@ -434,129 +437,43 @@ def _reap(reapers: dict[int, str]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Control groups: one per job, for a memory limit over its whole tree and a process limit
+# Control groups: one per job, for a memory limit over its whole tree and a process limit (_cgroups)
 
-CGROUP_ROOT = Path("/sys/fs/cgroup")
 MEMORY_ALLOWANCE_MB = 768  # what a worker's tree uses beyond the zygote's shared pages (JAX's backend, compiling)
+_GROUPS: list[_cgroups.Groups] = []  # where this zygote's jobs get their groups, once probed
 
 
-def _cgroup_bases() -> dict[str, Path]:
-    """The folders (cgroup v1) of this process's memory and pids groups, where they are writable."""
-    bases: dict[str, Path] = {}
+def _probe_groups(config: dict[str, Any]) -> dict[str, str]:
+    """Whether a job can get control groups of its own, for the grader: `groups` "" when it
+    can (else why not), `memory_groups` the memory folder of job `{job}`, `cgroup` which kind."""
+    groups, why_not = _cgroups.probe(os.getpid())
+    if groups is None:
+        return {"groups": why_not}
     try:
-        lines = Path("/proc/self/cgroup").read_text().splitlines()
-    except OSError:
-        return bases
-    for line in lines:
-        _, controllers, path = line.split(":", 2)
-        for controller in ("memory", "pids"):
-            folder = CGROUP_ROOT / controller / path.lstrip("/")
-            if controller in controllers.split(",") and os.access(folder, os.W_OK) and (folder / "cgroup.procs").exists():
-                bases[controller] = folder
-    return bases
-
-
-_BASES: dict[str, Path] = {}
-
-
-def _probe_groups(config: dict[str, Any]) -> str:
-    """Whether a job can get control groups of its own: "" when it can, else why not."""
-    if os.geteuid() != 0:
-        return "the grader does not run as root"
-    _BASES.update(_cgroup_bases())
-    missing = [c for c in ("memory", "pids") if c not in _BASES]
-    if missing:
-        _BASES.clear()
-        return f"no writable cgroup v1 {' or '.join(missing)} controller"
-    _remove_stale_groups()
-    try:
-        _release_groups(_join_groups("probe", config, join=False))
+        _release_groups("probe", _join_groups("probe", config, groups, join=False))
     except OSError as exc:
-        _BASES.clear()
-        return f"cannot make a control group: {exc}"
-    return ""
+        _cgroups.remove(groups)
+        return {"groups": f"cannot make a control group ({groups.describe()}): {exc}"}
+    _GROUPS.append(groups)
+    return {"groups": "", "memory_groups": groups.memory_template(), "cgroup": groups.describe()}
 
 
-def _remove_stale_groups() -> None:
-    """Remove the empty control groups of zygotes that are gone (a grader killed with `kill -9`)."""
-    for base in _BASES.values():
-        for folder in base.glob("jacpuzzles-*-*"):
-            owner = folder.name.split("-")[1]
-            if not owner.isdigit():
-                continue
-            try:
-                os.kill(int(owner), 0)
-                continue  # that zygote still runs
-            except ProcessLookupError:
-                pass
-            except PermissionError:
-                continue
-            try:
-                folder.rmdir()
-            except OSError:
-                pass  # processes still in it, or not ours to remove
-
-
-def _group_name(job: str) -> str:
-    return memory_group(Path(), os.getpid() if job == "probe" else _ZYGOTE_PID, job).name
-
-
-_ZYGOTE_PID = os.getpid()
-
-
-def _join_groups(job: str, config: dict[str, Any], join: bool = True) -> str:
+def _join_groups(job: str, config: dict[str, Any], groups: _cgroups.Groups, join: bool = True) -> dict[str, Path]:
     """Make the job's control groups, with its limits, and move this process (the reaper) in."""
-    name = _group_name(job)
-    for controller, base in _BASES.items():
-        folder = base / name
-        folder.mkdir(exist_ok=True)
-        if controller == "memory" and int(config["memory_mb"]) > 0:
-            (folder / "memory.limit_in_bytes").write_text(str((int(config["memory_mb"]) + MEMORY_ALLOWANCE_MB) * 1024 * 1024))
-        if controller == "pids":
-            (folder / "pids.max").write_text(str(int(config.get("processes", 0)) or "max"))
-        if join:
-            (folder / "cgroup.procs").write_text(str(os.getpid()))
-    return job
+    memory_mb = int(config["memory_mb"])
+    folders = _cgroups.make(groups, job, (memory_mb + MEMORY_ALLOWANCE_MB) * 1024 * 1024 if memory_mb > 0 else 0, int(config.get("processes", 0)))
+    if join:
+        _cgroups.join(folders, os.getpid())
+    return folders
 
 
-def memory_group(base: Path, zygote: int, job: str) -> Path:
-    """The folder of job `job`'s memory group, for the grader (`base`: its memory group's)."""
-    return base / f"jacpuzzles-{zygote}-{job}"
-
-
-def oom_recorded(folder: Path) -> bool:
-    """Whether a memory group's limit made the kernel kill one of its processes (or freeze it,
-    out of memory): `oom_kill` and `under_oom` of `memory.oom_control`, else any failure to
-    charge (`memory.failcnt`) where the kernel counts no kills."""
-    try:
-        control = dict(line.split() for line in (folder / "memory.oom_control").read_text().splitlines() if len(line.split()) == 2)
-        if "oom_kill" in control:
-            return int(control["oom_kill"]) > 0 or int(control.get("under_oom", "0")) > 0
-        return int((folder / "memory.failcnt").read_text()) > 0
-    except (OSError, ValueError):
-        return False
-
-
-def _release_groups(job: str) -> dict[str, Any]:
+def _release_groups(job: str, folders: dict[str, Path] | None = None) -> dict[str, Any]:
     """Remove the job's (now empty) control groups; says whether its memory limit was hit."""
-    found: dict[str, Any] = {}
-    for controller, base in _BASES.items():
-        folder = base / _group_name(job)
-        if controller == "memory":
-            found["oom"] = oom_recorded(folder)
-            try:
-                found["peak_mb"] = int((folder / "memory.max_usage_in_bytes").read_text()) // (1024 * 1024)
-            except (OSError, ValueError):
-                pass
-        for _ in range(50):
-            try:
-                folder.rmdir()
-                break
-            except FileNotFoundError:
-                break
-            except OSError:
-                time.sleep(0.01)  # its last processes are still being torn down
-    return found
+    if folders is None:
+        if not _GROUPS:
+            return {}
+        folders = _GROUPS[0].job(job)
+    return _cgroups.release(folders)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -569,8 +486,8 @@ def _reaper(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple[
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         _prctl(_PR_SET_CHILD_SUBREAPER, 1)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        if _BASES:
-            _join_groups(str(job["id"]), config)
+        if _GROUPS:
+            _join_groups(str(job["id"]), config, _GROUPS[0])
         armed, arm = os.pipe()
         worker = os.fork()
         if worker == 0:
