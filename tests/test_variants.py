@@ -336,6 +336,10 @@ def test_a_variant_is_checked_against_its_own_f(tmp_path: Path) -> None:
 
 def test_an_indexing_variant_has_a_tf_reference_or_a_reason() -> None:
     for puzzle in (p for p in PARAMETERIZED if p.chapter == "indexing"):
-        for concrete in _variants.variants(puzzle)[1:]:
+        others = _variants.variants(puzzle)[1:]
+        for concrete in others:
             assert _tf_oracle.covers(concrete) == (not puzzle.no_tf), concrete.name
-            assert _tf_oracle._recorded(concrete, _sampling.draws(concrete, 0)) is None  # the recording is canonical
+        # The recording is the canonical puzzle's: no variant uses it (the first, middle and
+        # last, whose draws differ most; drawing every variant's inputs costs seconds).
+        for concrete in {others[0], others[len(others) // 2], others[-1]}:
+            assert _tf_oracle._recorded(concrete, _sampling.draws(concrete, 0)) is None, _variants.label(concrete)
