@@ -161,10 +161,10 @@ def test_a_numeric_placeholder_keeps_its_type_in_shapes() -> None:
 
 # Pinned: a change here reassigns every student's variants in every running class.
 # (Worked by hand for alice: sha256(b'jacpuzzles-variant-v1\n["2026-fall","alice","cumsum"]'), its
-# first 8 bytes big-endian, modulo the 7 non-canonical variants in product order.)
+# first 8 bytes big-endian, modulo the 17 non-canonical variants in product order.)
 PINNED = {
-    ("2026-fall", "alice", "cumsum"): (("direction", "left"), ("scale", 10)),
-    ("2026-fall", "bob", "cumsum"): (("direction", "left"), ("scale", 25)),
+    ("2026-fall", "alice", "cumsum"): (("direction", "left"), ("scale", 12)),
+    ("2026-fall", "bob", "cumsum"): (("direction", "right"), ("scale", 20)),
     (7, "s123", "conv"): (("w", 5), ("scale", -1)),
     ("2026-fall", "alice", "gather"): (("vocab", 30), ("width", 5)),
 }

@@ -72,7 +72,7 @@ def test_init_writes_the_students_own_stubs_with_concrete_values(ws: Path) -> No
         assert text != _stubs.stub(_catalog.puzzle_named(name))
         assert _catalog.PLACEHOLDER.search(text) is None and "{{" not in text  # no placeholder left
         assert mine(name).code.strip() in text  # their own f, concrete
-    assert "return np.cumsum(x[::-1])[::-1] / 10" in (ws / "autodiff" / "cumsum.py").read_text()
+    assert "return np.cumsum(x[::-1])[::-1] / 16" in (ws / "autodiff" / "cumsum.py").read_text()
 
 
 def test_init_records_the_assignment_table_as_the_contract_says(ws: Path, tmp_path: Path) -> None:
@@ -208,15 +208,15 @@ def test_show_and_hint_print_the_students_own_text(ws: Path) -> None:
     shown = jacpuzzles("show", "cumsum", "--page", cwd=ws)
     assert shown.returncode == 0, shown.stderr
     out = _one_line(shown.stdout)
-    assert "return np.cumsum(x[::-1])[::-1] / 10" in shown.stdout
-    assert _one_line(cumsum.statement) in out and "a running total from the right, scaled by 1/10" in out
+    assert "return np.cumsum(x[::-1])[::-1] / 16" in shown.stdout
+    assert _one_line(cumsum.statement) in out and "a running total from the right, scaled by 1/16" in out
     assert f"your own variant ({_variants.label(cumsum)}), not the published puzzle" in out
     assert all(_one_line(h) in out for h in cumsum.hints)  # --page: every hint, filled in
     assert "{{" not in shown.stdout
     hint = jacpuzzles("hint", "cumsum", cwd=ws)
     assert hint.returncode == 0, hint.stderr
     assert _one_line(f"Hint 1/3: {cumsum.hints[0]}") in _one_line(hint.stdout)
-    assert "weight 1/10" in hint.stdout and "{{" not in hint.stdout
+    assert "weight 1/16" in hint.stdout and "{{" not in hint.stdout
     assert cumsum.hints[0] != _catalog.puzzle_named("cumsum").hints[0]
 
 
@@ -239,7 +239,7 @@ def test_solution_after_the_variant_passes_shows_the_published_answer_and_how_it
     assert _stubs.answer_part((SOLUTIONS / "autodiff" / "cumsum.py").read_text()).strip().splitlines()[-1].strip() in out
     assert f"Your variant differs: below is the reference answer to the published cumsum (direction=left, scale=20), not to yours ({_variants.label(cumsum)})" in out
     assert _one_line(published.why) in out and _one_line(cumsum.why) in out  # why, for each
-    assert "return (Is >= Os) / 10" not in result.stdout  # never the variant's own answer
+    assert "return (Is >= Os) / 16" not in result.stdout  # never the variant's own answer
     assert "--force" not in out
     wrong = jacpuzzles("solution", "running_mean", cwd=folder)  # the published answer is no pass here
     assert wrong.returncode == 1 and "says fail" in _one_line(wrong.stdout)
