@@ -58,7 +58,7 @@ def _as_submitted(tmp: Path, name: str, source: Path | str) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def checked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every route, allowed answer and the plain jacfwd, checked in this process as `check` does,
     each laid out as a submission (so that messages naming the file name it as `grade` does)."""

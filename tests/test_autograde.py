@@ -63,7 +63,7 @@ def jacpuzzles(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess
 # ---- GitHub Classroom ----
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def classroom(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A checked-out repository graded with --github-classroom, as the workflow step runs it."""
     root = tmp_path_factory.mktemp("classroom")
@@ -143,7 +143,7 @@ def test_a_result_too_large_for_an_environment_variable_keeps_first_lines() -> N
 # ---- Gradescope ----
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def gradescope(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("gradescope")
     _answers(root / "autograder" / "submission")
@@ -203,7 +203,7 @@ def test_fail_under_gives_exit_code_1_only_below_the_threshold(tmp_path: Path) -
 PLUGIN_TIMEOUT = 2  # seconds per test (pytest-timeout): grading the answers takes longer
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def plugin_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """`pytest --jacpuzzles` on answers holding a conftest.py that would leave a marker."""
     root = tmp_path_factory.mktemp("plugin")

@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parents[1]
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def facts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     missing = [tool for tool in ("qemu-system-x86_64", "busybox", "apt-get") if shutil.which(tool) is None]
     if os.environ.get("JACPUZZLES_VM") != "required" and (missing or os.geteuid() != 0):
@@ -64,7 +64,7 @@ def test_the_zygote_s_group_is_removed_at_the_end(facts: dict[str, object]) -> N
 def test_grading_says_cgroup_v2_and_holds_the_limits(facts: dict[str, object]) -> None:
     grade = facts["grade"]
     assert isinstance(grade, dict) and grade["status"] == 0, grade
-    assert grade["isolation"] == ["isolation: namespaces (mount, pid, network, IPC), a file system of its own (an allow-list), a uid of its own, private /tmp, "
+    assert grade["isolation"] == ["isolation: namespaces (mount, pid, network, IPC), a file system of its own (an allow-list), a uid of its own, no user namespaces, private /tmp, "
                                   "a memory limit over its whole tree and a process limit (cgroup v2) for each submission"], grade
     tree = grade["tree_memory"]
     assert isinstance(tree, dict) and tree["status"] == "pass", grade

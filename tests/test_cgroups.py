@@ -92,6 +92,8 @@ def test_v1_where_v2_has_no_memory_controller(tmp_path: Path) -> None:
     assert groups.job("3") == {"memory": root / "memory/grader/jacpuzzles-55-3", "pids": root / "pids/grader/jacpuzzles-55-3"}
     folder = _cgroups.make(groups, "3", 2 * 1024**3, 100)["memory"]
     assert (folder / "memory.limit_in_bytes").read_text() == str(2 * 1024**3)
+    # v1 charges TCP buffers only under a limit of their own (red team 6: 2.5 GB uncharged)
+    assert (folder / "memory.kmem.tcp.limit_in_bytes").read_text() == str(64 * 1024**2)
     assert (root / "pids/grader/jacpuzzles-55-3/pids.max").read_text() == "100"
 
 

@@ -113,7 +113,7 @@ def classroom_reporter(runners: str, env: dict[str, str]) -> dict[str, Any]:
     return {"notice": f"Points {total}/{most}" if most else None, "failed": failed, "results": results}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The template repository `jacpuzzles init --classroom` writes."""
     base = tmp_path_factory.mktemp("template")

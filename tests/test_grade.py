@@ -104,7 +104,7 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The class graded once, uninterrupted, with how long it took."""
     root = tmp_path_factory.mktemp("class")

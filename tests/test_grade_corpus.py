@@ -137,7 +137,7 @@ def build_corpus(root: Path, out: Path, tmp: Path) -> Path:
     return subs
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("corpus")
     out = root / "out"

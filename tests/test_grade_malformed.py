@@ -205,7 +205,7 @@ SKIPPED = {
 }
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     root = tmp_path_factory.mktemp("malformed")
     subs = root / "subs"

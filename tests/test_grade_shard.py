@@ -50,7 +50,7 @@ def build_class(root: Path) -> Path:
     return subs
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("shards")
     subs = build_class(root)

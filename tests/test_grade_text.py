@@ -29,7 +29,7 @@ SCRATCH = "/tmp/jacpuzzles-grade-abc123"
 ADVICE = "TensorFlow is not installed and the recording covers seed 0's draws only; `pip install -e \".[tf]\"` for a live check"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def student_view() -> Verdict:
     """A failing verdict as the grader makes it: seed, worker paths, an oracle's set-up note."""
     verdict = check_answer("neg", lambda x: jnp.eye(10), seed=SEED)

@@ -86,7 +86,7 @@ def grade(submissions: Path, out: Path, assignment: Path) -> subprocess.Complete
     )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("variants")
     assignment = _assignment(root)

@@ -32,7 +32,7 @@ def run(*command: str | Path, cwd: Path, env: dict[str, str]) -> subprocess.Comp
     return result
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A wheel built from a copy of the sources (the checkout's own build/ folder is left alone)."""
     src = tmp_path_factory.mktemp("src")

@@ -37,7 +37,7 @@ def list_rows(stdout: str) -> dict[str, tuple[str, str]]:
     return {cells[1].strip(): (cells[-2].strip(), cells[-1].strip()) for cells in rows}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def solved(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
     """A workspace made by `init`, with cumsum solved (the reference answer) and checked from a subfolder."""
     base = tmp_path_factory.mktemp("learner")

@@ -47,7 +47,7 @@ def make(base: Path, text: str = ASSIGNMENT, *extra: str) -> tuple[Path, subproc
     return base / "ws", result
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A student's workspace made by `init --assignment --student`, untouched."""
     folder, result = make(tmp_path_factory.mktemp("student"))
@@ -173,7 +173,7 @@ def test_a_plain_workspace_has_no_record_and_the_published_puzzles(tmp_path: Pat
 # ---- the learner's commands in a student's workspace ----------------------------------------
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
     """A student's workspace where cumsum holds the variant's reference answer, running_mean the
     published reference answer (wrong for the variant), conv the stub; checked as JSON."""

@@ -29,6 +29,7 @@ from typing import Iterable
 CONTROLLERS = ("memory", "pids")
 ROOT = Path("/sys/fs/cgroup")
 PREFIX = "jacpuzzles-"
+TCP_BYTES = 64 * 1024 * 1024  # v1: TCP buffers a job may hold (answers need no network)
 
 
 @dataclass
@@ -150,6 +151,10 @@ def make(groups: Groups, job: str, memory_bytes: int, processes: int) -> dict[st
             pass  # a kernel without swap accounting
     elif memory_bytes > 0:
         (memory / "memory.limit_in_bytes").write_text(str(memory_bytes))
+        try:  # v1 charges TCP buffers to a group only once this is set (v2 always does)
+            (memory / "memory.kmem.tcp.limit_in_bytes").write_text(str(min(memory_bytes, TCP_BYTES)))
+        except OSError:
+            pass  # a kernel without kernel-memory accounting
     (pids / "pids.max").write_text(str(processes) if processes > 0 else "max")
     return folders
 

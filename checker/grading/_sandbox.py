@@ -140,7 +140,8 @@ class Pool:
         # What isolation the machine allows: "" where it does, else why not (docs/grading.md).
         self.enclosed = ready.get("namespaces") == ""
         self.unprivileged = ready.get("user") == ""
-        self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups") and v}
+        self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups", "userns") and v}
+        self.userns_refused = ready.get("userns") == ""
         self.grouped = ready.get("groups") == ""
         # Where the zygote makes each job's memory group (`{job}`: its id), and which kind of
         # groups they are: watched for the limit's kills (`_watch`).
@@ -156,12 +157,15 @@ class Pool:
         if self.enclosed and self.unprivileged:
             memory = (f"a memory limit over its whole tree and a process limit ({self._cgroup})" if self.grouped
                       else f"a memory limit per process and a process limit per uid ({self.missing.get('groups', '')})")
-            return f"isolation: namespaces (mount, pid, network, IPC), a file system of its own (an allow-list), a uid of its own, private /tmp, {memory} for each submission"
+            userns = "no user namespaces" if self.userns_refused else f"user namespaces allowed ({self.missing.get('userns', '')})"
+            return f"isolation: namespaces (mount, pid, network, IPC), a file system of its own (an allow-list), a uid of its own, {userns}, private /tmp, {memory} for each submission"
         parts = []
         if not self.enclosed:
             parts.append(f"no namespaces ({self.missing.get('namespaces', '')}): workers see the host's files, processes and network")
         if not self.unprivileged:
             parts.append(f"no uid of their own ({self.missing.get('user', '')}): workers run as the grader's user, with no process limit")
+        if not self.userns_refused:
+            parts.append(f"user namespaces allowed ({self.missing.get('userns', '')})")
         return "isolation: reduced: " + "; ".join(parts) + " (docs/grading.md, 'What protection remains')"
 
     def __enter__(self) -> Pool:
