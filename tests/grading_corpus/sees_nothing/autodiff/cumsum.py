@@ -38,7 +38,10 @@ def _found():
     for leftover in ("/tmp", "/var/tmp", "/dev/shm"):
         if os.path.isdir(leftover) and any(n.startswith("leftover-") and n != f"leftover-{os.getpid()}" for n in os.listdir(leftover)):
             seen.append(f"another worker's leftovers in {leftover}")
-    interfaces = [name for _, name in socket.if_nameindex() if name != "lo"]
+    try:  # listing interfaces takes a netlink socket, which the grader's workers may not open
+        interfaces = [name for _, name in socket.if_nameindex() if name != "lo"]
+    except PermissionError:
+        interfaces = []
     if interfaces:
         seen.append(f"the host's network interfaces ({interfaces[:3]})")
     try:
