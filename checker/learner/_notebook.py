@@ -10,7 +10,6 @@ one, else the stub.
 from __future__ import annotations
 
 import ast
-import io
 import json
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -47,7 +46,8 @@ is yours, and each check cell checks your answer against your variant, not the p
 
 
 class Checked:
-    """What `check` returns: the verdict, drawn in a notebook (HTML) and in a terminal (rich)."""
+    """What `check` returns: the verdict, drawn for a notebook's page (HTML with SVG heatmaps,
+    `_notebook_view`) and for a terminal (rich)."""
 
     def __init__(self, verdict: Verdict) -> None:
         self.verdict = verdict
@@ -66,14 +66,9 @@ class Checked:
         return f"{self.verdict.puzzle}: {self.verdict.status.value.upper()} - {self.verdict.message}"
 
     def _repr_html_(self) -> str:
-        from checker.engine._report import VerdictView
+        from checker.learner._notebook_view import html
 
-        console = Console(record=True, file=io.StringIO(), width=110, color_system="truecolor", force_jupyter=False)
-        console.print(VerdictView(self.verdict))
-        return console.export_html(
-            inline_styles=True,
-            code_format='<pre style="font-family:Menlo,Consolas,monospace;font-size:12px;line-height:1.25">{code}</pre>',
-        )
+        return html(self.verdict)
 
 
 def check(name: str, jac: Callable[..., Any], *, seed: int = DEFAULT_SEED, variant: Mapping[str, Any] | None = None) -> Checked:

@@ -9,6 +9,7 @@ library; the text is deterministic, so the generated pictures can be checked for
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -28,6 +29,8 @@ _POSITIVE = (178, 24, 43)  # the ends of a red-blue diverging scale
 _NEGATIVE = (33, 102, 172)
 _NONFINITE = "#ffd400"
 _GAP = 36  # between panels
+# Pixels per character of each text class (monospace: about 0.6 of the font size), to fit text.
+_TEXT_WIDTH = {"panel": 8.0, "title": 8.5, "note": 6.7}
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,8 @@ def _panel(panel: Panel, x0: int, y0: int) -> tuple[list[str], int, int]:
     every_col = max(1, math.ceil(12 / cell))
     upright = 6 * longest + 2 <= cell * every_col  # else written vertically
     top = 22 + (14 if upright else 7 * longest + 8)
-    width, height = left + cols * cell + 8, top + rows * cell + 30
+    # A title longer than the grid widens the panel, so the next panel's title never overlaps it.
+    width, height = math.ceil(max(left + cols * cell, left + _TEXT_WIDTH["panel"] * len(panel.title))) + 8, top + rows * cell + 30
     finite = grid[np.isfinite(grid)]
     biggest = float(np.max(np.abs(finite), initial=0.0))
     out: list[str] = [f'<g transform="translate({x0},{y0})">']
@@ -148,8 +152,10 @@ def svg(title: str, panels: Sequence[Panel], note: str = "") -> str:
     legend = "red: positive · blue: negative · white: exactly 0 · darker: larger |value| (per panel)"
     if any(p.wrong is not None for p in panels):
         legend += " · crossed: a wrong entry"
-    width = max(x - _GAP + 8, 7 * len(legend) + 16, 7 * len(title) + 16)
-    total = 30 + height + (36 if note else 20)
+    width = round(max(x - _GAP + 8, _TEXT_WIDTH["note"] * len(legend) + 16, _TEXT_WIDTH["title"] * len(title) + 16))
+    # The note (a diagnosis) is wrapped to the picture's width, never cut at its right edge.
+    notes = textwrap.wrap(note, max(40, int((width - 16) / _TEXT_WIDTH["note"]))) if note else []
+    total = 30 + height + 20 + 16 * len(notes)
     head = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total}" viewBox="0 0 {width} {total}">',
         _STYLE,
@@ -157,8 +163,7 @@ def svg(title: str, panels: Sequence[Panel], note: str = "") -> str:
         f'<text x="8" y="18" class="title">{escape(title)}</text>',
     ]
     tail = [f'<text x="8" y="{30 + height + 12}" class="note">{escape(legend)}</text>']
-    if note:
-        tail.append(f'<text x="8" y="{30 + height + 28}" class="note">{escape(note)}</text>')
+    tail += [f'<text x="8" y="{30 + height + 28 + 16 * k}" class="note">{escape(line)}</text>' for k, line in enumerate(notes)]
     return "\n".join(head + parts + tail + ["</svg>"]) + "\n"
 
 
@@ -215,7 +220,7 @@ def answer_picture(puzzle: Puzzle, path: Path, seed: int = 0) -> tuple[str | Non
             ),
         ]
         title = f"{puzzle.name}: {verdict.status.value} on {draw_phrase(failure.draw_label)} (seed {seed})"
-        return svg(title, panels, verdict.diagnoses[0].message[:160] if verdict.diagnoses else ""), verdict
+        return svg(title, panels, verdict.diagnoses[0].message if verdict.diagnoses else ""), verdict
     if not verdict.passed:
         return None, verdict
     with _numerics.pinned():
