@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from checker.engine._catalog import puzzle_named
 from checker.learner._notebook import check_cell, stub_cell
 from checker.learner import _workspace
 from checker.engine._stubs import MARKER, answer_part, relative_path, stub
+from tests.browser import browser, open_page
 from tests.conftest import SOLUTIONS
 from tests.test_cli import jacpuzzles
 
@@ -139,18 +141,43 @@ def test_the_autodiff_notebook_runs_end_to_end_with_the_reference_answers(tmp_pa
                 cell.source = answer_part((SOLUTIONS / relative_path(puzzle)).read_text())
     client = nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
     client.execute()
-    results = {}
+    results, pages = {}, {}
     for cell in notebook.cells:
         if cell.cell_type == "code" and cell.source.startswith("checker.check("):
             name = cell.source.split('"')[1]
             html = "".join(o.get("data", {}).get("text/html", "") for o in cell.outputs)
             text = "".join(o.get("data", {}).get("text/plain", "") for o in cell.outputs)
             assert html, f"{name}: no rich output"
-            results[name] = text
+            results[name], pages[name] = text, html
     assert len(results) == 22
     for name, text in results.items():
         expected = "FAIL" if name == wrong_name else "PASS"
         assert text.startswith(f"{name}: {expected}"), text
+    _looks_right_in_a_browser(pages[wrong_name], tmp_path)
+
+
+def _looks_right_in_a_browser(html: str, folder: Path) -> None:
+    """The wrong answer's report, as a real browser draws it: zeros white, -1 blue, +1 red, the
+    red still showing beside the cross on a wrong entry, the two panels' titles apart."""
+    if browser() is None and not os.environ.get("CI"):
+        pytest.skip("no Chromium here (apt-get install chromium); .ci/run installs it")
+    from PIL import Image
+
+    page = open_page(html, folder)
+    pixels = Image.open(page.screenshot).convert("RGB")
+    (expected_title, yours_title), (expected, yours) = page.geometry["titles"], page.geometry["grids"]
+    assert expected_title[2] < yours_title[0], f"the panel titles overlap: {page.geometry['titles']}"
+
+    def colour(grid: list[float], row: int, col: int, at: tuple[float, float] = (0.5, 0.5)) -> tuple[int, int, int]:
+        side = (grid[2] - grid[0]) / 10
+        r, g, b = pixels.getpixel((int(grid[0] + (col + at[0]) * side), int(grid[1] + (row + at[1]) * side)))
+        return r, g, b
+
+    assert min(colour(expected, 0, 1)) >= 245 and min(colour(yours, 3, 7)) >= 245  # zero: white, not dark
+    r, g, b = colour(expected, 2, 2)
+    assert b > r + 60, f"-1 should be blue, is {(r, g, b)}"
+    r, g, b = colour(yours, 2, 2, at=(0.3, 0.75))  # beside the cross's stroke
+    assert r > b + 60, f"a crossed +1 should still show red, is {(r, g, b)}"
 
 
 
