@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from checker.grading import _cgroups
+from checker.grading import _cgroups, _landlock
 
 if TYPE_CHECKING:
     from checker.engine._runner import Run
@@ -83,6 +83,8 @@ _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_BIND, _MS_REC, _MS_PRIVATE = 2, 4, 8, 409
 _O_PATH = 0o10000000
 TMP_SIZE = "64m"  # each private /tmp, /var/tmp, /dev/shm a worker gets
 PRIVATE = ("/tmp", "/var/tmp", "/dev/shm")  # each a private, empty, size-capped tmpfs in a worker
+# What JAX's CPU backend reads of the machine beyond the process's own /proc (Landlock).
+CPU_FILES = ("/proc/cpuinfo", "/proc/meminfo", "/sys/devices/system/cpu")
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 UNPRIVILEGED_PROBE = 619999  # the uid the zygote's probe drops to (no such user exists)
@@ -117,6 +119,9 @@ def zygote(config_path: str) -> int:
         config["view"] = _view(config)
     found = _probe(config)
     found.update(_probe_groups(config))
+    found["landlock"] = _probe_landlock(config, enclosed=found.get("namespaces") == "")
+    if found["landlock"]:
+        config.pop("landlock", None)
     found["userns"] = _try(_refuse_user_namespaces_and_prove_it, "user namespace") if _seccomp() == "" else _seccomp()
     config["refuse_userns"] = found["userns"] == ""
     own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY) if found.get("namespaces") == "" else None
@@ -247,6 +252,63 @@ def _refuse_user_namespaces_and_prove_it() -> None:
     except PermissionError:
         return
     raise OSError("the seccomp filter was loaded, yet a netlink socket opened")
+
+
+def _probe_landlock(config: dict[str, Any], enclosed: bool) -> str:
+    """Whether a worker can be confined by Landlock ("" when it can, else why not); when it can,
+    `config["landlock"]` holds the ABI and the rules every worker applies."""
+    version = _landlock.abi()
+    if version < 1:
+        if os.environ.get("JACPUZZLES_NO_LANDLOCK"):
+            return "turned off by JACPUZZLES_NO_LANDLOCK"
+        return "this kernel has no Landlock (Linux 5.13 or later, with Landlock enabled)"
+    config["landlock"] = {"abi": version, "read": _landlock_reads(config, enclosed), "enclosed": enclosed}
+
+    def refused_outside() -> None:
+        _landlock_self(config, None, None)
+        try:
+            Path("config.json").read_bytes()  # the grader's, in its scratch folder
+        except PermissionError:
+            return
+        raise OSError("Landlock was applied, yet the grader's config.json could still be read")
+
+    return _try(refused_outside, "Landlock")
+
+
+def _landlock_reads(config: dict[str, Any], enclosed: bool) -> list[tuple[str, int]]:
+    """What every worker may read, as Landlock rules: the allow-list of its view (`_view`),
+    without the withheld packages (outside namespaces, where they are still the real ones), the
+    kit's reference answers and the grader's folders; the harmless devices, read and written."""
+    view: dict[str, Any] = config.get("view") or _view(config)
+    left_out = [*config.get("answers", []), *config.get("hidden", []), *view.get("hidden", [])]
+    if not enclosed:
+        left_out += view["withheld"]
+    left_out = [os.path.realpath(p) for p in left_out]
+    rules: list[tuple[str, int]] = []
+    for root in view["binds"]:
+        rules += _landlock.reading(root, left_out)
+    rules += [(device, _landlock.READ_FILE | _landlock.WRITE_FILE) for device in view["devices"]]
+    rules += [(path, _landlock.READ_FILE | _landlock.READ_DIR) for path in CPU_FILES if os.path.exists(path)]
+    return rules
+
+
+def _landlock_self(config: dict[str, Any], jobdir: Path | None, code: str | None) -> None:
+    """Confine this process (a worker) by Landlock: read the allow-list and its answers, write
+    its job folder only (and, in namespaces of its own, its private /tmp), read /proc only for
+    itself; no TCP; no abstract unix socket nor signal out of its domain."""
+    plan = config["landlock"]
+    rules = _landlock.Ruleset(int(plan["abi"]))
+    for path, rights in plan["read"]:
+        rules.grant(str(path), int(rights))
+    rules.grant(f"/proc/{os.getpid()}", _landlock.READ_FILE | _landlock.READ_DIR)
+    if code is not None:
+        rules.grant(code, _landlock.READ)
+    if jobdir is not None:
+        rules.grant_write(str(jobdir))
+    if plan.get("enclosed"):
+        for folder in PRIVATE:
+            rules.grant_write(folder)
+    rules.restrict()
 
 
 def _probe_home() -> str:
@@ -667,6 +729,21 @@ def _isolate(job: dict[str, Any], config: dict[str, Any], jobdir: Path) -> None:
         if nproc > 0:  # the uid is this job's alone: this counts the job's processes and threads
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
         _become(uid)
+    _private_home(jobdir)
+    if config.get("landlock"):
+        _landlock_self(config, jobdir, str(job["root"]))
+
+
+def _private_home(jobdir: Path) -> None:
+    """HOME and TMPDIR: fresh 0700 folders in the job's own folder (never the host's /tmp,
+    where a file planted by one job could be read by a later process)."""
+    import tempfile
+
+    for name, variable in (("home", "HOME"), ("tmp", "TMPDIR")):
+        folder = jobdir / name
+        folder.mkdir(mode=0o700)
+        os.environ[variable] = str(folder)
+    tempfile.tempdir = str(jobdir / "tmp")
 
 
 def _max_fd() -> int:
