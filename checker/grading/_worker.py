@@ -86,6 +86,7 @@ PRIVATE = ("/tmp", "/var/tmp", "/dev/shm")  # each a private, empty, size-capped
 # What JAX's CPU backend reads of the machine beyond the process's own /proc (Landlock).
 CPU_FILES = ("/proc/cpuinfo", "/proc/meminfo", "/sys/devices/system/cpu")
 _PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
 UNPRIVILEGED_PROBE = 619999  # the uid the zygote's probe drops to (no such user exists)
 _ORPHAN_SCAN = 0.5  # seconds between the zygote's looks for orphans to kill
@@ -99,6 +100,7 @@ def zygote(config_path: str) -> int:
     """Serve jobs from stdin until it closes; returns the exit status."""
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    _prctl(_PR_SET_DUMPABLE, 0)  # no process of its uid reads its memory, environment or descriptors
     config = json.loads(Path(config_path).read_text())
     import importlib
 
@@ -122,8 +124,10 @@ def zygote(config_path: str) -> int:
     found["landlock"] = _probe_landlock(config, enclosed=found.get("namespaces") == "")
     if found["landlock"]:
         config.pop("landlock", None)
-    found["userns"] = _try(_refuse_user_namespaces_and_prove_it, "user namespace") if _seccomp() == "" else _seccomp()
-    config["refuse_userns"] = found["userns"] == ""
+    else:
+        found["landlock_abi"] = config["landlock"]["abi"]
+    found["seccomp"] = _try(_refuse_escape_calls_and_prove_it, "seccomp") if _seccomp() == "" else _seccomp()
+    config["seccomp"] = found["seccomp"] == ""
     own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY) if found.get("namespaces") == "" else None
     from checker.engine import _runner
 
@@ -218,13 +222,27 @@ def _seccomp() -> str:
     return ""
 
 
-def _refuse_user_namespaces() -> None:
-    """A seccomp filter for this process and all it starts: no new user namespace (`unshare`
+# System calls a worker never needs, each a way out of its confinement or into another
+# process: refused by its seccomp filter with EPERM (`_refuse_escape_calls`).
+REFUSED_CALLS = (
+    "ptrace", "process_vm_readv", "process_vm_writev",  # another process's memory
+    "keyctl", "add_key", "request_key",  # the kernel's key rings (the grader user's keys)
+    "bpf", "perf_event_open", "userfaultfd",  # kernel attack surface
+    "mount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen", "fsmount",
+    "io_uring_setup", "io_uring_enter", "io_uring_register",  # io_uring opens sockets past a filter
+)
+
+
+def _refuse_escape_calls() -> None:
+    """A seccomp filter for this process and all it starts. No new user namespace (`unshare`
     or `clone` with CLONE_NEWUSER fail with EPERM; `clone3`, whose flags a filter cannot read,
-    fails with ENOSYS, and the C library falls back to `clone`), and no netlink socket. In a
-    user namespace of its own a worker would hold every capability over a network namespace
-    of its own: its loopback up, socket buffers that cgroup v1 does not charge to the job
-    (red team 6)."""
+    fails with ENOSYS, and the C library falls back to `clone`): in a user namespace of its own
+    a worker would hold every capability over a network namespace of its own, its loopback up,
+    socket buffers that cgroup v1 does not charge to the job (red team 6). No socket of any
+    family: no TCP or UDP to the grader's machine or beyond, no netlink (whose queued replies
+    cgroup v1 does not charge either: red team 7 parked 5.4 GB in them), no unix socket to a
+    service of the host (Landlock does not cover connecting to a named one); `socketpair`
+    stays. And none of `REFUSED_CALLS`."""
     import errno
 
     import pyseccomp as seccomp
@@ -233,25 +251,31 @@ def _refuse_user_namespaces() -> None:
     for call in ("unshare", "clone"):
         rules.add_rule(seccomp.ERRNO(errno.EPERM), call, seccomp.Arg(0, seccomp.MASKED_EQ, _CLONE_NEWUSER, _CLONE_NEWUSER))
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
-    # Netlink sockets need no privilege and no network, and their queued replies are not
-    # charged to the job's group: red team 7 parked 5.4 GB in them. A worker needs none.
-    rules.add_rule(seccomp.ERRNO(errno.EPERM), "socket", seccomp.Arg(0, seccomp.EQ, _AF_NETLINK))
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "socket")
+    for call in REFUSED_CALLS:
+        try:
+            rules.add_rule(seccomp.ERRNO(errno.EPERM), call)
+        except (RuntimeError, ValueError, OSError):  # a call this architecture or libseccomp does not know
+            pass
     rules.load()
 
 
-def _refuse_user_namespaces_and_prove_it() -> None:
+def _refuse_escape_calls_and_prove_it() -> None:
     import ctypes
-
     import socket
 
-    _refuse_user_namespaces()
+    _refuse_escape_calls()
     if _libc().unshare(_CLONE_NEWUSER | _CLONE_NEWNET) == 0 or ctypes.get_errno() != 1:
         raise OSError("the seccomp filter was loaded, yet unshare(CLONE_NEWUSER) did not fail with EPERM")
-    try:
-        socket.socket(_AF_NETLINK, socket.SOCK_RAW, 0).close()
-    except PermissionError:
-        return
-    raise OSError("the seccomp filter was loaded, yet a netlink socket opened")
+    for family, kind in ((_AF_NETLINK, socket.SOCK_RAW), (socket.AF_INET, socket.SOCK_STREAM), (socket.AF_UNIX, socket.SOCK_STREAM)):
+        try:
+            socket.socket(family, kind, 0).close()
+        except PermissionError:
+            continue
+        raise OSError(f"the seccomp filter was loaded, yet a socket of family {family} opened")
+    libc = _libc()
+    if libc.ptrace(0x4206, os.getppid(), 0, 0) == 0 or ctypes.get_errno() != 1:  # PTRACE_SEIZE
+        raise OSError("the seccomp filter was loaded, yet ptrace did not fail with EPERM")
 
 
 def _probe_landlock(config: dict[str, Any], enclosed: bool) -> str:
@@ -262,10 +286,10 @@ def _probe_landlock(config: dict[str, Any], enclosed: bool) -> str:
         if os.environ.get("JACPUZZLES_NO_LANDLOCK"):
             return "turned off by JACPUZZLES_NO_LANDLOCK"
         return "this kernel has no Landlock (Linux 5.13 or later, with Landlock enabled)"
-    config["landlock"] = {"abi": version, "read": _landlock_reads(config, enclosed), "enclosed": enclosed}
+    config["landlock"] = {"abi": version, "read": _landlock_reads(config, enclosed)}
 
     def refused_outside() -> None:
-        _landlock_self(config, None, None)
+        _landlock_self(config, None, None, private=False)
         try:
             Path("config.json").read_bytes()  # the grader's, in its scratch folder
         except PermissionError:
@@ -292,10 +316,11 @@ def _landlock_reads(config: dict[str, Any], enclosed: bool) -> list[tuple[str, i
     return rules
 
 
-def _landlock_self(config: dict[str, Any], jobdir: Path | None, code: str | None) -> None:
+def _landlock_self(config: dict[str, Any], jobdir: Path | None, code: str | None, private: bool) -> None:
     """Confine this process (a worker) by Landlock: read the allow-list and its answers, write
-    its job folder only (and, in namespaces of its own, its private /tmp), read /proc only for
-    itself; no TCP; no abstract unix socket nor signal out of its domain."""
+    its job folder only (and `private`, in namespaces of its own: its private /tmp, /var/tmp and
+    /dev/shm), read /proc only for itself; no TCP; no abstract unix socket nor signal out of its
+    domain."""
     plan = config["landlock"]
     rules = _landlock.Ruleset(int(plan["abi"]))
     for path, rights in plan["read"]:
@@ -305,7 +330,7 @@ def _landlock_self(config: dict[str, Any], jobdir: Path | None, code: str | None
         rules.grant(code, _landlock.READ)
     if jobdir is not None:
         rules.grant_write(str(jobdir))
-    if plan.get("enclosed"):
+    if private:
         for folder in PRIVATE:
             rules.grant_write(folder)
     rules.restrict()
@@ -722,8 +747,8 @@ def _isolate(job: dict[str, Any], config: dict[str, Any], jobdir: Path) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (WORKER_FILES, WORKER_FILES))
     if job.get("enclose"):
         _enclose(config, job, str(job["home"]), bool(job.get("pidns")))
-    if config.get("refuse_userns"):
-        _refuse_user_namespaces()
+    if config.get("seccomp"):
+        _refuse_escape_calls()
     if uid is not None:
         nproc = int(config.get("processes", 0))
         if nproc > 0:  # the uid is this job's alone: this counts the job's processes and threads
@@ -731,7 +756,7 @@ def _isolate(job: dict[str, Any], config: dict[str, Any], jobdir: Path) -> None:
         _become(uid)
     _private_home(jobdir)
     if config.get("landlock"):
-        _landlock_self(config, jobdir, str(job["root"]))
+        _landlock_self(config, jobdir, str(job["root"]), private=bool(job.get("enclose")))
 
 
 def _private_home(jobdir: Path) -> None:
@@ -970,16 +995,16 @@ def _returncode(status: int) -> int:
     return os.waitstatus_to_exitcode(status)
 
 
-def _prctl(option: int, value: int) -> None:
-    """Linux's prctl, best effort (other systems: nothing)."""
+def _prctl(option: int, value: int) -> int:
+    """Linux's prctl, best effort: 0 when it worked (other systems: -1, nothing done)."""
     if not sys.platform.startswith("linux"):
-        return
+        return -1
     import ctypes
 
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+        return int(ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0))
     except (OSError, AttributeError):
-        pass
+        return -1
 
 
 if __name__ == "__main__":
