@@ -184,7 +184,7 @@ class Pool:
                     ("groups", "no control groups")) if key in self.missing]
         line = "isolation: " + ", ".join(held) + " for each submission"
         if not self.confined:
-            line += "; UNCONFINED: workers read and write whatever the grader's user can"
+            line += "; UNCONFINED: workers see the host's files, processes and network"
         return line + ("; missing: " + "; ".join(missing) if missing else "")
 
     def unconfined(self) -> str:
