@@ -11,7 +11,9 @@ around what is left out (each sibling on the way down, by itself).
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
+import stat
 import sys
 from typing import Iterable
 
@@ -43,10 +45,15 @@ class _RulesetAttr(ctypes.Structure):
     _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
 
 
-def _syscall(number: int, *args: object) -> int:
+@functools.lru_cache(maxsize=None)
+def _libc() -> ctypes.CDLL:
     libc = ctypes.CDLL(None, use_errno=True)
     libc.syscall.restype = ctypes.c_long
-    result = int(libc.syscall(ctypes.c_long(number), *args))
+    return libc
+
+
+def _syscall(number: int, *args: object) -> int:
+    result = int(_libc().syscall(ctypes.c_long(number), *args))
     if result < 0:
         err = ctypes.get_errno()
         raise OSError(err, os.strerror(err))
@@ -95,7 +102,7 @@ class Ruleset:
             return
         try:
             allowed = rights & self.fs
-            if not os.path.isdir(path):
+            if not stat.S_ISDIR(os.fstat(fd).st_mode):
                 allowed &= FILE_RIGHTS
             if allowed:
                 rule = _PathBeneath(allowed, fd)
@@ -126,13 +133,14 @@ def reading(path: str, except_: Iterable[str] = ()) -> list[tuple[str, int]]:
         return []
     rules = [(path, READ_DIR)]
     for name in sorted(os.listdir(path)):
-        rules += reading(os.path.join(path, name), inside)
+        entry = os.path.join(path, name)
+        if not os.path.islink(entry):  # a link's target is granted (or not) where it is
+            rules += reading(entry, inside)
     return rules
 
 
 def _prctl_no_new_privs() -> None:
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+    if _libc().prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
 
 
