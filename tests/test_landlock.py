@@ -7,8 +7,8 @@ import errno
 import os
 import signal
 import socket
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 

@@ -316,16 +316,16 @@ def _landlock_reads(config: dict[str, Any], enclosed: bool) -> list[tuple[str, i
     return rules
 
 
-def _landlock_self(config: dict[str, Any], jobdir: Path | None, code: str | None, private: bool) -> None:
+def _landlock_self(config: dict[str, Any], jobdir: Path | None, code: str | None, private: bool, own_proc: bool = False) -> None:
     """Confine this process (a worker) by Landlock: read the allow-list and its answers, write
     its job folder only (and `private`, in namespaces of its own: its private /tmp, /var/tmp and
-    /dev/shm), read /proc only for itself; no TCP; no abstract unix socket nor signal out of its
-    domain."""
+    /dev/shm), read /proc only for itself (all of it when `own_proc`: the /proc of a pid
+    namespace of its own); no TCP; no abstract unix socket nor signal out of its domain."""
     plan = config["landlock"]
     rules = _landlock.Ruleset(int(plan["abi"]))
     for path, rights in plan["read"]:
         rules.grant(str(path), int(rights))
-    rules.grant(f"/proc/{os.getpid()}", _landlock.READ_FILE | _landlock.READ_DIR)
+    rules.grant("/proc" if own_proc else f"/proc/{os.getpid()}", _landlock.READ_FILE | _landlock.READ_DIR)
     if code is not None:
         rules.grant(code, _landlock.READ)
     if jobdir is not None:
@@ -756,7 +756,8 @@ def _isolate(job: dict[str, Any], config: dict[str, Any], jobdir: Path) -> None:
         _become(uid)
     _private_home(jobdir)
     if config.get("landlock"):
-        _landlock_self(config, jobdir, str(job["root"]), private=bool(job.get("enclose")))
+        enclosed = bool(job.get("enclose"))
+        _landlock_self(config, jobdir, str(job["root"]), private=enclosed, own_proc=enclosed and bool(job.get("pidns")))
 
 
 def _private_home(jobdir: Path) -> None:
