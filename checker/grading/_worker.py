@@ -12,9 +12,12 @@ code. For each job the grader sends it (a JSON line on stdin), it forks:
   stderr into the job's folder, core dumps off, files capped; as root, namespaces of its own
   (mount: a file system of its own, an allow-list, with a private /tmp; pid: the reaper is its first process;
   network; IPC), control groups (memory over the tree, processes) and an unprivileged uid of
-  its own, with a process limit; the working directory is a private copy of the submission's
-  answer files. Its only other descriptor, a pipe to the reaper, carries one byte ("ready,
-  no answer loaded yet") and is closed before any answer loads. It starts JAX's backend, caps
+  its own, with a process limit; in every configuration a seccomp filter (`_refuse_escape_calls`)
+  and Landlock (`_landlock_self`: read the allow-list, write its job folder only, no TCP, no
+  abstract sockets or signals out), and HOME and TMPDIR of its own in its job folder; the
+  working directory is a private copy of the submission's answer files. Its only other
+  descriptor, a pipe to the reaper, carries one byte ("ready, no answer loaded yet") and is
+  closed before any answer loads. It starts JAX's backend, caps
   its address space, and runs the answers, writing each result as data only: `<index>.npz`
   (blocks, read back without pickle) then `<index>.json` (problem, captured output, dtypes).
 
