@@ -86,8 +86,9 @@ _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_BIND, _MS_REC, _MS_PRIVATE = 2, 4, 8, 409
 _O_PATH = 0o10000000
 TMP_SIZE = "64m"  # each private /tmp, /var/tmp, /dev/shm a worker gets
 PRIVATE = ("/tmp", "/var/tmp", "/dev/shm")  # each a private, empty, size-capped tmpfs in a worker
-# What JAX's CPU backend reads of the machine beyond the process's own /proc (Landlock).
-CPU_FILES = ("/proc/cpuinfo", "/proc/meminfo", "/sys/devices/system/cpu")
+# What the C library reads to count the cores, by which XLA sizes its thread pools: the only
+# files of the machine a worker reads beyond its own /proc under Landlock (JAX starts without them).
+CPU_FILES = ("/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible")
 _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
@@ -316,7 +317,7 @@ def _landlock_reads(config: dict[str, Any], enclosed: bool) -> list[tuple[str, i
     for root in view["binds"]:
         rules += _landlock.reading(root, left_out)
     rules += [(device, _landlock.READ_FILE | _landlock.WRITE_FILE) for device in view["devices"]]
-    rules += [(path, _landlock.READ_FILE | _landlock.READ_DIR) for path in CPU_FILES if os.path.exists(path)]
+    rules += [(path, _landlock.READ_FILE) for path in CPU_FILES if os.path.exists(path)]
     return rules
 
 
