@@ -90,7 +90,7 @@ def _unreachable_python() -> str | None:
     return None
 
 
-def _as_user(command: list[str]) -> list[str]:
+def _as_user(command: list[str], scratch: Path) -> list[str]:
     """`command` as the plain user; where this Python lives in a folder closed to others (/root),
     in a private mount namespace in which that folder alone is opened (a tmpfs over it, holding
     only the way down to Python): the kit and the venv are world-readable, the machine untouched."""
@@ -98,7 +98,8 @@ def _as_user(command: list[str]) -> list[str]:
     if closed is None:
         return ["runuser", "-u", USER, "--", *command]
     inside = os.path.relpath(os.path.realpath(sys.executable), closed).split(os.sep)[0]
-    stage = tempfile.mkdtemp(prefix="jacpuzzles-stage-")
+    stage = scratch / "stage"
+    stage.mkdir()
     script = (f'mount --bind "{closed}/{inside}" "{stage}" && mount -t tmpfs -o mode=755 tmpfs "{closed}" && mkdir "{closed}/{inside}" '
               f'&& mount --move "{stage}" "{closed}/{inside}" && exec runuser -u {USER} -- "$@"')
     return ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", *command]
@@ -137,7 +138,7 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
     command = [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(ASSIGNMENT), "--timeout", "5", "--jobs", "2"]
     try:
         result = subprocess.run(
-            _as_user(command) if user else [*prefix, *command], check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=500,
+            _as_user(command, root) if user else [*prefix, *command], check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=500,
             env={**os.environ, **overrides, "HOME": str(home), "COLUMNS": "1000", "GRADER_SECRET": SECRET,
                  **({"JACPUZZLES_CACHE": "off"} if user else {})},  # the tests' cache is root's
         )
