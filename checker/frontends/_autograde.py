@@ -149,7 +149,7 @@ def _base64(result: dict[str, Any]) -> str:
 
 
 def github_classroom(directory: Path, limits: Limits, seed: int, fail_under: float | None, console: Console, progress: Console,
-                     assignment: Assignment | None = None, environ: Mapping[str, str] = os.environ) -> int:
+                     assignment: Assignment | None = None, environ: Mapping[str, str] = os.environ, trust: bool = False) -> int:
     """Grade the repository checked out in `directory` and append `result=<base64>` to the file
     named by `$GITHUB_OUTPUT`; returns the exit code."""
     target = environ.get("GITHUB_OUTPUT", "")
@@ -173,7 +173,8 @@ def github_classroom(directory: Path, limits: Limits, seed: int, fail_under: flo
             )
         console.print(Text(f"grading the variants of student {student}", style="dim"))
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-classroom-") as out:
-        doc = grade_one(directory, _name(directory), Path(out), limits, seed, console, progress, assignment, student)
+        doc = grade_one(directory, _name(directory), Path(out), limits, seed, console, progress, assignment, student,
+                        trust=trust)
     with open(target, "a", encoding="utf-8") as f:
         f.write(f"result={encode_classroom(classroom_result(doc))}\n")
     console.print(Text(f"wrote the Classroom result ({_score(doc)}) to $GITHUB_OUTPUT as the step output `result`", style="dim"))
@@ -218,8 +219,9 @@ def gradescope_results(doc: dict[str, Any], seconds: float) -> dict[str, Any] | 
 
 
 def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, console: Console, progress: Console,
-               assignment: Assignment | None = None) -> int:
-    """Grade `root/submission` and write `root/results/results.json`; returns the exit code."""
+               assignment: Assignment | None = None, trust: bool = False) -> int:
+    """Grade `root/submission` and write `root/results/results.json`; returns the exit code.
+    `trust`: grade even where the submission cannot be confined (`--trust-submissions`)."""
     submission, results = root / "submission", root / "results"
     if not submission.is_dir():
         raise BadSetup(
@@ -243,7 +245,8 @@ def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, 
         console.print(Text(f"grading the variants of student {assignment.student_id(student)}", style="dim"))
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-gradescope-") as out:
-        doc = grade_one(submission, "submission", Path(out), limits, seed, console, progress, assignment, student)
+        doc = grade_one(submission, "submission", Path(out), limits, seed, console, progress, assignment, student,
+                        trust=trust)
     written = gradescope_results(doc, time.monotonic() - start)
     if written is None:
         console.print(Text(
@@ -325,8 +328,8 @@ def run(args: argparse.Namespace, limits: Limits, seed: int, console: Console, p
         raise BadSetup(f"{mode} grades one submission and writes where its platform reads: drop {' and '.join(extra)} (for grading a class)")
     try:
         if args.gradescope:
-            return gradescope(Path(args.gradescope_root), limits, seed, args.fail_under, console, progress, assignment)
-        return github_classroom(Path(args.github_classroom), limits, seed, args.fail_under, console, progress, assignment)
+            return gradescope(Path(args.gradescope_root), limits, seed, args.fail_under, console, progress, assignment, trust=bool(getattr(args, "trust_submissions", False)))
+        return github_classroom(Path(args.github_classroom), limits, seed, args.fail_under, console, progress, assignment, trust=bool(getattr(args, "trust_submissions", False)))
     except KeyboardInterrupt:
         progress.print(Text("jacpuzzles: interrupted (Ctrl-C); no result was written", style="yellow"))
         return INTERRUPTED

@@ -83,12 +83,13 @@ def _slot_puzzle(slot: str) -> Puzzle:
 
 
 def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: int, console: Console, progress: Console,
-                assignment: Assignment | None = None, shard: Shard | None = None) -> int:
+                assignment: Assignment | None = None, shard: Shard | None = None, trust: bool = False) -> int:
     """Grade every submission in `submissions` into `out`; returns the exit code (0: done).
 
     `progress` shows the progress bar (stderr), `console` the summary table (stdout). Only the
     `assignment`'s puzzles are run and counted (default: the whole catalog); with a `shard`, only
-    the submissions of that shard are graded and written.
+    the submissions of that shard are graded and written. Where workers cannot be confined
+    (neither namespaces nor Landlock), raises `BadSetup` unless `trust` (`--trust-submissions`).
     """
     _check_setup(submissions, out, jobs, limits)
     for stale in out.glob(".*.partial"):  # a write cut short by `kill -9`
@@ -109,7 +110,7 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
         todo = [p for p in plans if not _journaled(out, p)]
         with _numerics.pinned():
             _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress, _hidden(scratch, submissions, out), unseen=(submissions, out),
-                       evidence=[p for p in plans if not _evidenced(out, p)] if chosen is not None else None)
+                       evidence=[p for p in plans if not _evidenced(out, p)] if chosen is not None else None, trust=trust)
     if chosen is not None:
         from checker.grading import _evidence
 
@@ -270,14 +271,16 @@ def _journaled(out: Path, plan: Plan) -> bool:
 
 
 def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits, jobs: int, console: Console,
-               hidden: tuple[str, ...] = (), advice: bool = True, unseen: tuple[Path, ...] = (), evidence: list[Plan] | None = None) -> None:
+               hidden: tuple[str, ...] = (), advice: bool = True, unseen: tuple[Path, ...] = (), evidence: list[Plan] | None = None,
+               trust: bool = False) -> None:
     """Grade `todo`, `jobs` at a time, journaling each as it finishes.
 
     `hidden`: the grader's paths, never shown to a student; `advice`: print set-up notes (not
     where students read); `unseen`: folders of the grader's a worker must not see (SUBMISSIONS,
     OUT); the scratch folder and the cache of expected Jacobians are unseen too. `evidence`
     (variants on): the graded submissions whose failing answers are then also run on the
-    puzzle's other variants, for the integrity report (`_evidence`).
+    puzzle's other variants, for the integrity report (`_evidence`). `trust`: grade even where
+    no worker can be confined (`--trust-submissions`), saying what is then unprotected.
     """
     needed = _needed(todo, names, evidence or [])
     draws = {n: _sampling.draws(_slot_puzzle(n), seed) for n in needed}
@@ -292,6 +295,11 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
             sandbox = _sandbox.Pool(scratch, draws, limits, hidden=(*unseen, *([cache] if cache is not None else [])), variants=others or None)
         except _sandbox.WorkerFailure as exc:
             sandbox = str(exc)  # every submission is ungradable, with the reason, and retried next run
+        if isinstance(sandbox, _sandbox.Pool) and sandbox.unconfined():
+            if not trust:
+                sandbox.close()
+                raise BadSetup(_refused_unconfined(sandbox.unconfined()))
+            console.print(Text(f"--trust-submissions: grading unconfined: {sandbox.unconfined()}", style="red"), soft_wrap=True)
         if isinstance(sandbox, _sandbox.Pool):
             if advice:  # the instructor's console; a student's CI log gets no set-up notes
                 console.print(Text(sandbox.isolation(), style="yellow" if sandbox.missing else "dim"), soft_wrap=True)
@@ -325,6 +333,13 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
     finally:
         if isinstance(sandbox, _sandbox.Pool):
             sandbox.close()
+
+
+def _refused_unconfined(why: str) -> str:
+    """Why `grade` will not run submissions here, and what to do instead."""
+    return (f"grade refuses to run submissions here: {why}. Grade on Linux 5.13 or later with Landlock enabled (on macOS or "
+            "Windows: in a Linux VM or container), or as root where namespaces are allowed; or, for code you trust, pass "
+            "--trust-submissions to grade unconfined anyway (docs/grading.md, 'The threat model, as built')")
 
 
 def _needed(todo: list[Plan], names: list[str], evidence: list[Plan]) -> list[str]:
@@ -603,7 +618,7 @@ def _table(docs: list[dict[str, Any]]) -> Table:
 
 
 def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, console: Console, progress: Console,
-              assignment: Assignment | None = None, student: str | None = None) -> dict[str, Any]:
+              assignment: Assignment | None = None, student: str | None = None, trust: bool = False) -> dict[str, Any]:
     """Grade the single submission in the folder `root` (a student's checked-out repository, a
     Gradescope upload) into `out`, exactly as `grade_class` grades each student of a class;
     returns its document (`out/<name>.json`). Nothing is taken from an earlier run's journal.
@@ -611,7 +626,7 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
     `console` gets the feedback report and the table, `progress` the progress bar. Only the
     `assignment`'s puzzles are run and counted (default: the whole catalog). With its variants
     on, each puzzle is graded on the variant of `student` (a CI front-end's finding: the
-    roster's id for it, else itself), or of `name` when None.
+    roster's id for it, else itself), or of `name` when None. `trust` as for `grade_class`.
     """
     if not root.is_dir():
         raise BadSetup(f"submission folder {str(root)!r} does not exist or is not a folder: pass the folder holding the answer files")
@@ -623,7 +638,8 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
         plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits, chosen, student)
         with _numerics.pinned():
             # One student's CI log: students read it, so no set-up advice there.
-            _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress, _hidden(scratch, root, out), advice=False, unseen=(root, out))
+            _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress, _hidden(scratch, root, out), advice=False, unseen=(root, out),
+                       trust=trust)
     doc: dict[str, Any] = json.loads((out / f"{name}.json").read_text())
     _write_gradebook(out, [doc], names)
     console.print(Text((out / f"{name}.txt").read_text().rstrip("\n")))

@@ -41,7 +41,7 @@ from checker.engine._catalog import Choices, Puzzle, puzzle_named
 from checker.engine._runner import Problem, Run
 from checker.engine._sampling import Draw
 from checker.engine._verdict import Kind, Status
-from checker.grading import _worker
+from checker.grading import _landlock, _worker
 from checker.grading._cgroups import oom_recorded
 from checker.grading._worker import BATCH, CURRENT
 
@@ -59,9 +59,11 @@ OUTPUT_CAP = 4000  # characters of an answer's printed output kept (the worker c
 TEXT_CAP = 2000  # characters of a problem's message or location kept
 PROCESSES = 256  # processes and threads a job may have at once (as root, per uid), plus 8 per core
 KIT = Path(__file__).resolve().parents[2]  # the folder holding the `checker` package
-# The zygote starts without the working directory on sys.path, and with the kit's own folder
-# first: a `numpy.py` or `checker/` in a submission must not stand in for the real ones.
-_BOOT = "import sys, runpy; sys.path[0] = sys.argv.pop(1); runpy.run_module('checker.grading._worker', run_name='__main__')"
+# The zygote's Python starts isolated (`-I`: no user site-packages, nothing from PYTHONPATH,
+# PYTHONSTARTUP or any PYTHON* variable, not the working directory on sys.path), with the
+# kit's own folder first: a `numpy.py` or `checker/` in a submission, or a `.pth` planted in
+# some user's site-packages, must not stand in for the real ones.
+_BOOT = "import sys, runpy; sys.path.insert(0, sys.argv.pop(1)); runpy.run_module('checker.grading._worker', run_name='__main__')"
 # What a process that ran out of memory under RLIMIT_AS tends to print before dying.
 _MEMORY_HINTS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory", "RESOURCE_EXHAUSTED")
 
@@ -106,7 +108,10 @@ class Pool:
                  variants: dict[str, tuple[str, Choices]] | None = None) -> None:
         """`draws` per slot: a puzzle's name (its canonical variant), or a key of `variants`,
         which names the puzzle and the choices of the variant that slot runs answers against.
-        `hidden`: folders a worker must not see beside the scratch folder (SUBMISSIONS, OUT)."""
+        `hidden`: folders a worker must not see beside the scratch folder (SUBMISSIONS, OUT).
+
+        The grader becomes non-dumpable first: no process of its uid (a worker, as a plain
+        user) may read its memory, environment or descriptors through /proc or ptrace."""
         from checker.engine import _variants
 
         self.limits = limits
@@ -120,13 +125,16 @@ class Pool:
         self._jobs = 0
         self._events: dict[str, queue.Queue[dict[str, Any]]] = {}
         self._stopped = threading.Event()
+        self.undumpable = _worker._prctl(_worker._PR_SET_DUMPABLE, 0) == 0
         os.chmod(scratch, 0o711)  # workers (other uids, as root) reach their own folders only
         config = _share_draws(scratch, draws, limits, hidden, variants or {})
+        home = scratch / "zygote-home"
+        home.mkdir(mode=0o700)
         self._stderr = open(scratch / "zygote.stderr", "wb")
         self._proc = subprocess.Popen(
-            [sys.executable, "-c", _BOOT, str(KIT), str(config)],
+            [sys.executable, "-I", "-c", _BOOT, str(KIT), str(config)],
             cwd=scratch, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-            start_new_session=True, env=_environment(),
+            start_new_session=True, env=_environment(home),
         )
         self._ready: queue.Queue[dict[str, Any]] = queue.Queue()
         threading.Thread(target=self._listen, daemon=True).start()
@@ -140,8 +148,10 @@ class Pool:
         # What isolation the machine allows: "" where it does, else why not (docs/grading.md).
         self.enclosed = ready.get("namespaces") == ""
         self.unprivileged = ready.get("user") == ""
-        self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups", "userns") and v}
-        self.userns_refused = ready.get("userns") == ""
+        self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups", "seccomp", "landlock") and v}
+        self.filtered = ready.get("seccomp") == ""
+        self.landlock = int(ready.get("landlock_abi", 0)) if ready.get("landlock") == "" else 0
+        self.confined = self.enclosed or self.landlock > 0
         self.grouped = ready.get("groups") == ""
         # Where the zygote makes each job's memory group (`{job}`: its id), and which kind of
         # groups they are: watched for the limit's kills (`_watch`).
@@ -153,20 +163,37 @@ class Pool:
             self.missing["user"] = f"no free block of worker uids ({UID_LOCKS} cannot be written, or {UID_BLOCKS} graders are running)"
 
     def isolation(self) -> str:
-        """One line: what keeps a worker from the grader's files, other workers and the network."""
-        if self.enclosed and self.unprivileged:
-            memory = (f"a memory limit over its whole tree and a process limit ({self._cgroup})" if self.grouped
-                      else f"a memory limit per process and a process limit per uid ({self.missing.get('groups', '')})")
-            userns = "no user namespaces" if self.userns_refused else f"user namespaces allowed ({self.missing.get('userns', '')})"
-            return f"isolation: namespaces (mount, pid, network, IPC), a file system of its own (an allow-list), a uid of its own, {userns}, private /tmp, {memory} for each submission"
-        parts = []
-        if not self.enclosed:
-            parts.append(f"no namespaces ({self.missing.get('namespaces', '')}): workers see the host's files, processes and network")
-        if not self.unprivileged:
-            parts.append(f"no uid of their own ({self.missing.get('user', '')}): workers run as the grader's user, with no process limit")
-        if not self.userns_refused:
-            parts.append(f"user namespaces allowed ({self.missing.get('userns', '')})")
-        return "isolation: reduced: " + "; ".join(parts) + " (docs/grading.md, 'What protection remains')"
+        """One line: every mechanism that keeps a worker from the grader's files, other workers
+        and the network, and what is missing (docs/grading.md, "The threat model, as built")."""
+        held = []
+        if self.enclosed:
+            held.append("namespaces (mount, pid, network, IPC), a file system of its own (an allow-list), private /tmp")
+        if self.landlock:
+            held.append(_landlock.describe(self.landlock))
+        if self.filtered:
+            held.append("seccomp (no sockets, user namespaces, ptrace, io_uring, bpf, keys, mounts)")
+        if self.unprivileged:
+            held.append("a uid of its own")
+        if self.grouped:
+            held.append(f"a memory limit over its whole tree and a process limit ({self._cgroup})")
+        else:
+            held.append("a memory limit per process")
+        held.append("the grader and its zygote non-dumpable" if self.undumpable else "the grader dumpable")
+        missing = [f"{what} ({self.missing[key]})" for key, what in
+                   (("namespaces", "no namespaces"), ("landlock", "no Landlock"), ("seccomp", "no seccomp filter"), ("user", "no uid of their own"),
+                    ("groups", "no control groups")) if key in self.missing]
+        line = "isolation: " + ", ".join(held) + " for each submission"
+        if not self.confined:
+            line += "; UNCONFINED: workers see the host's files, processes and network"
+        return line + ("; missing: " + "; ".join(missing) if missing else "")
+
+    def unconfined(self) -> str:
+        """Why a worker could not be confined (no namespaces and no Landlock), or "" when it is."""
+        if self.confined:
+            return ""
+        return (f"no namespaces ({self.missing.get('namespaces', '')}) and no Landlock ({self.missing.get('landlock', '')}): "
+                "every submission could read and write whatever your user can (the kit's solutions/, your home folder, "
+                "the other submissions and their grades), reach the network and signal your processes")
 
     def __enter__(self) -> Pool:
         return self
@@ -450,15 +477,15 @@ def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None) -> 
 # The grader's environment variables the zygote (and so every worker) gets: what Python, JAX,
 # XLA and the numeric libraries read. Nothing else: a worker's answers can print their environment
 # (and /proc/self/environ shows the one the zygote was started with) into the student's feedback.
-ENVIRONMENT = ("PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "PYTHONHASHSEED", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONDONTWRITEBYTECODE", "JACPUZZLES_NO_NAMESPACES")
+ENVIRONMENT = ("PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "JACPUZZLES_NO_NAMESPACES", "JACPUZZLES_NO_LANDLOCK")
 ENVIRONMENT_PREFIXES = ("LC_", "JAX_", "XLA_", "OPENBLAS_", "OMP_", "MKL_")
 
 
-def _environment() -> dict[str, str]:
-    """The zygote's environment: an allow-list of the grader's, HOME somewhere harmless, and no
-    persistent compilation cache to share."""
+def _environment(home: Path) -> dict[str, str]:
+    """The zygote's environment: an allow-list of the grader's, HOME a fresh 0700 folder of its
+    own (each worker gets one of its own too), and no persistent compilation cache to share."""
     env = {k: v for k, v in os.environ.items() if k in ENVIRONMENT or k.startswith(ENVIRONMENT_PREFIXES)}
-    env["HOME"] = "/tmp"  # a worker's private /tmp
+    env["HOME"] = str(home)
     env["JACPUZZLES_CACHE"] = "off"  # a submission must not write cache entries another one reads
     env.pop("JAX_COMPILATION_CACHE_DIR", None)
     return env

@@ -12,9 +12,12 @@ code. For each job the grader sends it (a JSON line on stdin), it forks:
   stderr into the job's folder, core dumps off, files capped; as root, namespaces of its own
   (mount: a file system of its own, an allow-list, with a private /tmp; pid: the reaper is its first process;
   network; IPC), control groups (memory over the tree, processes) and an unprivileged uid of
-  its own, with a process limit; the working directory is a private copy of the submission's
-  answer files. Its only other descriptor, a pipe to the reaper, carries one byte ("ready,
-  no answer loaded yet") and is closed before any answer loads. It starts JAX's backend, caps
+  its own, with a process limit; in every configuration a seccomp filter (`_refuse_escape_calls`)
+  and Landlock (`_landlock_self`: read the allow-list, write its job folder only, no TCP, no
+  abstract sockets or signals out), and HOME and TMPDIR of its own in its job folder; the
+  working directory is a private copy of the submission's answer files. Its only other
+  descriptor, a pipe to the reaper, carries one byte ("ready, no answer loaded yet") and is
+  closed before any answer loads. It starts JAX's backend, caps
   its address space, and runs the answers, writing each result as data only: `<index>.npz`
   (blocks, read back without pickle) then `<index>.json` (problem, captured output, dtypes).
 
@@ -49,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from checker.grading import _cgroups
+from checker.grading import _cgroups, _landlock
 
 if TYPE_CHECKING:
     from checker.engine._runner import Run
@@ -83,7 +86,11 @@ _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_BIND, _MS_REC, _MS_PRIVATE = 2, 4, 8, 409
 _O_PATH = 0o10000000
 TMP_SIZE = "64m"  # each private /tmp, /var/tmp, /dev/shm a worker gets
 PRIVATE = ("/tmp", "/var/tmp", "/dev/shm")  # each a private, empty, size-capped tmpfs in a worker
+# What the C library reads to count the cores, by which XLA sizes its thread pools: the only
+# files of the machine a worker reads beyond its own /proc under Landlock (JAX starts without them).
+CPU_FILES = ("/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible")
 _PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
 UNPRIVILEGED_PROBE = 619999  # the uid the zygote's probe drops to (no such user exists)
 _ORPHAN_SCAN = 0.5  # seconds between the zygote's looks for orphans to kill
@@ -97,6 +104,7 @@ def zygote(config_path: str) -> int:
     """Serve jobs from stdin until it closes; returns the exit status."""
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    _prctl(_PR_SET_DUMPABLE, 0)  # no process of its uid reads its memory, environment or descriptors
     config = json.loads(Path(config_path).read_text())
     import importlib
 
@@ -117,8 +125,13 @@ def zygote(config_path: str) -> int:
         config["view"] = _view(config)
     found = _probe(config)
     found.update(_probe_groups(config))
-    found["userns"] = _try(_refuse_user_namespaces_and_prove_it, "user namespace") if _seccomp() == "" else _seccomp()
-    config["refuse_userns"] = found["userns"] == ""
+    found["landlock"] = _probe_landlock(config, enclosed=found.get("namespaces") == "")
+    if found["landlock"]:
+        config.pop("landlock", None)
+    else:
+        found["landlock_abi"] = config["landlock"]["abi"]
+    found["seccomp"] = _try(_refuse_escape_calls_and_prove_it, "seccomp") if _seccomp() == "" else _seccomp()
+    config["seccomp"] = found["seccomp"] == ""
     own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY) if found.get("namespaces") == "" else None
     from checker.engine import _runner
 
@@ -213,13 +226,27 @@ def _seccomp() -> str:
     return ""
 
 
-def _refuse_user_namespaces() -> None:
-    """A seccomp filter for this process and all it starts: no new user namespace (`unshare`
+# System calls a worker never needs, each a way out of its confinement or into another
+# process: refused by its seccomp filter with EPERM (`_refuse_escape_calls`).
+REFUSED_CALLS = (
+    "ptrace", "process_vm_readv", "process_vm_writev",  # another process's memory
+    "keyctl", "add_key", "request_key",  # the kernel's key rings (the grader user's keys)
+    "bpf", "perf_event_open", "userfaultfd",  # kernel attack surface
+    "mount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen", "fsmount",
+    "io_uring_setup", "io_uring_enter", "io_uring_register",  # io_uring opens sockets past a filter
+)
+
+
+def _refuse_escape_calls() -> None:
+    """A seccomp filter for this process and all it starts. No new user namespace (`unshare`
     or `clone` with CLONE_NEWUSER fail with EPERM; `clone3`, whose flags a filter cannot read,
-    fails with ENOSYS, and the C library falls back to `clone`), and no netlink socket. In a
-    user namespace of its own a worker would hold every capability over a network namespace
-    of its own: its loopback up, socket buffers that cgroup v1 does not charge to the job
-    (red team 6)."""
+    fails with ENOSYS, and the C library falls back to `clone`): in a user namespace of its own
+    a worker would hold every capability over a network namespace of its own, its loopback up,
+    socket buffers that cgroup v1 does not charge to the job (red team 6). No socket of any
+    family: no TCP or UDP to the grader's machine or beyond, no netlink (whose queued replies
+    cgroup v1 does not charge either: red team 7 parked 5.4 GB in them), no unix socket to a
+    service of the host (Landlock does not cover connecting to a named one); `socketpair`
+    stays. And none of `REFUSED_CALLS`."""
     import errno
 
     import pyseccomp as seccomp
@@ -228,25 +255,90 @@ def _refuse_user_namespaces() -> None:
     for call in ("unshare", "clone"):
         rules.add_rule(seccomp.ERRNO(errno.EPERM), call, seccomp.Arg(0, seccomp.MASKED_EQ, _CLONE_NEWUSER, _CLONE_NEWUSER))
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
-    # Netlink sockets need no privilege and no network, and their queued replies are not
-    # charged to the job's group: red team 7 parked 5.4 GB in them. A worker needs none.
-    rules.add_rule(seccomp.ERRNO(errno.EPERM), "socket", seccomp.Arg(0, seccomp.EQ, _AF_NETLINK))
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "socket")
+    for call in REFUSED_CALLS:
+        try:
+            rules.add_rule(seccomp.ERRNO(errno.EPERM), call)
+        except (RuntimeError, ValueError, OSError):  # a call this architecture or libseccomp does not know
+            pass
     rules.load()
 
 
-def _refuse_user_namespaces_and_prove_it() -> None:
+def _refuse_escape_calls_and_prove_it() -> None:
+    """Load the filter (in the probe's child) and check that it refuses what it should."""
     import ctypes
-
     import socket
 
-    _refuse_user_namespaces()
+    _refuse_escape_calls()
     if _libc().unshare(_CLONE_NEWUSER | _CLONE_NEWNET) == 0 or ctypes.get_errno() != 1:
         raise OSError("the seccomp filter was loaded, yet unshare(CLONE_NEWUSER) did not fail with EPERM")
-    try:
-        socket.socket(_AF_NETLINK, socket.SOCK_RAW, 0).close()
-    except PermissionError:
-        return
-    raise OSError("the seccomp filter was loaded, yet a netlink socket opened")
+    for family, kind in ((_AF_NETLINK, socket.SOCK_RAW), (socket.AF_INET, socket.SOCK_STREAM), (socket.AF_UNIX, socket.SOCK_STREAM)):
+        try:
+            socket.socket(family, kind, 0).close()
+        except PermissionError:
+            continue
+        raise OSError(f"the seccomp filter was loaded, yet a socket of family {family} opened")
+    # Reading no bytes of its own memory needs no privilege: only the filter refuses it.
+    if _libc().process_vm_readv(os.getpid(), None, 0, None, 0, 0) == 0 or ctypes.get_errno() != 1:
+        raise OSError("the seccomp filter was loaded, yet process_vm_readv did not fail with EPERM")
+
+
+def _probe_landlock(config: dict[str, Any], enclosed: bool) -> str:
+    """Whether a worker can be confined by Landlock ("" when it can, else why not); when it can,
+    `config["landlock"]` holds the ABI and the rules every worker applies."""
+    version = _landlock.abi()
+    if version < 1:
+        if os.environ.get("JACPUZZLES_NO_LANDLOCK"):
+            return "turned off by JACPUZZLES_NO_LANDLOCK"
+        return "this kernel has no Landlock (Linux 5.13 or later, with Landlock enabled)"
+    config["landlock"] = {"abi": version, "read": _landlock_reads(config, enclosed)}
+
+    def refused_outside() -> None:
+        _landlock_self(config, None, None, private=False)
+        try:
+            Path("config.json").read_bytes()  # the grader's, in its scratch folder
+        except PermissionError:
+            return
+        raise OSError("Landlock was applied, yet the grader's config.json could still be read")
+
+    return _try(refused_outside, "Landlock")
+
+
+def _landlock_reads(config: dict[str, Any], enclosed: bool) -> list[tuple[str, int]]:
+    """What every worker may read, as Landlock rules: the allow-list of its view (`_view`),
+    without the withheld packages (outside namespaces, where they are still the real ones), the
+    kit's reference answers and the grader's folders; the harmless devices, read and written."""
+    view: dict[str, Any] = config.get("view") or _view(config)
+    left_out = [*config.get("answers", []), *config.get("hidden", []), *view.get("hidden", [])]
+    if not enclosed:
+        left_out += view["withheld"]
+    left_out = [os.path.realpath(p) for p in left_out]
+    rules: list[tuple[str, int]] = []
+    for root in view["binds"]:
+        rules += _landlock.reading(root, left_out)
+    rules += [(device, _landlock.READ_FILE | _landlock.WRITE_FILE) for device in view["devices"]]
+    rules += [(path, _landlock.READ_FILE) for path in CPU_FILES if os.path.exists(path)]
+    return rules
+
+
+def _landlock_self(config: dict[str, Any], jobdir: Path | None, code: str | None, private: bool, own_proc: bool = False) -> None:
+    """Confine this process (a worker) by Landlock: read the allow-list and its answers, write
+    its job folder only (and `private`, in namespaces of its own: its private /tmp, /var/tmp and
+    /dev/shm), read /proc only for itself (all of it when `own_proc`: the /proc of a pid
+    namespace of its own); no TCP; no abstract unix socket nor signal out of its domain."""
+    plan = config["landlock"]
+    rules = _landlock.Ruleset(int(plan["abi"]))
+    for path, rights in plan["read"]:
+        rules.grant(str(path), int(rights))
+    rules.grant("/proc" if own_proc else f"/proc/{os.getpid()}", _landlock.READ_FILE | _landlock.READ_DIR)
+    if code is not None:
+        rules.grant(code, _landlock.READ)
+    if jobdir is not None:
+        rules.grant_write(str(jobdir))
+    if private:
+        for folder in PRIVATE:
+            rules.grant_write(folder)
+    rules.restrict()
 
 
 def _probe_home() -> str:
@@ -660,13 +752,29 @@ def _isolate(job: dict[str, Any], config: dict[str, Any], jobdir: Path) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (WORKER_FILES, WORKER_FILES))
     if job.get("enclose"):
         _enclose(config, job, str(job["home"]), bool(job.get("pidns")))
-    if config.get("refuse_userns"):
-        _refuse_user_namespaces()
+    if config.get("seccomp"):
+        _refuse_escape_calls()
     if uid is not None:
         nproc = int(config.get("processes", 0))
         if nproc > 0:  # the uid is this job's alone: this counts the job's processes and threads
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
         _become(uid)
+    _private_home(jobdir)
+    if config.get("landlock"):
+        enclosed = bool(job.get("enclose"))
+        _landlock_self(config, jobdir, str(job["root"]), private=enclosed, own_proc=enclosed and bool(job.get("pidns")))
+
+
+def _private_home(jobdir: Path) -> None:
+    """HOME and TMPDIR: fresh 0700 folders in the job's own folder (never the host's /tmp,
+    where a file planted by one job could be read by a later process)."""
+    import tempfile
+
+    for name, variable in (("home", "HOME"), ("tmp", "TMPDIR")):
+        folder = jobdir / name
+        folder.mkdir(mode=0o700)
+        os.environ[variable] = str(folder)
+    tempfile.tempdir = str(jobdir / "tmp")
 
 
 def _max_fd() -> int:
@@ -893,16 +1001,16 @@ def _returncode(status: int) -> int:
     return os.waitstatus_to_exitcode(status)
 
 
-def _prctl(option: int, value: int) -> None:
-    """Linux's prctl, best effort (other systems: nothing)."""
+def _prctl(option: int, value: int) -> int:
+    """Linux's prctl, best effort: 0 when it worked (other systems: -1, nothing done)."""
     if not sys.platform.startswith("linux"):
-        return
+        return -1
     import ctypes
 
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+        return int(ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0))
     except (OSError, AttributeError):
-        pass
+        return -1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,220 @@
+"""The same attacks graded in every configuration the grader meets: root with namespaces, root
+with `JACPUZZLES_NO_NAMESPACES=1`, root without CAP_SYS_ADMIN (a container), a plain user.
+
+Each submission of tests/confinement_corpus/ tries one attack at import and returns a right
+Jacobian only when it was refused, so every one must pass; the test also looks on the host for
+what an attack would have left (a listener's connections, planted files, a signalled process).
+Where no confinement can be had at all, the grader refuses to start.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checker.grading import _landlock
+from tests.conftest import REPO
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+
+CORPUS = REPO / "tests" / "confinement_corpus"
+ASSIGNMENT = REPO / "tests" / "grading_corpus" / "assignment.toml"
+CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
+USER = "jacpuzzles-confine"
+SECRET = "confinement-secret-51c3e0aa"
+# How the grader is started in each configuration (a prefix of its command, its environment).
+CONFIGURATIONS = {
+    "root with namespaces": ([], {}),
+    "root without namespaces": ([], {"JACPUZZLES_NO_NAMESPACES": "1"}),
+    "root without CAP_SYS_ADMIN": (["setpriv", "--inh-caps", "-sys_admin", "--bounding-set", "-sys_admin", "--"], {}),
+    "plain user": (["runuser", "-u", USER, "--"], {}),
+}
+
+
+class _Listener:
+    """A TCP service on 127.0.0.1 and an abstract unix socket, counting who connects."""
+
+    def __init__(self) -> None:
+        self.abstract = f"jacpuzzles-confine-{os.getpid()}"
+        self.tcp = socket.socket()
+        self.tcp.bind(("127.0.0.1", 0))
+        self.unix = socket.socket(socket.AF_UNIX)
+        self.unix.bind("\0" + self.abstract)
+        self.port = self.tcp.getsockname()[1]
+        self.connections = 0
+        for s in (self.tcp, self.unix):
+            s.listen()
+            threading.Thread(target=self._accept, args=(s,), daemon=True).start()
+
+    def _accept(self, s: socket.socket) -> None:
+        while True:
+            try:
+                conn, _ = s.accept()
+            except OSError:
+                return
+            self.connections += 1
+            conn.close()
+
+    def close(self) -> None:
+        self.tcp.close()
+        self.unix.close()
+
+
+def _plain_user() -> pwd.struct_passwd:
+    try:
+        return pwd.getpwnam(USER)
+    except KeyError:
+        subprocess.run(["useradd", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", USER], check=True)
+        return pwd.getpwnam(USER)
+
+
+def _unreachable_python() -> str | None:
+    """The first folder above this Python that other users cannot enter (as /root, for a Python
+    installed under it), or None."""
+    path = Path(os.path.realpath(sys.executable)).parent
+    for folder in [*reversed(path.parents), path]:
+        if not os.stat(folder).st_mode & 0o001:
+            return str(folder)
+    return None
+
+
+def _as_user(command: list[str], scratch: Path) -> list[str]:
+    """`command` as the plain user; where this Python lives in a folder closed to others (/root),
+    in a private mount namespace in which that folder alone is opened (a tmpfs over it, holding
+    only the way down to Python): the kit and the venv are world-readable, the machine untouched."""
+    closed = _unreachable_python()
+    if closed is None:
+        return ["runuser", "-u", USER, "--", *command]
+    inside = os.path.relpath(os.path.realpath(sys.executable), closed).split(os.sep)[0]
+    stage = scratch / "stage"
+    stage.mkdir()
+    script = (f'mount --bind "{closed}/{inside}" "{stage}" && mount -t tmpfs -o mode=755 tmpfs "{closed}" && mkdir "{closed}/{inside}" '
+              f'&& mount --move "{stage}" "{closed}/{inside}" && exec runuser -u {USER} -- "$@"')
+    return ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", *command]
+
+
+@pytest.fixture(scope="module")
+def listener() -> Iterator[_Listener]:
+    found = _Listener()
+    yield found
+    found.close()
+
+
+def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any]:
+    """Build the corpus in `root` and grade it in `configuration`; what the test checks after."""
+    prefix, overrides = CONFIGURATIONS[configuration]
+    user = configuration == "plain user"
+    home = root / "home"  # the grader's user's home: a .bashrc to plant a line in
+    home.mkdir()
+    (home / ".bashrc").write_text("# the instructor's\n")
+    victim = subprocess.Popen(["sleep", "300"], user=USER if user else None)
+    tag = f"{os.getpid()}_{abs(hash(configuration)) % 10**6}"
+    values = {"@KIT@": str(REPO), "@SECRET@": SECRET, "@PORT@": str(listener.port), "@ABSTRACT@": listener.abstract,
+              "@VICTIM@": str(victim.pid), "@TAG@": tag, "@HOST_HOME@": str(home)}
+    subs = root / "submissions"
+    for case in CASES:
+        shutil.copytree(CORPUS / case, subs / case)
+        answer = subs / case / "autodiff" / "cumsum.py"
+        text = answer.read_text()
+        for key, value in values.items():
+            text = text.replace(key, value)
+        answer.write_text(text)
+    out = root / "out"
+    if user:
+        subprocess.run(["chown", "-R", USER, str(root)], check=True)
+    before = listener.connections
+    command = [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(ASSIGNMENT), "--timeout", "5", "--jobs", "2"]
+    try:
+        result = subprocess.run(
+            _as_user(command, root) if user else [*prefix, *command], check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=500,
+            env={**os.environ, **overrides, "HOME": str(home), "COLUMNS": "1000", "GRADER_SECRET": SECRET,
+                 **({"JACPUZZLES_CACHE": "off"} if user else {})},  # the tests' cache is root's
+        )
+        alive = victim.poll() is None
+    finally:
+        victim.kill()
+        victim.wait()
+    return {"result": result, "out": out, "connections": listener.connections - before, "victim_alive": alive, "planted": _planted(tag),
+            "bashrc": (home / ".bashrc").read_text()}
+
+
+def _planted(tag: str) -> list[str]:
+    """Files named after this run's mark on the host: site-packages, /tmp, /tmp/.local."""
+    import site
+    import sysconfig
+
+    mark = f"jacpuzzles_planted_{tag}.pth"
+    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    places = [sysconfig.get_paths()["purelib"], *site.getsitepackages(), "/tmp", f"/tmp/.local/lib/{version}/site-packages"]
+    found = [os.path.join(p, mark) for p in places if os.path.exists(os.path.join(p, mark))]
+    for path in found:
+        os.unlink(path)
+    return found
+
+
+@pytest.fixture(scope="module")
+def root_or_skip() -> None:
+    if os.geteuid() != 0:
+        pytest.skip("the configurations are made by root: run these tests as root (a plain user's run is one of them)")
+    if _landlock.abi() < 1:
+        pytest.skip("this kernel has no Landlock: only the configuration with namespaces confines workers here")
+
+
+@pytest.mark.parametrize("configuration", list(CONFIGURATIONS))
+def test_every_attack_is_refused_in_every_configuration(configuration: str, root_or_skip: None, listener: _Listener) -> None:
+    if configuration == "plain user":
+        _plain_user()
+    if configuration == "root without CAP_SYS_ADMIN" and shutil.which("setpriv") is None:
+        pytest.skip("no setpriv (util-linux) to drop CAP_SYS_ADMIN")
+    root = Path(tempfile.mkdtemp(prefix="jacpuzzles-confine-"))
+    root.chmod(0o755)
+    try:
+        found = _grade(configuration, root, listener)
+        result = found["result"]
+        assert result.returncode == 0, result.stderr[-3000:]
+        line = next(line for line in result.stderr.splitlines() if line.startswith("isolation:"))
+        assert "Landlock ABI" in line and "seccomp" in line and "non-dumpable" in line, line
+        for case in CASES:
+            doc = json.loads((found["out"] / f"{case}.json").read_text())
+            cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
+            assert cumsum["status"] == "pass", (configuration, case, cumsum)
+        assert found["connections"] == 0, configuration
+        assert found["victim_alive"], configuration
+        assert found["planted"] == [], configuration
+        assert "planted" not in found["bashrc"], configuration
+        for path in found["out"].rglob("*"):
+            assert not path.is_file() or SECRET.encode() not in path.read_bytes(), path
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_with_no_confinement_at_all_grade_refuses_to_start_unless_trusted(root_or_skip: None, listener: _Listener, tmp_path: Path) -> None:
+    """No namespaces and no Landlock (an old kernel, macOS): exit 2, what is missing and what to
+    do; with --trust-submissions it grades, saying what is unprotected."""
+    off = {"JACPUZZLES_NO_NAMESPACES": "1", "JACPUZZLES_NO_LANDLOCK": "1"}
+    subs = tmp_path / "submissions" / "right" / "autodiff"
+    subs.mkdir(parents=True)
+    shutil.copy(REPO / "solutions" / "autodiff" / "cumsum.py", subs / "cumsum.py")
+    command = [sys.executable, "-m", "checker", "grade", str(tmp_path / "submissions"), "--out", str(tmp_path / "out"), "--assignment", str(ASSIGNMENT), "--timeout", "5"]
+    env = {**os.environ, **off, "COLUMNS": "1000"}
+    refused = subprocess.run(command, check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env=env)
+    assert refused.returncode == 2, refused.stderr[-2000:]
+    assert "grade refuses to run submissions here: no namespaces (turned off by JACPUZZLES_NO_NAMESPACES) and no Landlock (turned off by JACPUZZLES_NO_LANDLOCK)" in refused.stderr
+    assert "Linux 5.13 or later with Landlock" in refused.stderr and "--trust-submissions" in refused.stderr
+    assert not (tmp_path / "out" / "right.json").exists()
+    trusted = subprocess.run([*command, "--trust-submissions"], check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env=env)
+    assert trusted.returncode == 0, trusted.stderr[-2000:]
+    assert "--trust-submissions: grading unconfined: " in trusted.stderr and "UNCONFINED" in trusted.stderr
+    assert json.loads((tmp_path / "out" / "right.json").read_text())["score"] > 0
