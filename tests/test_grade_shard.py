@@ -55,7 +55,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("shards")
     subs = build_class(root)
     (root / "hw.toml").write_text(ASSIGNMENT)
-    hw = ("--assignment", root / "hw.toml")
+    # One key for every shard, the unsharded run and the merge: each entry is signed with it.
+    hw = ("--assignment", root / "hw.toml", "--key-file", root / "class.key")
     whole = grade(subs, "--out", root / "whole", *hw, *LIMITS)
     shards = [grade(subs, "--out", root / f"shard{k}", *hw, *LIMITS, "--shard", f"{k}/2") for k in (1, 2)]
     return {"root": root, "subs": subs, "hw": hw, "whole": whole, "shards": shards}
