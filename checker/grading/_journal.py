@@ -16,6 +16,7 @@ import json
 import os
 import secrets
 import stat
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,17 +61,25 @@ def key(out: Path, given: Path | None = None) -> Key:
     the first run). Raises `KeyProblem` for a key that is a link, not a regular file, empty or
     not the grader's own."""
     path = given if given is not None else out / KEY_NAME
+    if os.path.lexists(path):
+        return Key(_read_key(path), path)
+    secret = secrets.token_hex(32)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        # Written whole under another name, then linked in place: two graders starting at once
+        # with the same --key-file both end up with the one that won, never a half-written one.
+        fd, partial = tempfile.mkstemp(prefix=".key-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as f:
+                f.write(secret + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.link(partial, path)
+        finally:
+            os.unlink(partial)
     except FileExistsError:
         return Key(_read_key(path), path)
     except OSError as exc:
         raise KeyProblem(f"cannot make the signing key {path}: {exc.strerror or exc}; pass a writable --out or --key-file") from None
-    secret = secrets.token_hex(32)
-    with os.fdopen(fd, "w", encoding="ascii") as f:
-        f.write(secret + "\n")
-        f.flush()
-        os.fsync(f.fileno())
     return Key(secret.encode(), path, made=True)
 
 
