@@ -150,10 +150,7 @@ def merge_class(out: Path, assignment: Assignment | None, console: Console, key_
     names = list((assignment or _assignment.default()).points())
     if not out.is_dir():
         raise BadSetup(f"--out {out} is not a folder: copy every shard's OUT/*.json and OUT/*.txt into one folder, then merge it")
-    try:
-        signer = _journal.existing(out, key_file)
-    except _journal.KeyProblem as exc:
-        raise BadSetup(str(exc)) from None
+    signer: _journal.Key | None = None  # read at the first entry: a folder without any says so first
     docs, setups, untrusted = [], set(), []
     for path in sorted(out.glob("*.json"), key=lambda p: p.stem):
         raw = _journal.read_plain(path)
@@ -163,6 +160,11 @@ def merge_class(out: Path, assignment: Assignment | None, console: Console, key_
             raise BadSetup(f"cannot read the entry {path}: {exc}; copy it again from its shard's OUT") from None
         if not isinstance(doc, dict) or doc.get("submission") != path.stem or doc.get("status") not in (_gradebook.GRADED, _gradebook.UNGRADABLE):
             continue  # summary.json, or not an entry of ours
+        if signer is None:
+            try:
+                signer = _journal.existing(out, key_file)
+            except _journal.KeyProblem as exc:
+                raise BadSetup(str(exc)) from None
         doc, why = _journal.entry(out, path.stem, signer)
         if doc is None:
             untrusted.append(f"{path.name} ({why})")
@@ -173,7 +175,7 @@ def merge_class(out: Path, assignment: Assignment | None, console: Console, key_
                            "assignment: pass the --assignment the shards were graded with")
         setups.add(str(doc.get("setup", "")))
         docs.append(doc)
-    if untrusted:
+    if untrusted and signer is not None:
         raise BadSetup(f"{counted(len(untrusted), 'entry', 'entries')} in {out} not signed with the key {signer.path}: {'; '.join(untrusted[:5])}"
                        f"{'…' if len(untrusted) > 5 else ''}. Pass --key-file with the key every shard was graded with, copy those entries "
                        "again from their shard's OUT, or grade those submissions again")
