@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from checker.engine import _assignment, _catalog, _integrity, _numerics, _oracles, _report, _sampling, _solutions, _stubs, _variants
-from checker.grading import _gradebook, _journal, _sandbox, _submissions
+from checker.grading import _gradebook, _journal, _sandbox, _scratch, _submissions
 from checker.engine._assignment import Assignment
 from checker.engine._assignment import BadSetup as BadSetup  # defined there, raised and caught as `_grade.BadSetup`
 from checker.grading._shard import Shard
@@ -472,8 +472,8 @@ def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.D
     if folder is None or not (folder / rel).is_file():
         return None  # an installation without reference answers: nothing to prove with
     with tempfile.TemporaryDirectory(prefix="proof-", dir=sandbox.scratch) as tmp:
-        (Path(tmp) / rel).parent.mkdir(parents=True)
-        (Path(tmp) / rel).write_bytes((folder / rel).read_bytes())
+        _scratch.folders((Path(tmp) / rel).parent, Path(tmp))
+        _scratch.write(Path(tmp) / rel, (folder / rel).read_bytes())
         try:
             runs = sandbox.run(Path(tmp), [(name, str(rel))])
         except _sandbox.WorkerFailure as exc:
