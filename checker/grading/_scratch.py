@@ -11,10 +11,10 @@ FILE_MODE = 0o600
 
 
 def folders(path: Path, below: Path) -> None:
-    """Make `path` and every missing folder between it and `below` (which exists), each 0700."""
+    """Make `path` and every missing folder above it (from `below`, the grader's folder, down), each 0700."""
     missing = []
     current = path
-    while current != below and not current.is_dir():
+    while not current.is_dir() and current != current.parent:
         missing.append(current)
         current = current.parent
     for folder in reversed(missing):
