@@ -240,7 +240,7 @@ class Pool:
             number = self._jobs
         uid = self._uids[0] + number if self._uids is not None else None
         home = Path(tempfile.mkdtemp(prefix=f"job{number}-", dir=self.scratch))
-        home.chmod(0o711)
+        home.chmod(0o711 if uid is not None else 0o700)  # a worker of another uid passes through to its own folders
         capped = self.enclosed and _capped_folder(home)
         try:
             code = _private_copy(root, [path for _, path in items], home / "code", uid, sums)
