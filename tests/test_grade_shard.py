@@ -55,7 +55,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("shards")
     subs = build_class(root)
     (root / "hw.toml").write_text(ASSIGNMENT)
-    hw = ("--assignment", root / "hw.toml")
+    # One key for every shard, the unsharded run and the merge: each entry is signed with it.
+    hw = ("--assignment", root / "hw.toml", "--key-file", root / "class.key")
     whole = grade(subs, "--out", root / "whole", *hw, *LIMITS)
     shards = [grade(subs, "--out", root / f"shard{k}", *hw, *LIMITS, "--shard", f"{k}/2") for k in (1, 2)]
     return {"root": root, "subs": subs, "hw": hw, "whole": whole, "shards": shards}
@@ -127,6 +128,28 @@ def test_regrading_into_the_merged_entries_grades_nothing_and_writes_the_same_fi
     assert _files(merged) == _files(runs["root"] / "whole")
 
 
+def test_merge_refuses_an_entry_the_shards_key_did_not_sign(runs: dict[str, Any], tmp_path: Path) -> None:
+    merged = tmp_path / "merged"
+    merged.mkdir()
+    for k in (1, 2):
+        for path in (runs["root"] / f"shard{k}").iterdir():
+            if path.stem != "summary" and path.suffix in (".json", ".txt"):
+                shutil.copy(path, merged / path.name)
+    entry = json.loads((merged / "bo.json").read_text())
+    (merged / "bo.json").write_text(json.dumps({**entry, "score": entry["max_score"]}))  # bo's fail made a pass
+    result = grade("--merge", "--out", merged, *runs["hw"])
+    assert result.returncode == 2
+    assert "1 entry in" in result.stderr and "bo.json (its signature does not check with the key" in result.stderr
+    assert not (merged / "grades.csv").exists()
+    (merged / "bo.json").write_text(json.dumps(entry))
+    other = grade("--merge", "--out", merged, "--assignment", runs["hw"][1], "--key-file", tmp_path / "made-up.key")
+    assert other.returncode == 2 and "no signing key at" in other.stderr
+    (tmp_path / "made-up.key").write_text("f" * 64)
+    other = grade("--merge", "--out", merged, "--assignment", runs["hw"][1], "--key-file", tmp_path / "made-up.key")
+    assert other.returncode == 2 and "6 entries in" in other.stderr
+    assert grade("--merge", "--out", merged, *runs["hw"]).returncode == 0
+
+
 def test_a_flag_given_wins_over_the_assignment(runs: dict[str, Any], tmp_path: Path) -> None:
     subs = tmp_path / "subs"
     _answer(subs / "ada", "cumsum", (SOLUTIONS / "autodiff" / "cumsum.py").read_text().replace("(Is <= Os)", "(Is >= Os)"))
@@ -150,6 +173,7 @@ def _seed_of(result: dict[str, Any]) -> int:
 @pytest.mark.parametrize("case, expected", [
     ("merge_with_submissions", "--merge takes no SUBMISSIONS"),
     ("merge_other_assignment", "not on the 58 of this assignment: pass the --assignment the shards were graded with"),
+    ("merge_without_key", "no signing key at"),
     ("merge_empty", "no submission entries"),
     ("bad_shard", "--shard '3' is not K/N"),
     ("shard_out_of_range", "K must be between 1 and N"),
@@ -163,7 +187,8 @@ def test_bad_grading_arguments_exit_2_with_one_line(runs: dict[str, Any], tmp_pa
     (tmp_path / "empty").mkdir()
     args: tuple[str | Path, ...] = {
         "merge_with_submissions": (runs["subs"], "--merge", "--out", runs["root"] / "shard1"),
-        "merge_other_assignment": ("--merge", "--out", runs["root"] / "shard1"),
+        "merge_other_assignment": ("--merge", "--out", runs["root"] / "shard1", "--key-file", runs["root"] / "class.key"),
+        "merge_without_key": ("--merge", "--out", runs["root"] / "shard1"),
         "merge_empty": ("--merge", "--out", tmp_path / "empty"),
         "bad_shard": (runs["subs"], "--out", tmp_path / "o", "--shard", "3"),
         "shard_out_of_range": (runs["subs"], "--out", tmp_path / "o", "--shard", "3/2"),

@@ -169,7 +169,7 @@ def test_a_zip_entry_whose_name_cannot_be_a_file_name_is_unreadable_not_a_crash(
 
 
 def test_the_graders_own_failure_reading_one_submission_makes_it_ungradable_and_retried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from checker.grading import _grade, _submissions
+    from checker.grading import _grade, _journal, _submissions
     from checker.grading._sandbox import Limits
 
     def broken(*args: object) -> None:
@@ -179,7 +179,7 @@ def test_the_graders_own_failure_reading_one_submission_makes_it_ungradable_and_
     (tmp_path / "alice").mkdir()
     plan = _grade._plan(Submission("alice", tmp_path / "alice"), tmp_path / "0", ["neg"], {"neg": 1}, 0, Limits(timeout=2, memory_mb=0))
     assert plan.answers is None and plan.reason == "the grader failed reading this submission: ValueError: a bug of ours"
-    assert plan.key == "" and not _grade._journaled(tmp_path, plan)  # graded again by the next run
+    assert plan.key == "" and _grade._resumed(tmp_path, plan, _journal.key(tmp_path)) == (None, "")  # graded again by the next run
 
 
 def test_entries_that_are_links_or_not_files_are_skipped_with_why(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -162,6 +163,8 @@ def test_the_integrity_report_names_the_source_of_copied_answers(graded: dict[st
 
 def test_grading_again_gives_the_same_files(graded: dict[str, Any]) -> None:
     again = graded["root"] / "again"
+    again.mkdir()
+    shutil.copy(graded["out"] / ".jacpuzzles-key", again / ".jacpuzzles-key")  # the class's key: entries signed alike
     result = grade(graded["subs"], again, graded["assignment"])
     assert result.returncode == 0, result.stderr[-2000:]
     for name in ("ana.json", "ana.txt", "cy.json", "grades.csv", "summary.json", "integrity.json", "integrity.md"):

@@ -315,6 +315,10 @@ def cmd_grade(args: argparse.Namespace) -> int:
     _stop_on_sigterm()
     try:
         assignment = _assignment.load(Path(args.assignment)) if args.assignment else None
+        if args.seed_file is not None:  # never on a command line: /proc/<pid>/cmdline is world-readable
+            args.seed, warning = _assignment.read_seed_file(Path(args.seed_file))
+            if warning:
+                _console(stderr=True).print(Text(f"warning: {warning}", style="yellow"))
         if args.github_classroom is not None or args.gradescope:  # one submission, for CI
             from checker.frontends import _autograde
 
@@ -325,7 +329,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         if args.merge:
             if args.submissions is not None or args.shard is not None:
                 raise UsageError("--merge takes no SUBMISSIONS and no --shard: it only writes OUT's class-wide files from the entries copied into it")
-            return merge_class(Path(args.out), assignment, _console())
+            return merge_class(Path(args.out), assignment, _console(), Path(args.key_file) if args.key_file else None)
         if args.submissions is None:
             raise UsageError("grade needs SUBMISSIONS, the folder holding one folder or .zip per student (or --merge to combine shards' entries)")
         try:
@@ -336,7 +340,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         given = _assignment.resolve(assignment or _assignment.default(), jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory_mb, seed=args.seed)
         limits = Limits(given.timeout, given.memory_mb)
         code = grade_class(Path(args.submissions), Path(args.out), given.jobs, limits, given.seed, _console(), _console(stderr=True), assignment, shard,
-                           trust=args.trust_submissions)
+                           Path(args.key_file) if args.key_file else None, trust=args.trust_submissions)
         if args.fail_under is None or code != 0:
             return code
         from checker.frontends._autograde import class_exit_code
@@ -609,7 +613,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=None, help="submissions graded at a time (default: 2)")
     p.add_argument("--timeout", type=float, default=None, help=f"seconds per import or call of an answer (default: {DEFAULT_TIMEOUT:g})")
     p.add_argument("--memory-mb", type=int, default=None, help="megabytes a submission's code may allocate, 0 for no limit (default: 1024)")
-    p.add_argument("--seed", type=int, default=None, help=f"seed of the input draws (default: {DEFAULT_SEED})")
+    seeds = p.add_mutually_exclusive_group()
+    seeds.add_argument("--seed", type=int, default=None, help=f"seed of the input draws (default: {DEFAULT_SEED}); "
+                       "other users of the machine can read it in the process list: --seed-file keeps it private")
+    seeds.add_argument("--seed-file", metavar="FILE", help="read the seed of the input draws from FILE (digits only; chmod 600 it)")
+    p.add_argument("--key-file", metavar="FILE", help="the key that signs and checks OUT's entries (made when missing; "
+                   "default: OUT/.jacpuzzles-key); give every shard and --merge the same one")
     p.add_argument("--shard", metavar="K/N", help="grade only shard K of N (1-based; by a hash of each submission's name), for a CI matrix")
     p.add_argument("--merge", action="store_true", help="no grading: write OUT's grades.csv, junit.xml and summary.* from the shards' <submission>.json copied into OUT")
     # CI front-ends (docs/autograding.md): one submission, written where the platform reads.

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import re
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,6 +108,26 @@ def resolve(assignment: Assignment, *, jobs: int | None, timeout: float | None, 
         memory_mb=first(memory_mb, assignment.memory_mb, DEFAULT_MEMORY_MB),
         seed=first(seed, assignment.seed, DEFAULT_SEED),
     )
+
+
+def read_seed_file(path: Path) -> tuple[int, str]:
+    """The seed in `path` (one whole number, 0 or more), and a warning ("" when none): a file any
+    user of the machine can read keeps no secret. Raises `BadSetup` when it cannot be read."""
+    where = f"--seed-file {path}"
+    try:
+        info = path.stat()
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BadSetup(f"cannot read {where}: {exc.strerror or exc}; write the seed into a file only you can read (chmod 600)") from None
+    except UnicodeDecodeError:
+        raise BadSetup(f"{where} is not UTF-8 text: write the seed as digits only, e.g. `echo 4021 > {path}`") from None
+    if not re.fullmatch(r"\s*\d+\s*", text):
+        raise BadSetup(f"{where} holds {text.strip()[:40]!r}, not a whole number 0 or more: write the seed as digits only, e.g. `echo 4021 > {path}`")
+    warning = ""
+    if info.st_mode & 0o044:
+        warning = (f"{where} can be read by other users of this machine (mode {stat.S_IMODE(info.st_mode):04o}): "
+                   f"the seed is only private once it is not; run `chmod 600 {path}`")
+    return int(text), warning
 
 
 def load(path: Path) -> Assignment:

@@ -27,6 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from checker.grading._gradebook import md, write_atomic
+from checker.grading._journal import Key, read_plain
 
 FOLDER = ".evidence"  # in OUT: one file per submission, kept across runs like the journal
 CAP = 1024 * 1024  # bytes of an answer file digested (the grader's own copy, capped already)
@@ -72,31 +73,37 @@ def entry(name: str, key: str, student: str, slots: dict[str, str], labels: dict
             "fits": fits, "wrong": wrong, "files": files, "flag": flag}
 
 
-def store(out: Path, name: str, doc: dict[str, Any]) -> None:
-    """Write a submission's evidence into `OUT/.evidence/`."""
+def store(out: Path, name: str, doc: dict[str, Any], signer: Key) -> None:
+    """Write a submission's evidence into `OUT/.evidence/`, signed."""
     folder = out / FOLDER
-    folder.mkdir(exist_ok=True)
-    write_atomic(folder / f"{name}.json", json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    folder.mkdir(mode=0o700, exist_ok=True)
+    write_atomic(folder / f"{name}.json", json.dumps(signer.sign(doc), indent=1, sort_keys=True) + "\n")
 
 
-def stored_key(out: Path, name: str) -> str:
-    """The journal key a submission's stored evidence was gathered under ("" when none)."""
+def _signed(out: Path, name: str, signer: Key) -> dict[str, Any] | None:
+    """A submission's stored evidence when its signature checks, else None."""
+    raw = read_plain(out / FOLDER / f"{name}.json")
     try:
-        return str(json.loads((out / FOLDER / f"{name}.json").read_text()).get("key", ""))
-    except (OSError, ValueError, AttributeError):
-        return ""
+        doc = json.loads(raw.decode("utf-8")) if raw is not None else None
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) and signer.verifies(doc) else None
 
 
-def load(out: Path, names: Sequence[str]) -> list[dict[str, Any]]:
-    """The stored evidence of the submissions `names` (those without any are left out)."""
+def stored_key(out: Path, name: str, signer: Key) -> str:
+    """The journal key a submission's stored (and signed) evidence was gathered under ("" when none)."""
+    doc = _signed(out, name, signer)
+    return str(doc.get("key", "")) if doc is not None else ""
+
+
+def load(out: Path, names: Sequence[str], signer: Key) -> list[dict[str, Any]]:
+    """The stored evidence of the submissions `names` (those without any, or whose signature
+    does not check, are left out)."""
     found = []
     for name in names:
-        try:
-            doc = json.loads((out / FOLDER / f"{name}.json").read_text())
-        except (OSError, ValueError):
-            continue
-        if isinstance(doc, dict):
-            found.append(doc)
+        doc = _signed(out, name, signer)
+        if doc is not None:
+            found.append({k: v for k, v in doc.items() if k != "mac"})
     return found
 
 
@@ -197,9 +204,9 @@ def markdown(found: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(out: Path, names: Sequence[str]) -> dict[str, Any]:
-    """Write `OUT/integrity.md` and `OUT/integrity.json` from the evidence of `names`; returns the report."""
-    found = report(load(out, names))
+def write(out: Path, names: Sequence[str], signer: Key) -> dict[str, Any]:
+    """Write `OUT/integrity.md` and `OUT/integrity.json` from the signed evidence of `names`; returns the report."""
+    found = report(load(out, names, signer))
     write_atomic(out / "integrity.json", json.dumps(found, indent=2) + "\n")
     write_atomic(out / "integrity.md", markdown(found))
     return found

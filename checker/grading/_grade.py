@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from checker.engine import _assignment, _catalog, _integrity, _numerics, _oracles, _report, _sampling, _solutions, _stubs, _variants
-from checker.grading import _gradebook, _sandbox, _submissions
+from checker.grading import _gradebook, _journal, _sandbox, _scratch, _submissions
 from checker.engine._assignment import Assignment
 from checker.engine._assignment import BadSetup as BadSetup  # defined there, raised and caught as `_grade.BadSetup`
 from checker.grading._shard import Shard
@@ -59,6 +59,9 @@ class Plan:
     student: str = ""  # with variants on: the student id the variants are drawn for ("" otherwise)
     variants: dict[str, Choices] = field(default_factory=dict)  # puzzle -> the choices graded (variants on)
     flag: str = ""  # what does not match in its workspace record (variants on), for the instructor
+    submission: _submissions.Submission | None = None  # where it was read from: read again when the grader's copy changed
+    names: tuple[str, ...] = ()  # the assignment's puzzles it was read for
+    answered: dict[str, str] = field(default_factory=dict)  # puzzle -> `_evidence.file_digest` of its answer, as read (variants on)
 
     def runnable(self) -> dict[str, str]:
         """The answers sent to a worker: puzzle -> path relative to the submission."""
@@ -83,15 +86,20 @@ def _slot_puzzle(slot: str) -> Puzzle:
 
 
 def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: int, console: Console, progress: Console,
-                assignment: Assignment | None = None, shard: Shard | None = None, trust: bool = False) -> int:
+                assignment: Assignment | None = None, shard: Shard | None = None, key_file: Path | None = None,
+                trust: bool = False) -> int:
     """Grade every submission in `submissions` into `out`; returns the exit code (0: done).
 
     `progress` shows the progress bar (stderr), `console` the summary table (stdout). Only the
     `assignment`'s puzzles are run and counted (default: the whole catalog); with a `shard`, only
-    the submissions of that shard are graded and written. Where workers cannot be confined
-    (neither namespaces nor Landlock), raises `BadSetup` unless `trust` (`--trust-submissions`).
+    the submissions of that shard are graded and written. Entries are signed with the class's
+    key (`key_file`, default `OUT/.jacpuzzles-key`); an earlier entry is kept only when its
+    signature checks, and the class-wide files are written from this run's records and those.
+    Where workers cannot be confined (neither namespaces nor Landlock), raises `BadSetup` unless
+    `trust` (`--trust-submissions`).
     """
     _check_setup(submissions, out, jobs, limits)
+    signer = _signer(out, key_file)
     for stale in out.glob(".*.partial"):  # a write cut short by `kill -9`
         stale.unlink()
     points = (assignment or _assignment.default()).points()
@@ -107,18 +115,28 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
     with _sandbox.scratch_folder("jacpuzzles-grade-") as scratch:
         chosen = assignment if assignment is not None and assignment.variants else None
         plans = [_plan(s, Path(scratch) / f"{k}", names, points, seed, limits, chosen) for k, s in enumerate(found)]
-        todo = [p for p in plans if not _journaled(out, p)]
+        records: dict[str, dict[str, Any]] = {}  # submission -> its entry: verified from OUT, or written by this run
+        todo = []
+        for plan in plans:
+            doc, why = _resumed(out, plan, signer)
+            if doc is not None:
+                records[plan.name] = doc
+                continue
+            todo.append(plan)
+            if why:
+                progress.print(Text.assemble(("not trusted ", "yellow"), f"{_submissions.shown(plan.name)}.json in {out}: {why}; graded again"))
         with _numerics.pinned():
             _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress, _hidden(scratch, submissions, out), unseen=(submissions, out),
-                       evidence=[p for p in plans if not _evidenced(out, p)] if chosen is not None else None, trust=trust)
+                       evidence=[p for p in plans if not _evidenced(out, p, signer, records)] if chosen is not None else None,
+                       signer=signer, records=records, trust=trust)
     if chosen is not None:
         from checker.grading import _evidence
 
-        _evidence.write(out, [p.name for p in plans])
+        _evidence.write(out, [p.name for p in plans], signer)
         progress.print(f"integrity report (evidence for you to read, not verdicts): {out / 'integrity.md'}")
     for skip in skipped:
         progress.print(Text.assemble(("skipped ", "yellow"), f"{_submissions.shown(skip.name)}: {skip.reason}"))
-    docs = [json.loads((out / f"{p.name}.json").read_text()) for p in plans]
+    docs = [records[p.name] for p in plans]  # never re-read from OUT: a worker may have written there since
     docs += [_gradebook.skipped(_submissions.shown(s.name), s.reason, points) for s in skipped]
     docs.sort(key=lambda d: str(d["submission"]))
     _write_gradebook(out, docs, names)
@@ -127,26 +145,43 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
     return 0
 
 
-def merge_class(out: Path, assignment: Assignment | None, console: Console) -> int:
+def merge_class(out: Path, assignment: Assignment | None, console: Console, key_file: Path | None = None) -> int:
     """Write the class-wide files of `out` from the `<submission>.json` entries in it (copied there
-    from every shard's `OUT`), byte for byte those of one unsharded run; returns the exit code."""
+    from every shard's `OUT`), byte for byte those of one unsharded run; returns the exit code.
+    Every entry must carry the signature of the key the shards were graded with (`key_file`,
+    default `OUT/.jacpuzzles-key`): one that does not is refused, with its name."""
     names = list((assignment or _assignment.default()).points())
     if not out.is_dir():
         raise BadSetup(f"--out {out} is not a folder: copy every shard's OUT/*.json and OUT/*.txt into one folder, then merge it")
-    docs, setups = [], set()
+    signer: _journal.Key | None = None  # read at the first entry: a folder without any says so first
+    docs, setups, untrusted = [], set(), []
     for path in sorted(out.glob("*.json"), key=lambda p: p.stem):
+        raw = _journal.read_plain(path)
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+            doc = json.loads(raw.decode("utf-8")) if raw is not None else None
+        except ValueError as exc:
             raise BadSetup(f"cannot read the entry {path}: {exc}; copy it again from its shard's OUT") from None
         if not isinstance(doc, dict) or doc.get("submission") != path.stem or doc.get("status") not in (_gradebook.GRADED, _gradebook.UNGRADABLE):
             continue  # summary.json, or not an entry of ours
+        if signer is None:
+            try:
+                signer = _journal.existing(out, key_file)
+            except _journal.KeyProblem as exc:
+                raise BadSetup(str(exc)) from None
+        doc, why = _journal.entry(out, path.stem, signer)
+        if doc is None:
+            untrusted.append(f"{path.name} ({why})")
+            continue
         puzzles = [r.get("puzzle") for r in doc.get("results", [])]
         if doc["status"] == _gradebook.GRADED and puzzles != names:
             raise BadSetup(f"{path.name} was graded on {counted(len(puzzles), 'puzzle')} ({', '.join(map(str, puzzles[:3]))}…), not on the {len(names)} of this "
                            "assignment: pass the --assignment the shards were graded with")
         setups.add(str(doc.get("setup", "")))
         docs.append(doc)
+    if untrusted and signer is not None:
+        raise BadSetup(f"{counted(len(untrusted), 'entry', 'entries')} in {out} not signed with the key {signer.path}: {'; '.join(untrusted[:5])}"
+                       f"{'…' if len(untrusted) > 5 else ''}. Pass --key-file with the key every shard was graded with, copy those entries "
+                       "again from their shard's OUT, or grade those submissions again")
     if not docs:
         raise BadSetup(f"no submission entries (<submission>.json) in {out}: copy every shard's OUT/*.json and OUT/*.txt there first")
     if len(setups) > 1:
@@ -201,8 +236,13 @@ def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], 
         content = _submissions.fingerprint(submission.source) if not submission.source.is_dir() else ""
         return Plan(submission.name, _key(content + extra, points, seed, limits) if content else "", None, answers.reason, setup=setup, student=student, variants=chosen)
     flag = _record_flag(answers.record, student, assignment) if assignment is not None and assignment.variants else ""
+    answered = {}
+    if assignment is not None and assignment.variants:  # before any worker runs: the integrity report compares these
+        from checker.grading import _evidence
+
+        answered = {n: _evidence.file_digest(answers.root / rel) for n, rel in answers.files.items()}
     return Plan(submission.name, _key(answers.digest + extra + flag, points, seed, limits), answers, refused=_refused(answers), setup=setup,
-                student=student, variants=chosen, flag=flag)
+                student=student, variants=chosen, flag=flag, submission=submission, names=tuple(names), answered=answered)
 
 
 def _record_flag(record: _submissions.Record | None, student: str, assignment: Assignment) -> str:
@@ -259,21 +299,33 @@ def _catalog_digest() -> str:
     return digest.hexdigest()
 
 
-def _journaled(out: Path, plan: Plan) -> bool:
-    """Whether `out` already holds this submission's result under the same key."""
-    if not plan.key:
-        return False
+def _signer(out: Path, key_file: Path | None) -> _journal.Key:
+    """The class's signing key, as a `BadSetup` when it cannot be had."""
     try:
-        doc = json.loads((out / f"{plan.name}.json").read_text())
-    except (OSError, ValueError):
-        return False
-    return bool(doc.get("key") == plan.key and (out / f"{plan.name}.txt").is_file())
+        return _journal.key(out, key_file)
+    except _journal.KeyProblem as exc:
+        raise BadSetup(str(exc)) from None
+
+
+def _resumed(out: Path, plan: Plan, signer: _journal.Key) -> tuple[dict[str, Any] | None, str]:
+    """This submission's entry in `out` when it is this grader's (its signature checks) and
+    under the same key; else None, and why it is not trusted ("" when there is simply none, or
+    the submission changed)."""
+    if not plan.key:
+        return None, ""
+    doc, why = _journal.entry(out, plan.name, signer)
+    if doc is None:
+        return None, why
+    if doc.get("submission") != plan.name or doc.get("key") != plan.key:
+        return None, ""
+    return doc, ""
 
 
 def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits, jobs: int, console: Console,
-               hidden: tuple[str, ...] = (), advice: bool = True, unseen: tuple[Path, ...] = (), evidence: list[Plan] | None = None,
-               trust: bool = False) -> None:
-    """Grade `todo`, `jobs` at a time, journaling each as it finishes.
+               hidden: tuple[str, ...] = (), advice: bool = True, unseen: tuple[Path, ...] = (), evidence: list[Plan] | None = None, *,
+               signer: _journal.Key, records: dict[str, dict[str, Any]], trust: bool = False) -> None:
+    """Grade `todo`, `jobs` at a time, journaling each as it finishes (signed by `signer`) and
+    adding its entry to `records` (which holds the verified entries of earlier runs).
 
     `hidden`: the grader's paths, never shown to a student; `advice`: print set-up notes (not
     where students read); `unseen`: folders of the grader's a worker must not see (SUBMISSIONS,
@@ -319,11 +371,11 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
             try:
                 for future in concurrent.futures.as_completed(futures):
                     plan = futures[future]
-                    _journal(out, plan, future.result(), draws, expected, points, seed, hidden)
+                    records[plan.name] = _write_entry(out, plan, future.result(), draws, expected, points, seed, signer, hidden)
                     progress.update(task, advance=1, description=escape(_submissions.shown(plan.name)))
                 if evidence:
                     memo: dict[tuple[str, str], str] = {}  # (slot, answer file's digest) -> what it gave there
-                    gathered = {threads.submit(_gather, plan, sandbox, out, draws, expected, seed, memo): plan for plan in evidence}
+                    gathered = {threads.submit(_gather, plan, records[plan.name], sandbox, out, draws, expected, seed, signer, memo): plan for plan in evidence}
                     for done in concurrent.futures.as_completed(gathered):
                         done.result()
             except BaseException:
@@ -355,8 +407,8 @@ def _needed(todo: list[Plan], names: list[str], evidence: list[Plan]) -> list[st
     return sorted(found, key=lambda s: (names.index(s.partition("@")[0]), int(s.partition("@")[2] or 0)))
 
 
-def _gather(plan: Plan, sandbox: _sandbox.Pool | str | None, out: Path, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], seed: int,
-            memo: dict[tuple[str, str], str] | None = None) -> None:
+def _gather(plan: Plan, doc: dict[str, Any], sandbox: _sandbox.Pool | str | None, out: Path, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any],
+            seed: int, signer: _journal.Key, memo: dict[tuple[str, str], str] | None = None) -> None:
     """Run each answer of `plan` that fails its own variant on every variant of its puzzle,
     and write what it fits (and the wrong Jacobians it returns) to `OUT/.evidence/<name>.json`,
     for the integrity report. Written only once the runs are complete (else retried next run).
@@ -365,15 +417,10 @@ def _gather(plan: Plan, sandbox: _sandbox.Pool | str | None, out: Path, draws: d
     from checker.grading import _evidence
     from checker.engine._engine import _verdict
 
-    try:
-        doc = json.loads((out / f"{plan.name}.json").read_text())
-    except (OSError, ValueError):
-        return
     files = plan.answers.files if plan.answers is not None else {}
     failing = [r["puzzle"] for r in doc.get("results", []) if r.get("status") in (Status.FAIL.value, Status.ERROR.value) and r.get("puzzle") in plan.runnable()]
     memo = memo if memo is not None else {}
-    root = plan.answers.root if plan.answers is not None else Path()
-    digests = {n: hashlib.sha256((root / files[n]).read_bytes()).hexdigest() for n in failing}
+    digests = {n: plan.answers.sums[files[n]] if plan.answers is not None else "" for n in failing}  # as read from the submission
     wanted = [(_slot(n, c), n) for n in failing for c in _variants.choices(n)]
     items = [(slot, files[n]) for slot, n in wanted if (slot, digests[n]) not in memo]
     runs: list[Run] = []
@@ -381,7 +428,7 @@ def _gather(plan: Plan, sandbox: _sandbox.Pool | str | None, out: Path, draws: d
         try:
             # Its own time bound, as the submission's: (2P + 1) budgets for its P failing
             # puzzles, whatever the number of variants they are run on (red team, round 4).
-            runs = sandbox.run(plan.answers.root, items, budgets=2 * len(failing) + 1)
+            runs = sandbox.run(plan.answers.root, items, budgets=2 * len(failing) + 1, sums=plan.answers.sums)
         except _sandbox.WorkerFailure:
             return
     elif items:
@@ -399,10 +446,9 @@ def _gather(plan: Plan, sandbox: _sandbox.Pool | str | None, out: Path, draws: d
             fits.setdefault(name, []).append(slot)
         elif gave.startswith("wrong "):
             wrong.setdefault(name, {})[slot] = gave.partition(" ")[2]
-    answered = {n: _evidence.file_digest(plan.answers.root / rel) for n, rel in files.items()} if plan.answers is not None else {}
     entry = _evidence.entry(plan.name, plan.key, plan.student, {n: plan.slot(n) for n in plan.variants}, {n: _variants.label(_slot_puzzle(plan.slot(n))) for n in plan.variants},
-                            {r["puzzle"]: r["status"] for r in doc.get("results", [])}, fits, wrong, answered, plan.flag)
-    _evidence.store(out, plan.name, entry)
+                            {r["puzzle"]: r["status"] for r in doc.get("results", [])}, fits, wrong, plan.answered, plan.flag)
+    _evidence.store(out, plan.name, entry, signer)
 
 
 def _roster_clashes(found: list[_submissions.Submission], assignment: Assignment) -> tuple[list[_submissions.Submission], list[_submissions.Skipped]]:
@@ -423,11 +469,12 @@ def _roster_clashes(found: list[_submissions.Submission], assignment: Assignment
     return kept, taken
 
 
-def _evidenced(out: Path, plan: Plan) -> bool:
-    """Whether `out` already holds this submission's evidence under the same key."""
+def _evidenced(out: Path, plan: Plan, signer: _journal.Key, records: dict[str, dict[str, Any]]) -> bool:
+    """Whether `out` already holds this submission's evidence under the same key, signed, beside
+    its verified entry (`records`)."""
     from checker.grading import _evidence
 
-    return bool(plan.key) and _evidence.stored_key(out, plan.name) == plan.key and _journaled(out, plan)
+    return bool(plan.key) and plan.name in records and _evidence.stored_key(out, plan.name, signer) == plan.key
 
 
 def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any]) -> str | None:
@@ -441,8 +488,8 @@ def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.D
     if folder is None or not (folder / rel).is_file():
         return None  # an installation without reference answers: nothing to prove with
     with tempfile.TemporaryDirectory(prefix="proof-", dir=sandbox.scratch) as tmp:
-        (Path(tmp) / rel).parent.mkdir(parents=True)
-        (Path(tmp) / rel).write_bytes((folder / rel).read_bytes())
+        _scratch.folders((Path(tmp) / rel).parent, Path(tmp))
+        _scratch.write(Path(tmp) / rel, (folder / rel).read_bytes())
         try:
             runs = sandbox.run(Path(tmp), [(name, str(rel))])
         except _sandbox.WorkerFailure as exc:
@@ -485,18 +532,26 @@ def _run(plan: Plan, sandbox: _sandbox.Pool | str | None) -> list[Run] | str:
         return []
     if isinstance(sandbox, str):
         return sandbox
+    items = [(plan.slot(name), path) for name, path in runnable.items()]
     try:
-        return sandbox.run(plan.answers.root, [(plan.slot(name), path) for name, path in runnable.items()])
+        try:
+            return sandbox.run(plan.answers.root, items, sums=plan.answers.sums)
+        except _sandbox.CopyChanged as exc:
+            fresh = _read_again(plan, sandbox.scratch)
+            if fresh is None:
+                return f"{exc}; its files also differ from what was read at the start: not graded now, graded again by the next run"
+            return sandbox.run(fresh.root, items, sums=fresh.sums)
     except _sandbox.WorkerFailure as exc:
         return str(exc)
     except Exception as exc:  # noqa: BLE001 - the grader's own failure: ungradable, never a 0
         return f"the grader failed on this submission: {type(exc).__name__}: {exc}"
 
 
-def _journal(out: Path, plan: Plan, outcome: list[Run] | str, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], points: dict[str, int], seed: int,
-             hidden: tuple[str, ...] = ()) -> None:
-    """Judge a submission's runs and write its `.txt`, then its `.json` (the journal entry):
-    what a student receives, so without the seed or the grader's paths (`hidden`)."""
+def _write_entry(out: Path, plan: Plan, outcome: list[Run] | str, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], points: dict[str, int],
+                 seed: int, signer: _journal.Key, hidden: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Judge a submission's runs and write its `.txt`, then its `.json` (the journal entry,
+    signed over both); returns the entry. What a student receives, so without the seed or the
+    grader's paths (`hidden`)."""
     reason = plan.reason if plan.reason is not None else (outcome if isinstance(outcome, str) else None)
     verdicts = None
     if reason is None:
@@ -517,8 +572,24 @@ def _journal(out: Path, plan: Plan, outcome: list[Run] | str, draws: dict[str, t
         doc["variants"] = {n: _variants.label(_slot_puzzle(plan.slot(n))) for n in points}
         if plan.flag:
             doc["flag"] = _scrub(plan.flag, seed, hidden)
-    _gradebook.write_atomic(out / f"{plan.name}.txt", _gradebook.feedback(doc, verdicts, points))
-    _gradebook.write_atomic(out / f"{plan.name}.json", _gradebook.document_text(doc))
+    text = _gradebook.feedback(doc, verdicts, points)
+    signed = signer.sign(doc, text.encode("utf-8", "backslashreplace"))  # the bytes `write_atomic` writes
+    _gradebook.write_atomic(out / f"{plan.name}.txt", text)
+    _gradebook.write_atomic(out / f"{plan.name}.json", _gradebook.document_text(signed))
+    return signed
+
+
+def _read_again(plan: Plan, scratch: Path) -> _submissions.Answers | None:
+    """The submission's answers read again from where they came from, into a new folder of the
+    grader's, when they are still the bytes planned with; else None."""
+    if plan.submission is None or plan.answers is None:
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="again-", dir=scratch))
+    try:
+        fresh = _submissions.read(plan.submission, plan.names, folder)
+    except Exception:  # noqa: BLE001 - any failure reading it again: not graded now, retried by the next run
+        return None
+    return fresh if isinstance(fresh, _submissions.Answers) and fresh.digest == plan.answers.digest else None
 
 
 def _verdicts(plan: Plan, runs: list[Run], draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], seed: int, names: list[str]) -> list[Verdict]:
@@ -631,6 +702,7 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
     if not root.is_dir():
         raise BadSetup(f"submission folder {str(root)!r} does not exist or is not a folder: pass the folder holding the answer files")
     _check_setup(root, out, 1, limits)
+    signer = _signer(out, None)
     points = (assignment or _assignment.default()).points()
     names = list(points)
     with _sandbox.scratch_folder("jacpuzzles-grade-") as scratch:
@@ -638,9 +710,10 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
         plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits, chosen, student)
         with _numerics.pinned():
             # One student's CI log: students read it, so no set-up advice there.
+            records: dict[str, dict[str, Any]] = {}
             _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress, _hidden(scratch, root, out), advice=False, unseen=(root, out),
-                       trust=trust)
-    doc: dict[str, Any] = json.loads((out / f"{name}.json").read_text())
+                       signer=signer, records=records, trust=trust)
+    doc = records[name]
     _write_gradebook(out, [doc], names)
     console.print(Text((out / f"{name}.txt").read_text().rstrip("\n")))
     console.print(_table([doc]))

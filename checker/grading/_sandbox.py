@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import io
 import json
 import os
@@ -99,6 +100,11 @@ class WorkerFailure(Exception):
     ungradable, never scored 0."""
 
 
+class CopyChanged(WorkerFailure):
+    """The grader's copy of a submission's answers no longer holds the bytes read from the
+    submission (something else wrote there): it is not run from that copy."""
+
+
 class Pool:
     """The zygote and the jobs it runs; `with Pool(...) as pool: pool.run(...)` from any thread."""
 
@@ -126,11 +132,13 @@ class Pool:
         self._events: dict[str, queue.Queue[dict[str, Any]]] = {}
         self._stopped = threading.Event()
         self.undumpable = _worker._prctl(_worker._PR_SET_DUMPABLE, 0) == 0
-        os.chmod(scratch, 0o711)  # workers (other uids, as root) reach their own folders only
+        # Workers running as other uids (as root) pass through to their own folders only; a
+        # worker of the grader's own uid has no need to.
+        os.chmod(scratch, 0o711 if os.geteuid() == 0 else 0o700)
         config = _share_draws(scratch, draws, limits, hidden, variants or {})
         home = scratch / "zygote-home"
         home.mkdir(mode=0o700)
-        self._stderr = open(scratch / "zygote.stderr", "wb")
+        self._stderr = os.fdopen(os.open(scratch / "zygote.stderr", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600), "wb")
         self._proc = subprocess.Popen(
             [sys.executable, "-I", "-c", _BOOT, str(KIT), str(config)],
             cwd=scratch, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
@@ -145,6 +153,8 @@ class Pool:
             raise WorkerFailure(f"the grading processes did not start within {STARTUP_BUDGET:g} s: {_tail(scratch / 'zygote.stderr').strip()[-500:]}") from None
         if self._proc.poll() is not None:
             raise WorkerFailure(f"the grading processes failed to start: {_tail(scratch / 'zygote.stderr').strip()[-500:]}")
+        for shared in _SHARED:  # read by the zygote before it said ready: gone before any answer runs
+            (scratch / shared).unlink(missing_ok=True)
         # What isolation the machine allows: "" where it does, else why not (docs/grading.md).
         self.enclosed = ready.get("namespaces") == ""
         self.unprivileged = ready.get("user") == ""
@@ -242,23 +252,25 @@ class Pool:
         for box in boxes:
             box.put({"event": "gone"})
 
-    def run(self, root: Path, items: Sequence[tuple[str, str]], budgets: int | None = None) -> list[Run]:
+    def run(self, root: Path, items: Sequence[tuple[str, str]], budgets: int | None = None, sums: Mapping[str, str] | None = None) -> list[Run]:
         """Run each `(slot, path relative to root)` of one submission; one `Run` per item. A
         slot is a puzzle's name, or a variant's key given to the pool (`variants`).
 
         `budgets`: puzzle budgets for the whole run, over all its attempts (default: two per
-        item and one more). Raises `WorkerFailure` when the grader's own processes fail (before
-        any answer ran).
+        item and one more). `sums`: each path's sha256 when it was read from the submission;
+        the job's own copy, made in a folder created for it just before its worker starts, must
+        hold those bytes, else `CopyChanged` (nothing ran). Raises `WorkerFailure` when the
+        grader's own processes fail (before any answer ran).
         """
         with self._lock:
             self._jobs += 1
             number = self._jobs
         uid = self._uids[0] + number if self._uids is not None else None
         home = Path(tempfile.mkdtemp(prefix=f"job{number}-", dir=self.scratch))
-        home.chmod(0o711)
+        home.chmod(0o711 if uid is not None else 0o700)  # a worker of another uid passes through to its own folders
         capped = self.enclosed and _capped_folder(home)
         try:
-            code = _private_copy(root, [path for _, path in items], home / "code", uid)
+            code = _private_copy(root, [path for _, path in items], home / "code", uid, sums)
             return self._attempts(number, code, items, home, uid, budgets)
         finally:
             if capped:
@@ -417,13 +429,20 @@ def scratch_folder(prefix: str) -> Iterator[str]:
         remove_tree(Path(folder))
 
 
+_SHARED = ("draws.npz", "labels.json", "config.json")  # what `_share_draws` writes
+
+
 def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path],
                  variants: dict[str, tuple[str, Choices]] | None = None) -> Path:
     """Write `draws` (slot -> draws), the variants' choices (slot -> puzzle and choices) and the
     limits for the zygote; returns the config's path."""
     arrays = {f"{name}.{i}": np.stack([d.values[i] for d in ds]) for name, ds in draws.items() if ds for i in range(len(ds[0].values))}
-    np.savez(folder / "draws.npz", allow_pickle=False, **arrays)
-    (folder / "labels.json").write_text(json.dumps({name: [d.label for d in ds] for name, ds in draws.items()}))
+    from checker.grading import _scratch
+
+    packed = io.BytesIO()
+    np.savez(packed, allow_pickle=False, **arrays)
+    _scratch.write(folder / "draws.npz", packed.getvalue())  # 0600: the draws are the grader's secret
+    _scratch.write(folder / "labels.json", json.dumps({name: [d.label for d in ds] for name, ds in draws.items()}).encode())
     config = {
         "draws": str(folder / "draws.npz"),
         "labels": str(folder / "labels.json"),
@@ -439,7 +458,7 @@ def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limit
     if variants:  # rendered by the zygote, before any answer runs
         config["variants"] = {slot: [name, [list(pair) for pair in chosen]] for slot, (name, chosen) in variants.items()}
     path = folder / "config.json"
-    path.write_text(json.dumps(config))
+    _scratch.write(path, json.dumps(config).encode())
     return path
 
 
@@ -459,13 +478,21 @@ def _release_folder(home: Path) -> None:
     _worker._libc().umount2(str(home).encode(), _worker._MNT_DETACH)
 
 
-def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None) -> Path:
-    """The submission's answer files, copied where only its worker may read them."""
+def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None, sums: Mapping[str, str] | None = None) -> Path:
+    """The submission's answer files, copied where only its worker may read them (0700 folders,
+    0600 files), each checked against its sha256 in `sums` when given (`CopyChanged`)."""
+    from checker.grading import _scratch, _submissions
+
     code.mkdir(mode=0o700)
-    for rel in paths:
+    for rel in dict.fromkeys(paths):
+        data = _read_untrusted(root / rel, _submissions.FILE_CAP)
+        if sums is not None and (data is None or hashlib.sha256(data).hexdigest() != sums.get(rel)):
+            raise CopyChanged(f"the grader's copy of {rel} changed after it was read from the submission (another submission's code wrote into it?)")
+        if data is None:
+            raise WorkerFailure(f"the grader's copy of {rel} cannot be read")
         target = code / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(root / rel, target)
+        _scratch.folders(target.parent, code)
+        _scratch.write(target, data)
     if uid is not None:
         for folder, _, files in os.walk(code):
             os.chown(folder, uid, uid)

@@ -25,6 +25,7 @@ from typing import IO, BinaryIO, Callable, Sequence
 
 from checker.engine._catalog import puzzle_named
 from checker.engine._stubs import relative_path
+from checker.grading import _scratch
 
 RESERVED = ("grades", "junit", "summary", "integrity")  # OUT's class-wide files: a student's entry would clash
 UNZIPPED_CAP = 64 * 1024 * 1024  # bytes a zip may expand to: a zip bomb is refused, not extracted
@@ -89,6 +90,7 @@ class Answers:
     ignored: dict[str, list[str]] = field(default_factory=dict)
     duplicated: frozenset[str] = frozenset()  # puzzles with several files and none at the catalog's path
     record: Record | None = None  # its workspace record's `[assignment]` claims; None: no record
+    sums: dict[str, str] = field(default_factory=dict)  # path relative to root -> sha256 of the bytes read (the copy a worker gets is checked against it)
 
 
 def discover(folder: Path) -> tuple[list[Submission], list[Skipped]]:
@@ -385,6 +387,7 @@ def _locate(found: dict[str, list[_Candidate]], names: Sequence[str], scratch: P
     oversized: dict[str, int] = {}
     ignored: dict[str, list[str]] = {}
     duplicated: set[str] = set()
+    sums: dict[str, str] = {}
     digest = hashlib.sha256()
     for name in names:
         candidates = found.get(name, [])
@@ -410,12 +413,13 @@ def _locate(found: dict[str, list[_Candidate]], names: Sequence[str], scratch: P
             digest.update(json.dumps(["oversized", chosen.size, chosen.prefix_digest]).encode())
         else:
             target = scratch.joinpath(*chosen.rel.split("/"))
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(chosen.data)
+            _scratch.folders(target.parent, scratch)
+            _scratch.write(target, chosen.data)
             digest.update(hashlib.sha256(chosen.data).digest())
+            sums[chosen.rel] = hashlib.sha256(chosen.data).hexdigest()
         files[name] = chosen.rel
     digest.update(json.dumps(sorted(missing.items())).encode())
-    return Answers(scratch, files, missing, digest.hexdigest(), oversized, ignored, frozenset(duplicated))
+    return Answers(scratch, files, missing, digest.hexdigest(), oversized, ignored, frozenset(duplicated), sums=sums)
 
 
 def _winner(candidates: list[_Candidate], expected: str) -> _Candidate | None:
