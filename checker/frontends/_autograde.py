@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import csv
+import io
 import json
 import os
 import re
+import secrets
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Mapping
+from typing import IO, Any, Iterator, Mapping
 
 from rich.console import Console
 from rich.text import Text
@@ -102,6 +105,40 @@ def _capped(text: str, cap: int = MESSAGE_CAP) -> str:
     return text if len(text) <= cap else text[:cap] + f"… ({counted(len(text) - cap, 'more character')}: run jacpuzzles check for all of it)"
 
 
+# ---- CI logs ----
+
+# A GitHub Actions runner reads a workflow command from any line of a step's output that starts,
+# after whitespace, with `::` (`::notice ...`, `::add-mask::`, `::stop-commands::`), and a legacy
+# one wherever `##[` appears in a line; the log viewer also formats lines starting with `##[`
+# (`##[group]`). U+200B is not whitespace to the runner, and shows as nothing.
+_COMMAND_LINE = re.compile(r"(?m)^([^\S\r\n]*)(?=::)")
+_ZERO_WIDTH = "\u200b"
+
+
+def neutralised(text: str) -> str:
+    """`text` (what an answer printed, a name, a message) as lines a CI runner reads no command
+    from: a zero-width space before a line's leading `::`, and inside every `##[`. Carriage
+    returns count as line breaks, as the runner counts them."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _COMMAND_LINE.sub(lambda m: m.group(1) + _ZERO_WIDTH, text).replace("##[", "#" + _ZERO_WIDTH + "#[")
+
+
+@contextlib.contextmanager
+def commands_stopped(file: IO[str], token: str | None = None) -> Iterator[str]:
+    """Everything written to the log `file` inside the block is read by a GitHub Actions runner
+    as text, never as a workflow command: `::stop-commands::TOKEN` before it and `::TOKEN::`
+    after, whatever happens inside. The token (yielded) is fresh for each block, so nothing an
+    answer prints, written before it was drawn, can end the block early."""
+    token = token or secrets.token_hex(16)
+    file.write(f"::stop-commands::{token}\n")
+    file.flush()
+    try:
+        yield token
+    finally:
+        file.write(f"::{token}::\n")
+        file.flush()
+
+
 # ---- GitHub Classroom ----
 
 
@@ -112,7 +149,7 @@ def classroom_result(doc: dict[str, Any]) -> dict[str, Any]:
     than a 0) and fails the job with the reason."""
     if doc["status"] != GRADED:
         reason = doc.get("reason") or "unknown"
-        message = f"NOT GRADED: the grader could not grade this repository: {reason}. This is not a score; ask your instructor."
+        message = neutralised(f"NOT GRADED: the grader could not grade this repository: {reason}. This is not a score; ask your instructor.")
         test = {"name": "jacpuzzles", "status": "error", "score": 0, "message": message, "test_code": "", "filename": "", "line_no": 0}
         return {"version": 1, "status": "error", "max_score": 0, "tests": [test]}
     tests = [
@@ -120,7 +157,8 @@ def classroom_result(doc: dict[str, Any]) -> dict[str, Any]:
             "name": r["puzzle"],
             "status": CLASSROOM_STATUS[r["status"]],
             "score": r["points"],
-            "message": puzzle_feedback(r),
+            # The reporter prints it into its own step's log: no line of it may be a workflow command.
+            "message": neutralised(puzzle_feedback(r)),
             # Shown under each test by the reporter: how to see the whole report locally.
             "test_code": f"jacpuzzles check {r['puzzle']}",
             "filename": r["path"] or "",
@@ -171,9 +209,21 @@ def github_classroom(directory: Path, limits: Limits, seed: int, fail_under: flo
                 "variants are on, but the student could not be told from GITHUB_REPOSITORY (`<assignment>-<login>`) or GITHUB_ACTOR: "
                 "list each student's GitHub login in the assignment's [students] table (`\"login\" = \"student-id\"`)"
             )
-        console.print(Text(f"grading the variants of student {student}", style="dim"))
-    with tempfile.TemporaryDirectory(prefix="jacpuzzles-classroom-") as out:
-        doc = grade_one(directory, _name(directory), Path(out), limits, seed, console, progress, assignment, student)
+    # What an answer printed, names and messages reach the runner's log only inside a block of
+    # stopped commands, each line neutralised too; the kit's own closing lines follow the block.
+    report = Console(file=io.StringIO(), width=console.width, highlight=False, soft_wrap=console.soft_wrap,
+                     force_terminal=console.is_terminal, color_system=console.color_system)  # type: ignore[arg-type]
+    with commands_stopped(console.file):
+        try:
+            if student is not None:
+                report.print(Text(f"grading the variants of student {student}", style="dim"))
+            with tempfile.TemporaryDirectory(prefix="jacpuzzles-classroom-") as out:
+                doc = grade_one(directory, _name(directory), Path(out), limits, seed, report, progress, assignment, student)
+        finally:
+            printed = report.file
+            assert isinstance(printed, io.StringIO)
+            console.file.write(neutralised(printed.getvalue()))
+            console.file.flush()
     with open(target, "a", encoding="utf-8") as f:
         f.write(f"result={encode_classroom(classroom_result(doc))}\n")
     console.print(Text(f"wrote the Classroom result ({_score(doc)}) to $GITHUB_OUTPUT as the step output `result`", style="dim"))
@@ -203,7 +253,7 @@ def gradescope_results(doc: dict[str, Any], seconds: float) -> dict[str, Any] | 
         }
         for r in doc["results"]
     ]
-    return {
+    return _unicode_only({
         "score": doc["score"],
         "execution_time": max(1, round(seconds)),
         "output": summary,
@@ -214,7 +264,22 @@ def gradescope_results(doc: dict[str, Any], seconds: float) -> dict[str, Any] | 
         # stdout holds the full report (without the seed, as all feedback): for the course staff only.
         "stdout_visibility": "hidden",
         "tests": tests,
-    }
+    })
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _unicode_only(value: Any) -> Any:
+    """`value` with every string's lone surrogates (undecodable bytes an answer printed or a file
+    name held) replaced by U+FFFD: JSON any strict parser reads, as UTF-8."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_unicode_only(k): _unicode_only(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unicode_only(v) for v in value]
+    return value
 
 
 def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, console: Console, progress: Console,

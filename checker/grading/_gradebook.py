@@ -113,7 +113,8 @@ def grades_csv(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
     skipped) and `reason` (why not graded). Every text cell is `cell`-neutralised: a name or
     reason a student chose is never a spreadsheet formula."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    # RFC 4180's line ends: the csv module then quotes a cell holding a carriage return too.
+    writer = csv.writer(out, lineterminator="\r\n")
     ids = any("student" in doc for doc in docs)  # variants on: a student id column after the name
     writer.writerow(["submission", *(["student"] if ids else []), "score", "max_score", *names, "status", "reason"])
     for doc in docs:
