@@ -253,7 +253,7 @@ def gradescope_results(doc: dict[str, Any], seconds: float) -> dict[str, Any] | 
         }
         for r in doc["results"]
     ]
-    return _unicode_only({
+    results: dict[str, Any] = _unicode_only({
         "score": doc["score"],
         "execution_time": max(1, round(seconds)),
         "output": summary,
@@ -265,6 +265,7 @@ def gradescope_results(doc: dict[str, Any], seconds: float) -> dict[str, Any] | 
         "stdout_visibility": "hidden",
         "tests": tests,
     })
+    return results
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
