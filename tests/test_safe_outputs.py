@@ -114,12 +114,29 @@ def _is_command(line: str) -> bool:
 
 
 def test_neutralised_text_holds_no_workflow_command_and_reads_the_same() -> None:
-    shown = _autograde.neutralised(HOSTILE_OUTPUT)
+    shown = _gradebook.neutralised(HOSTILE_OUTPUT)
     lines = re.split("\r\n|\r|\n", shown)  # the runner's line breaks
     assert not any(_is_command(line) for line in lines), lines
     assert shown.replace("\u200b", "") == HOSTILE_OUTPUT.replace("\r", "\n")
     assert lines[0] == "\u200b::notice title=Grade::100/100 points" and lines[4] == "#\u200b#[group]Autograding complete"
-    assert _autograde.neutralised("plain :: text, #[x] and ## heading") == "plain :: text, #[x] and ## heading"
+    assert _gradebook.neutralised("plain :: text, #[x] and ## heading") == "plain :: text, #[x] and ## heading"
+
+
+def test_the_end_of_run_table_holds_no_workflow_command_even_where_a_long_name_folds() -> None:
+    """A class graded in a CI job: submission names start the table's lines, and a long one
+    folds onto lines of its own."""
+    from checker.grading._grade import _table
+
+    folded = 0
+    for n in range(10, 40):  # wherever the name folds
+        docs = [_doc("::warning::pwn", score=None, status="ungradable", reason="##[group]x"), _doc("x" * n + "::error::folded", score=1)]
+        log = Console(file=io.StringIO(), width=80)
+        _gradebook.print_neutralised(log, _table(docs))
+        lines = log.file.getvalue().splitlines()  # type: ignore[attr-defined]
+        assert any(line.lstrip().startswith("\u200b::warning::pwn") for line in lines), lines
+        assert not any(_is_command(line) for line in lines), lines
+        folded += any(line.lstrip().startswith("\u200b::error::folded") for line in lines)
+    assert folded
 
 
 def _classroom_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, printed: str) -> tuple[str, dict[str, Any]]:

@@ -21,24 +21,22 @@ from __future__ import annotations
 
 import argparse
 import base64
-import contextlib
 import csv
 import io
 import json
 import os
 import re
-import secrets
 import tempfile
 import time
 from pathlib import Path
-from typing import IO, Any, Iterator, Mapping
+from typing import Any, Mapping
 
 from rich.console import Console
 from rich.text import Text
 
 from checker.engine._assignment import Assignment, BadSetup
 from checker.grading._grade import grade_one
-from checker.grading._gradebook import GRADED, write_atomic
+from checker.grading._gradebook import GRADED, commands_stopped, neutralised, write_atomic
 from checker.engine._report import exposing
 from checker.grading._sandbox import Limits
 from checker.engine._verdict import counted, out_of
@@ -103,40 +101,6 @@ def _flatten(value: Any) -> list[Any]:
 
 def _capped(text: str, cap: int = MESSAGE_CAP) -> str:
     return text if len(text) <= cap else text[:cap] + f"… ({counted(len(text) - cap, 'more character')}: run jacpuzzles check for all of it)"
-
-
-# ---- CI logs ----
-
-# A GitHub Actions runner reads a workflow command from any line of a step's output that starts,
-# after whitespace, with `::` (`::notice ...`, `::add-mask::`, `::stop-commands::`), and a legacy
-# one wherever `##[` appears in a line; the log viewer also formats lines starting with `##[`
-# (`##[group]`). U+200B is not whitespace to the runner, and shows as nothing.
-_COMMAND_LINE = re.compile(r"(?m)^([^\S\r\n]*)(?=::)")
-_ZERO_WIDTH = "\u200b"
-
-
-def neutralised(text: str) -> str:
-    """`text` (what an answer printed, a name, a message) as lines a CI runner reads no command
-    from: a zero-width space before a line's leading `::`, and inside every `##[`. Carriage
-    returns count as line breaks, as the runner counts them."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return _COMMAND_LINE.sub(lambda m: m.group(1) + _ZERO_WIDTH, text).replace("##[", "#" + _ZERO_WIDTH + "#[")
-
-
-@contextlib.contextmanager
-def commands_stopped(file: IO[str], token: str | None = None) -> Iterator[str]:
-    """Everything written to the log `file` inside the block is read by a GitHub Actions runner
-    as text, never as a workflow command: `::stop-commands::TOKEN` before it and `::TOKEN::`
-    after, whatever happens inside. The token (yielded) is fresh for each block, so nothing an
-    answer prints, written before it was drawn, can end the block early."""
-    token = token or secrets.token_hex(16)
-    file.write(f"::stop-commands::{token}\n")
-    file.flush()
-    try:
-        yield token
-    finally:
-        file.write(f"::{token}::\n")
-        file.flush()
 
 
 # ---- GitHub Classroom ----

@@ -170,7 +170,8 @@ class PuzzleItem(pytest.Item):
         return plugin
 
     def setup(self) -> None:
-        from checker.frontends._autograde import neutralised, puzzle_feedback
+        from checker.frontends._autograde import puzzle_feedback
+        from checker.grading._gradebook import neutralised
 
         # The report may be a CI runner's log: what an answer printed is never a workflow command there.
         result = self._session().result(self.name)
@@ -183,7 +184,8 @@ class PuzzleItem(pytest.Item):
             pytest.fail(neutralised(puzzle_feedback(result)), pytrace=False)
 
     def runtest(self) -> None:
-        from checker.frontends._autograde import neutralised, puzzle_feedback
+        from checker.frontends._autograde import puzzle_feedback
+        from checker.grading._gradebook import neutralised
 
         result = self._session().result(self.name)
         assert not isinstance(result, str)

@@ -115,13 +115,13 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
 
         _evidence.write(out, [p.name for p in plans])
         progress.print(f"integrity report (evidence for you to read, not verdicts): {out / 'integrity.md'}")
-    for skip in skipped:
-        progress.print(Text.assemble(("skipped ", "yellow"), f"{_submissions.shown(skip.name)}: {skip.reason}"))
+    for skip in skipped:  # names a student chose: no line of them is a CI runner's command
+        _gradebook.print_neutralised(progress, Text.assemble(("skipped ", "yellow"), f"{_submissions.shown(skip.name)}: {skip.reason}"))
     docs = [json.loads((out / f"{p.name}.json").read_text()) for p in plans]
     docs += [_gradebook.skipped(_submissions.shown(s.name), s.reason, points) for s in skipped]
     docs.sort(key=lambda d: str(d["submission"]))
     _write_gradebook(out, docs, names)
-    console.print(_table(docs))
+    _gradebook.print_neutralised(console, _table(docs))
     console.print(f"graded {counted(len(todo), 'submission')}, {len(plans) - len(todo)} unchanged since the last run; results in {out}")
     return 0
 
@@ -151,7 +151,7 @@ def merge_class(out: Path, assignment: Assignment | None, console: Console) -> i
     if len(setups) > 1:
         raise BadSetup(f"the entries in {out} were graded with different seeds, points or limits: grade every shard with the same --assignment, --seed, --timeout and --memory-mb")
     _write_gradebook(out, docs, names)
-    console.print(_table(docs))
+    _gradebook.print_neutralised(console, _table(docs))
     console.print(f"merged {counted(len(docs), 'submission')} into {out}: grades.csv, junit.xml, summary.md, summary.json")
     return 0
 
@@ -626,6 +626,6 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
             _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress, _hidden(scratch, root, out), advice=False, unseen=(root, out))
     doc: dict[str, Any] = json.loads((out / f"{name}.json").read_text())
     _write_gradebook(out, [doc], names)
-    console.print(Text((out / f"{name}.txt").read_text().rstrip("\n")))
-    console.print(_table([doc]))
+    # What the answers printed: no line of it is a CI runner's command.
+    _gradebook.print_neutralised(console, Text((out / f"{name}.txt").read_text().rstrip("\n")), _table([doc]))
     return doc
