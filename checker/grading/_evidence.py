@@ -214,7 +214,8 @@ def markdown(found: dict[str, Any]) -> str:
         lines.append("None seen.")
     for item in found["fits_another_variant"]:
         author = md(item["submission"])
-        lines.append(f"- {author} ({md(item['student'])}): {len(item['puzzles'])} puzzle(s) where {author}'s answer fits another variant and not its own")
+        count = len({f["puzzle"] for f in item["puzzles"]})  # a puzzle whose answer fits two other variants is listed twice
+        lines.append(f"- {author} ({md(item['student'])}): {count} puzzle(s) where {author}'s answer fits another variant and not its own")
         for f in item["puzzles"]:
             lines.append(f"  - {f['puzzle']}: own variant {f['own']}; fits {f['fits']}")
             for o in f["sources"]:
