@@ -115,6 +115,18 @@ def test_classroom_prints_the_report_and_says_where_the_result_went(classroom: d
     assert f"wrote the Classroom result ({EARNED}/{sum(POINTS.values())} points) to $GITHUB_OUTPUT" in out
 
 
+def test_classroom_prints_the_report_inside_stopped_workflow_commands(classroom: dict[str, Any]) -> None:
+    """What an answer printed is no workflow command to the runner: the report is inside
+    `::stop-commands::TOKEN` ... `::TOKEN::` (a token drawn for the run), the kit's closing line after."""
+    lines = classroom["result"].stdout.splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith("::stop-commands::"))
+    token = lines[start].removeprefix("::stop-commands::")
+    assert len(token) == 32 and int(token, 16) >= 0
+    end = lines.index(f"::{token}::")
+    assert any("✘ relu: FAIL" in line for line in lines[start:end])
+    assert lines[end + 1].startswith("wrote the Classroom result")
+
+
 def test_classroom_log_shows_the_report_unwrapped(classroom: dict[str, Any]) -> None:
     # rich alone would wrap at 80 columns in a log; the report is laid out 100 columns wide.
     lines = classroom["result"].stdout.splitlines()

@@ -163,8 +163,7 @@ def test_the_classroom_log_wraps_what_an_answer_printed_in_stopped_commands_with
     token = start.group(1)
     end = lines.index(f"::{token}::")
     inside, after = lines[1:end], lines[end + 1:]
-    assert "\u200b::notice title=Grade::100/100 points" in inside and "#\u200b#[group]Autograding complete" in inside
-    assert not any(_is_command(line) for line in re.split("\r\n|\r|\n", "\n".join(inside)))
+    assert "::notice title=Grade::100/100 points" in inside and "##[group]Autograding complete" in inside  # as grade_one printed them
     assert text.count(token) == 2  # drawn for this run: written nowhere before the block, nor by the answer
     assert after == ["wrote the Classroom result (0/2 points) to $GITHUB_OUTPUT as the step output `result`"]  # the kit's own line, outside
     again, _ = _classroom_log(tmp_path, monkeypatch, HOSTILE_OUTPUT)
@@ -179,6 +178,7 @@ def test_the_classroom_result_s_messages_hold_no_workflow_command(tmp_path: Path
     assert not any(_is_command(line) for line in re.split("\r\n|\r|\n", message))
 
 
+@pytest.mark.slow
 def test_the_pytest_plugin_s_failure_text_holds_no_workflow_command(tmp_path: Path) -> None:
     """`pytest --jacpuzzles` in a CI job: a failing answer printing workflow commands."""
     answers = tmp_path / "answers" / "autodiff"

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import base64
 import csv
-import io
 import json
 import os
 import re
@@ -36,7 +35,7 @@ from rich.text import Text
 
 from checker.engine._assignment import Assignment, BadSetup
 from checker.grading._grade import grade_one
-from checker.grading._gradebook import GRADED, commands_stopped, neutralised, write_atomic
+from checker.grading._gradebook import GRADED, commands_stopped, neutralised, print_neutralised, write_atomic
 from checker.engine._report import exposing
 from checker.grading._sandbox import Limits
 from checker.engine._verdict import counted, out_of
@@ -174,20 +173,12 @@ def github_classroom(directory: Path, limits: Limits, seed: int, fail_under: flo
                 "list each student's GitHub login in the assignment's [students] table (`\"login\" = \"student-id\"`)"
             )
     # What an answer printed, names and messages reach the runner's log only inside a block of
-    # stopped commands, each line neutralised too; the kit's own closing lines follow the block.
-    report = Console(file=io.StringIO(), width=console.width, highlight=False, soft_wrap=console.soft_wrap,
-                     force_terminal=console.is_terminal, color_system=console.color_system)  # type: ignore[arg-type]
+    # stopped commands (grade_one neutralises each line of it too); the kit's closing line follows.
     with commands_stopped(console.file):
-        try:
-            if student is not None:
-                report.print(Text(f"grading the variants of student {student}", style="dim"))
-            with tempfile.TemporaryDirectory(prefix="jacpuzzles-classroom-") as out:
-                doc = grade_one(directory, _name(directory), Path(out), limits, seed, report, progress, assignment, student)
-        finally:
-            printed = report.file
-            assert isinstance(printed, io.StringIO)
-            console.file.write(neutralised(printed.getvalue()))
-            console.file.flush()
+        if student is not None:
+            print_neutralised(console, Text(f"grading the variants of student {student}", style="dim"))
+        with tempfile.TemporaryDirectory(prefix="jacpuzzles-classroom-") as out:
+            doc = grade_one(directory, _name(directory), Path(out), limits, seed, console, progress, assignment, student)
     with open(target, "a", encoding="utf-8") as f:
         f.write(f"result={encode_classroom(classroom_result(doc))}\n")
     console.print(Text(f"wrote the Classroom result ({_score(doc)}) to $GITHUB_OUTPUT as the step output `result`", style="dim"))
