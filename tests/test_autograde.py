@@ -52,7 +52,7 @@ def _answers(folder: Path) -> Path:
 def _run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, *args], capture_output=True, text=True, cwd=cwd, stdin=subprocess.DEVNULL, timeout=300,
-        env={**os.environ, "COLUMNS": "200", **env},
+        env={**os.environ, "COLUMNS": "200", "PYTHONPATH": str(REPO), **env},  # this checkout, wherever the run starts
     )
 
 
