@@ -110,7 +110,11 @@ def main() -> None:
         for label, (percent, seconds, _, _) in results.items():
             print(f"{label:30} mean score {percent:5.1f}% of full marks   (graded in {seconds:.0f} s)")
         # (b): the pair (copier, source) must list the puzzle.
-        pairs = {(p["submission"], p["other"]): {f["puzzle"] for f in p["puzzles"]} for p in results["(b) a classmate's answers"][2]["fits_another_variant"]}
+        pairs: dict[tuple[str, str], set[str]] = {}
+        for item in results["(b) a classmate's answers"][2]["fits_another_variant"]:  # listed under the copier, with the variant's students
+            for f in item["puzzles"]:
+                for o in f["sources"]:
+                    pairs.setdefault((item["submission"], o["submission"]), set()).add(f["puzzle"])
         copied = named = same_variant = fixed = general = 0
         statuses = results["(b) a classmate's answers"][3]
         for s in ids:

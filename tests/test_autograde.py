@@ -52,7 +52,7 @@ def _answers(folder: Path) -> Path:
 def _run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, *args], capture_output=True, text=True, cwd=cwd, stdin=subprocess.DEVNULL, timeout=300,
-        env={**os.environ, "COLUMNS": "200", **env},
+        env={**os.environ, "COLUMNS": "200", "PYTHONPATH": str(REPO), **env},  # this checkout, wherever the run starts
     )
 
 
@@ -113,6 +113,18 @@ def test_classroom_prints_the_report_and_says_where_the_result_went(classroom: d
     assert f"student-repo: {EARNED}/{sum(POINTS.values())} points" in out
     assert "✘ relu: FAIL" in out
     assert f"wrote the Classroom result ({EARNED}/{sum(POINTS.values())} points) to $GITHUB_OUTPUT" in out
+
+
+def test_classroom_prints_the_report_inside_stopped_workflow_commands(classroom: dict[str, Any]) -> None:
+    """What an answer printed is no workflow command to the runner: the report is inside
+    `::stop-commands::TOKEN` ... `::TOKEN::` (a token drawn for the run), the kit's closing line after."""
+    lines = classroom["result"].stdout.splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith("::stop-commands::"))
+    token = lines[start].removeprefix("::stop-commands::")
+    assert len(token) == 32 and int(token, 16) >= 0
+    end = lines.index(f"::{token}::")
+    assert any("✘ relu: FAIL" in line for line in lines[start:end])
+    assert lines[end + 1].startswith("wrote the Classroom result")
 
 
 def test_classroom_log_shows_the_report_unwrapped(classroom: dict[str, Any]) -> None:

@@ -280,7 +280,7 @@ def test_skipped_submissions_have_a_row_and_a_line_in_the_summary(run: dict[str,
     assert rows["encrypted"]["status"] == "ungradable" and "encrypted" in rows["encrypted"]["reason"]
     assert rows["right"]["status"] == "graded" and rows["right"]["reason"] == ""
     summary = (run["out"] / "summary.md").read_text(encoding="utf-8", errors="replace")
-    assert "## Skipped" in summary and "- grades: " in summary and "- bob: 2 entries share this name" in summary
+    assert "## Skipped" in summary and "- `grades`: `" in summary and "- `bob`: `2 entries share this name" in summary
     assert f"; {len(SKIPPED)} skipped." in summary
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -149,9 +150,13 @@ def test_a_workspace_record_for_another_student_is_flagged_without_changing_the_
 def test_the_integrity_report_names_the_source_of_copied_answers(graded: dict[str, Any]) -> None:
     out = graded["out"]
     report = json.loads((out / "integrity.json").read_text())
-    pairs = {(p["submission"], p["other"]): {f["puzzle"] for f in p["puzzles"]} for p in report["fits_another_variant"]}
+    pairs = {(a["submission"], o["submission"]): set() for a in report["fits_another_variant"] for f in a["puzzles"] for o in f["sources"]}
+    for a in report["fits_another_variant"]:
+        for f in a["puzzles"]:
+            for o in f["sources"]:
+                pairs[(a["submission"], o["submission"])].add(f["puzzle"])
     assert pairs.get(("cy", "ana")) == set(PUZZLES), report
-    assert all(f["same_file"] for p in report["fits_another_variant"] if (p["submission"], p["other"]) == ("cy", "ana") for f in p["puzzles"])
+    assert all(o["same_file"] for a in report["fits_another_variant"] if a["submission"] == "cy" for f in a["puzzles"] for o in f["sources"] if o["submission"] == "ana")
     published = {p["submission"]: {f["puzzle"] for f in p["puzzles"]} for p in report["fits_published_puzzle"]}
     assert published.get("dee") == set(PUZZLES)
     assert "ana" not in published and not any(a in ("ana", "ben") for a, _ in pairs)
@@ -296,7 +301,7 @@ def test_the_same_answer_file_for_the_same_variant_is_weak_evidence() -> None:
     assert [(c["puzzle"], c["submissions"]) for c in found["identical_answer_files"]] == [("cumsum", ["a", "b"])]
 
 
-def test_an_answer_fitting_another_variant_lists_every_student_with_that_variant_identical_files_first() -> None:
+def test_an_answer_fitting_another_variant_is_listed_under_its_author_with_the_variant_s_students_identical_files_first() -> None:
     from checker.grading import _evidence
 
     entries = [
@@ -305,10 +310,43 @@ def test_an_answer_fitting_another_variant_lists_every_student_with_that_variant
         _entry("source", "cumsum@2", status="pass", file="same"),
         _entry("finder", "cumsum@3", fits=["cumsum"]),
     ]
-    found = _evidence.report(entries)
-    pairs = [(p["submission"], p["other"], [f["same_file"] for f in p["puzzles"]]) for p in found["fits_another_variant"]]
-    assert pairs == [("copier", "source", [True]), ("copier", "x", [False])]
+    found = _evidence.report(entries, stubs={})
+    listed = [(a["submission"], [[(o["submission"], o["same_file"]) for o in f["sources"]] for f in a["puzzles"]]) for a in found["fits_another_variant"]]
+    assert listed == [("copier", [[("source", True), ("x", False)]])]
     assert [p["submission"] for p in found["fits_published_puzzle"]] == ["finder"]
+    text = _evidence.markdown(found)
+    assert "    - `copier`'s answer fits `source`'s variant (student `id-source`, who handed in this puzzle); the two answer files are identical" in text
+
+
+def test_an_answer_solved_for_a_classmate_s_variant_frames_no_one() -> None:
+    """Issue 21: a student who hands in answers solved for a classmate's variant (the seed and the
+    roster are in the assignment file) is the subject of the evidence; the classmate is named
+    only under the author, and only when they handed in an answer of their own."""
+    from checker.grading import _evidence
+
+    stub = _evidence.stub_digests(["cumsum"])["cumsum"]
+    untouched = sorted(stub)[0]
+    entries = [
+        _entry("mallory", "cumsum@1", fits=["cumsum@2"], file="m"),
+        _entry("victim", "cumsum@2", status="pass", file="v"),  # solved their own variant, another file
+        _entry("idle", "cumsum@2", status="todo", file=untouched),  # handed in the stub as it was
+        _entry("stubby", "cumsum@2", status="fail", file=untouched),  # the published stub, whitespace aside
+        _entry("absent", "cumsum@2", status="todo", file=""),  # no file for the puzzle
+    ]
+    found = _evidence.report(entries)
+    assert [a["submission"] for a in found["fits_another_variant"]] == ["mallory"]
+    assert [o["submission"] for o in found["fits_another_variant"][0]["puzzles"][0]["sources"]] == ["victim"]
+    assert found["fits_another_variant"][0]["puzzles"][0]["sources"][0]["same_file"] is False
+    assert found["identical_answer_files"] == []  # two untouched stubs are no identical answers
+    text = _evidence.markdown(found)
+    section = text.split("## An answer fits a classmate's variant")[1].split("\n## ")[0]
+    assert "- `mallory` (`id-mallory`): 1 puzzle(s) where `mallory`'s answer fits another variant and not its own" in section
+    assert "    - `mallory`'s answer fits `victim`'s variant (student `id-victim`, who handed in this puzzle)\n" in section
+    assert not any(line.startswith("- `victim`") for line in section.splitlines())
+    assert "idle" not in text and "stubby" not in text and "absent" not in text
+    alone = _evidence.report([_entry("mallory", "cumsum@1", fits=["cumsum@2"], file="m"), _entry("idle", "cumsum@2", status="todo", file=untouched)])
+    assert [f["sources"] for f in alone["fits_another_variant"][0]["puzzles"]] == [[]]
+    assert "no classmate with that variant handed in an answer to this puzzle" in _evidence.markdown(alone)
 
 
 def test_a_record_from_another_assignment_file_or_unreadable_is_flagged_and_a_matching_one_is_not() -> None:
@@ -360,19 +398,51 @@ def test_a_submission_named_after_another_student_s_id_is_skipped_not_graded_on_
     assert [s.name for s in taken] == ["s1"] and "is the student id of 'ada'" in taken[0].reason
 
 
-def test_names_and_ids_a_student_chose_cannot_write_markdown_into_the_reports() -> None:
-    """Red team round 4: a recorded id with HTML planted a fake heading and a remote image in
-    integrity.md and summary.md."""
+def _outside_code(html: str) -> str:
+    """Rendered HTML with every `<code>` element taken out: what is not shown as code."""
+    return re.sub(r"<code>.*?</code>", "", html, flags=re.S)
+
+
+HOSTILE_NAMES = [
+    "s3</code><br><h2>STRONG: bob copied</h2><img src=http://x> [x](y) | `z`",
+    "https://evil.example/login?next=grades",
+    "www.evil.example",
+    "eve@evil.example",
+    "`` ``<a href=https://x.example>y</a>",
+    "line\n# Heading\r\n[link](https://evil.example)",
+    "```",
+    "",
+]
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_NAMES)
+def test_names_and_ids_a_student_chose_are_shown_as_code_never_as_links_or_markup(hostile: str) -> None:
+    """Red team round 4 and issue 21: a recorded id with HTML planted a fake heading and a remote
+    image in integrity.md and summary.md; a URL as a name became a link. Every name, id and
+    message a student chose is one code span, whatever backticks it holds."""
+    from markdown_it import MarkdownIt
+
+    from checker.grading import _evidence
     from checker.grading._gradebook import md, summary_markdown
 
-    hostile = "s3</code><br><h2>STRONG: bob copied</h2><img src=http://x> [x](y) | `z`"
+    renderer = MarkdownIt("commonmark").enable("table")
     shown = md(hostile)
-    assert "<" not in shown and ">" not in shown and "\\[x\\]" in shown and "\\|" in shown and "\\`z\\`" in shown
-    doc = {"graded": 1, "submissions": 1, "ungradable": [], "max_score": 1, "puzzles": {}, "skipped": [],
-           "scores": {"mean": 1.0, "median": 1.0, "min": 1, "max": 1, "distribution": {"1": 1}},
-           "flagged": [{"submission": "eve", "student": "s3", "flag": f"made for student {hostile!r}"}]}
-    text = summary_markdown(doc)
-    assert "<h2>" not in text and "<img" not in text and "&lt;h2&gt;" in text
+    html = renderer.renderInline(shown)
+    assert html.startswith("<code>") and html.endswith("</code>") and html.count("<code>") == 1, html
+    assert "\n" not in shown
+    doc = {"graded": 1, "submissions": 1, "ungradable": [{"submission": hostile, "reason": f"cannot read {hostile}"}], "max_score": 1,
+           "puzzles": {}, "skipped": [], "scores": {"mean": 1.0, "median": 1.0, "min": 1, "max": 1, "distribution": {"1": 1}},
+           "flagged": [{"submission": hostile, "student": hostile, "flag": f"made for student {hostile!r}"}]}
+    entries = [_entry(hostile or "x", "cumsum@1", fits=["cumsum@2"], file="same"), _entry("b", "cumsum@2", status="pass", file="same"),
+               _entry("c", "cumsum@1", wrong={"cumsum@1": "d"}), _entry("d", "cumsum@1", wrong={"cumsum@1": "d"})]
+    entries[1]["student"] = hostile
+    entries[0]["flag"] = hostile
+    for text in (summary_markdown(doc), _evidence.markdown(_evidence.report(entries, stubs={}))):
+        outside = _outside_code(renderer.render(text))
+        for tag in ("<a ", "<img", "<h2>STRONG", "<br", "<h1>Heading"):
+            assert tag not in outside, (tag, outside)
+        for url in ("evil.example", "http://x", "https://x.example"):
+            assert url not in outside, (url, outside)
 
 
 def test_the_pytest_plugin_grades_the_student_s_own_variant(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ from rich.text import Text
 
 from checker.engine._assignment import Assignment, BadSetup
 from checker.grading._grade import grade_one
-from checker.grading._gradebook import GRADED, write_atomic
+from checker.grading._gradebook import GRADED, commands_stopped, neutralised, print_neutralised, write_atomic
 from checker.engine._report import exposing
 from checker.grading._sandbox import Limits
 from checker.engine._verdict import counted, out_of
@@ -112,7 +112,7 @@ def classroom_result(doc: dict[str, Any]) -> dict[str, Any]:
     than a 0) and fails the job with the reason."""
     if doc["status"] != GRADED:
         reason = doc.get("reason") or "unknown"
-        message = f"NOT GRADED: the grader could not grade this repository: {reason}. This is not a score; ask your instructor."
+        message = neutralised(f"NOT GRADED: the grader could not grade this repository: {reason}. This is not a score; ask your instructor.")
         test = {"name": "jacpuzzles", "status": "error", "score": 0, "message": message, "test_code": "", "filename": "", "line_no": 0}
         return {"version": 1, "status": "error", "max_score": 0, "tests": [test]}
     tests = [
@@ -120,7 +120,8 @@ def classroom_result(doc: dict[str, Any]) -> dict[str, Any]:
             "name": r["puzzle"],
             "status": CLASSROOM_STATUS[r["status"]],
             "score": r["points"],
-            "message": puzzle_feedback(r),
+            # The reporter prints it into its own step's log: no line of it may be a workflow command.
+            "message": neutralised(puzzle_feedback(r)),
             # Shown under each test by the reporter: how to see the whole report locally.
             "test_code": f"jacpuzzles check {r['puzzle']}",
             "filename": r["path"] or "",
@@ -171,10 +172,14 @@ def github_classroom(directory: Path, limits: Limits, seed: int, fail_under: flo
                 "variants are on, but the student could not be told from GITHUB_REPOSITORY (`<assignment>-<login>`) or GITHUB_ACTOR: "
                 "list each student's GitHub login in the assignment's [students] table (`\"login\" = \"student-id\"`)"
             )
-        console.print(Text(f"grading the variants of student {student}", style="dim"))
-    with tempfile.TemporaryDirectory(prefix="jacpuzzles-classroom-") as out:
-        doc = grade_one(directory, _name(directory), Path(out), limits, seed, console, progress, assignment, student,
-                        trust=trust)
+    # What an answer printed, names and messages reach the runner's log only inside a block of
+    # stopped commands (grade_one neutralises each line of it too); the kit's closing line follows.
+    with commands_stopped(console.file):
+        if student is not None:
+            print_neutralised(console, Text(f"grading the variants of student {student}", style="dim"))
+        with tempfile.TemporaryDirectory(prefix="jacpuzzles-classroom-") as out:
+            doc = grade_one(directory, _name(directory), Path(out), limits, seed, console, progress, assignment, student,
+                            trust=trust)
     with open(target, "a", encoding="utf-8") as f:
         f.write(f"result={encode_classroom(classroom_result(doc))}\n")
     console.print(Text(f"wrote the Classroom result ({_score(doc)}) to $GITHUB_OUTPUT as the step output `result`", style="dim"))
@@ -204,7 +209,7 @@ def gradescope_results(doc: dict[str, Any], seconds: float) -> dict[str, Any] | 
         }
         for r in doc["results"]
     ]
-    return {
+    results: dict[str, Any] = _unicode_only({
         "score": doc["score"],
         "execution_time": max(1, round(seconds)),
         "output": summary,
@@ -215,7 +220,23 @@ def gradescope_results(doc: dict[str, Any], seconds: float) -> dict[str, Any] | 
         # stdout holds the full report (without the seed, as all feedback): for the course staff only.
         "stdout_visibility": "hidden",
         "tests": tests,
-    }
+    })
+    return results
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _unicode_only(value: Any) -> Any:
+    """`value` with every string's lone surrogates (undecodable bytes an answer printed or a file
+    name held) replaced by U+FFFD: JSON any strict parser reads, as UTF-8."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_unicode_only(k): _unicode_only(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unicode_only(v) for v in value]
+    return value
 
 
 def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, console: Console, progress: Console,

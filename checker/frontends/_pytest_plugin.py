@@ -171,23 +171,26 @@ class PuzzleItem(pytest.Item):
 
     def setup(self) -> None:
         from checker.frontends._autograde import puzzle_feedback
+        from checker.grading._gradebook import neutralised
 
+        # The report may be a CI runner's log: what an answer printed is never a workflow command there.
         result = self._session().result(self.name)
         if isinstance(result, str):
-            pytest.fail(result, pytrace=False)  # in setup: reported as an error
+            pytest.fail(neutralised(result), pytrace=False)  # in setup: reported as an error
         if result["status"] == "todo":
             # Reported at the item, not at this line of ours.
-            raise pytest.skip.Exception(f"todo: {result['message']}", _use_item_location=True)
+            raise pytest.skip.Exception(neutralised(f"todo: {result['message']}"), _use_item_location=True)
         if result["status"] == "error":
-            pytest.fail(puzzle_feedback(result), pytrace=False)
+            pytest.fail(neutralised(puzzle_feedback(result)), pytrace=False)
 
     def runtest(self) -> None:
         from checker.frontends._autograde import puzzle_feedback
+        from checker.grading._gradebook import neutralised
 
         result = self._session().result(self.name)
         assert not isinstance(result, str)
         if result["status"] != "pass":
-            pytest.fail(puzzle_feedback(result), pytrace=False)
+            pytest.fail(neutralised(puzzle_feedback(result)), pytrace=False)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         """The answer file (the answers folder when there is none), its first line, the puzzle."""

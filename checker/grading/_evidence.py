@@ -7,12 +7,15 @@ which variants it fits and a fingerprint of the wrong Jacobians it returned on e
 draws (`OUT/.evidence/<submission>.json`, written by `_grade`). This module reads those files and
 lists, for an instructor to read:
 
-- strong evidence: per pair of students, the puzzles where one's answer fits the other's
-  variant and not its own (and per student, the puzzles where it fits the published puzzle);
+- strong evidence about an answer's author: per student, the puzzles where its answer fits a
+  classmate's variant and not its own, with the classmates who have that variant and handed in
+  an answer of their own to it (a classmate is implicated only by their own submission: the
+  same answer file); and the puzzles where it fits the published puzzle;
 - weak evidence: clusters of students whose wrong answers returned identical Jacobians on the
   same draws (a common mistake can do that too), and of students with the same variant who
   handed in the same answer file, whitespace aside (copying that variants cannot show: two
-  students who share a variant; a short answer is often written alike too).
+  students who share a variant; a short answer is often written alike too). An untouched stub
+  (status `todo`, or the published stub whitespace aside) is never an answer here.
 
 Nothing here grades or accuses: scores never depend on it, and its wording says what was seen.
 """
@@ -36,8 +39,10 @@ _PREAMBLE = (
     "Evidence for you to read, not a verdict: no score depends on it. Each student was graded on a variant of "
     "each puzzle drawn for their student id. An answer that fails its own variant but fits another one was most "
     "likely written for that other variant: shared by a classmate who has it, found online (the published puzzle), "
-    "or solved from the wrong stub by mistake. Several students share each variant, so every one of them is listed "
-    "as a possible source; an identical answer file says more. Talk with the students before drawing a conclusion."
+    "or solved from the wrong stub by mistake. It is evidence about its author, listed under that student: the classmates "
+    "with that variant are named only if they handed in an answer of their own to the puzzle (several students share "
+    "each variant), and only their own submission can say more (an identical answer file, identical wrong Jacobians). "
+    "An untouched stub is never an answer. Talk with the students before drawing a conclusion."
 )
 
 
@@ -107,15 +112,42 @@ def load(out: Path, names: Sequence[str], signer: Key) -> list[dict[str, Any]]:
     return found
 
 
-def report(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Strong evidence (per pair: puzzles where one's answer fits the other's variant and not its
-    own; per student: puzzles where it fits the published puzzle) and weak evidence (clusters of
-    identical wrong Jacobians on the same draws), from the submissions' evidence."""
+def stub_digests(puzzles: Sequence[str]) -> dict[str, set[str]]:
+    """Per puzzle, the `file_digest`s of its published stubs (the canonical one and each
+    variant's): a file equal to one of them, whitespace aside, was not answered."""
+    from checker.engine import _stubs, _variants
+
+    found: dict[str, set[str]] = {}
+    for name in puzzles:
+        try:
+            concrete = [_variants.variant(name, chosen) for chosen in _variants.choices(name)]
+        except Exception:  # noqa: BLE001 - a puzzle the catalog no longer has: no stub to compare with
+            continue
+        found[name] = {hashlib.sha256(b"".join(_stubs.stub(p).encode().split())).hexdigest()[:16] for p in concrete}
+    return found
+
+
+def _handed_in(doc: dict[str, Any], puzzle: str, stubs: dict[str, set[str]]) -> bool:
+    """Whether `doc`'s submission holds an answer of its own for `puzzle`: a file that is not
+    a stub left as it was (status `todo`, or the published stub whitespace aside)."""
+    digest = doc.get("files", {}).get(puzzle, "")
+    return bool(digest) and doc.get("statuses", {}).get(puzzle) != "todo" and digest not in stubs.get(puzzle, set())
+
+
+def report(entries: Sequence[dict[str, Any]], stubs: dict[str, set[str]] | None = None) -> dict[str, Any]:
+    """Strong evidence about an answer's author (per submission: the puzzles where its answer
+    fits a classmate's variant and not its own, naming the classmates with that variant who
+    handed in an answer of their own for it, and whether one of them handed in the same file;
+    the puzzles where it fits the published puzzle) and weak evidence (clusters of identical
+    wrong Jacobians on the same draws, and of identical answer files), from the submissions'
+    evidence. `stubs`: the published stubs' digests per puzzle (`stub_digests`), never evidence."""
+    if stubs is None:
+        stubs = stub_digests(sorted({p for doc in entries for p in doc.get("files", {})}))
     by_slot: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for doc in entries:
         for puzzle, slot in doc["slots"].items():
             by_slot.setdefault((puzzle, slot), []).append(doc)
-    pairs: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    fitting: dict[str, list[dict[str, Any]]] = {}
     published: dict[str, list[dict[str, Any]]] = {}
     for doc in entries:
         for puzzle, slots in sorted(doc.get("fits", {}).items()):
@@ -125,12 +157,16 @@ def report(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
                     continue  # its own variant: it passed there on this run (it failed a draw only the graded run saw)
                 if "@" not in slot:
                     published.setdefault(doc["submission"], []).append({"puzzle": puzzle, "own": doc["labels"].get(puzzle, "")})
-                for other in by_slot.get((puzzle, slot), []):
-                    if other["submission"] == doc["submission"]:
-                        continue
-                    same = bool(doc["files"].get(puzzle)) and doc["files"].get(puzzle) == other["files"].get(puzzle)
-                    pairs.setdefault((doc["submission"], other["submission"]), []).append(
-                        {"puzzle": puzzle, "own": doc["labels"].get(puzzle, ""), "fits": other["labels"].get(puzzle, ""), "same_file": same})
+                # A classmate is named only for an answer of their own to this puzzle: a stub, or no file, is no source.
+                sources = [{"submission": other["submission"], "student": other.get("student", ""),
+                            "same_file": _handed_in(doc, puzzle, stubs) and doc["files"].get(puzzle) == other["files"].get(puzzle)}
+                           for other in by_slot.get((puzzle, slot), [])
+                           if other["submission"] != doc["submission"] and _handed_in(other, puzzle, stubs)]
+                if not sources and "@" not in slot:
+                    continue  # the published puzzle, and no classmate's answer to compare: listed once, below
+                sources.sort(key=lambda o: (not o["same_file"], o["submission"]))
+                fitting.setdefault(doc["submission"], []).append(
+                    {"puzzle": puzzle, "own": doc["labels"].get(puzzle, ""), "fits": _label(by_slot, entries, puzzle, slot), "sources": sources})
     clusters: dict[tuple[str, str, str], list[str]] = {}
     for doc in entries:
         for puzzle, prints in doc.get("wrong", {}).items():
@@ -141,25 +177,30 @@ def report(entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     for doc in entries:
         for puzzle, digest in doc.get("files", {}).items():
             own = doc["slots"].get(puzzle, "")
-            if digest and "@" in own:  # a puzzle without variants: everyone's answer may match the published one
+            # A puzzle without variants: everyone's answer may match the published one; an untouched stub is no answer.
+            if "@" in own and _handed_in(doc, puzzle, stubs):
                 same_files.setdefault((puzzle, own, digest), []).append(doc["submission"])
     students = {doc["submission"]: doc.get("student", "") for doc in entries}
-    labels = {(p, s): docs[0]["labels"].get(p, "") for (p, s), docs in by_slot.items()}
-    weak = [{"puzzle": p, "variant": labels.get((p, s), _slot_label(entries, p, s)), "submissions": sorted(set(names))}
+    weak = [{"puzzle": p, "variant": _label(by_slot, entries, p, s), "submissions": sorted(set(names))}
             for (p, s, _), names in sorted(clusters.items()) if len(set(names)) > 1]
-    strong = [{"submission": a, "student": students.get(a, ""), "other": b, "other_student": students.get(b, ""),
-               "puzzles": sorted(found, key=lambda f: (not f["same_file"], f["puzzle"]))}
-              for (a, b), found in sorted(pairs.items(), key=lambda kv: (-sum(f["same_file"] for f in kv[1]), -len(kv[1]), kv[0]))]
+    strong = [{"submission": a, "student": students.get(a, ""), "puzzles": sorted(found, key=lambda f: (not any(o["same_file"] for o in f["sources"]), f["puzzle"]))}
+              for a, found in sorted(fitting.items(), key=lambda kv: (-sum(any(o["same_file"] for o in f["sources"]) for f in kv[1]), -len(kv[1]), kv[0]))]
     return {
         "about": _PREAMBLE,
         "submissions": len(entries),
         "fits_another_variant": strong,
         "fits_published_puzzle": [{"submission": s, "student": students.get(s, ""), "puzzles": found} for s, found in sorted(published.items())],
         "identical_wrong_jacobians": weak,
-        "identical_answer_files": [{"puzzle": p, "variant": labels.get((p, s), ""), "submissions": sorted(set(names))}
+        "identical_answer_files": [{"puzzle": p, "variant": _label(by_slot, entries, p, s), "submissions": sorted(set(names))}
                                    for (p, s, _), names in sorted(same_files.items()) if len(set(names)) > 1],
         "workspace_records": [{"submission": d["submission"], "student": d.get("student", ""), "flag": d["flag"]} for d in entries if d.get("flag")],
     }
+
+
+def _label(by_slot: dict[tuple[str, str], list[dict[str, Any]]], entries: Sequence[dict[str, Any]], puzzle: str, slot: str) -> str:
+    """A slot's variant in words: as its students' evidence names it, else from the catalog."""
+    holders = by_slot.get((puzzle, slot))
+    return str(holders[0]["labels"].get(puzzle, "")) if holders else _slot_label(entries, puzzle, slot)
 
 
 def _slot_label(entries: Sequence[dict[str, Any]], puzzle: str, slot: str) -> str:
@@ -171,18 +212,25 @@ def _slot_label(entries: Sequence[dict[str, Any]], puzzle: str, slot: str) -> st
 
 
 def markdown(found: dict[str, Any]) -> str:
-    """The report for people."""
+    """The report for people. Each student's strong evidence is listed under that student; a
+    classmate appears there only as one with the variant who handed in an answer of their own."""
     lines = ["# jacpuzzles grade: integrity report", "", found["about"], ""]
-    lines += [f"{found['submissions']} submissions with evidence gathered.", "", "## An answer fits a classmate's variant, not its own (strong evidence)", ""]
+    lines += [f"{found['submissions']} submissions with evidence gathered.", "",
+              "## An answer fits a classmate's variant, not its own (strong evidence about the answer's author)", ""]
     if not found["fits_another_variant"]:
         lines.append("None seen.")
-    for pair in found["fits_another_variant"]:
-        lines.append(f"- {md(pair['submission'])} ({md(pair['student'])}) and {md(pair['other'])} ({md(pair['other_student'])}): "
-                     f"{len(pair['puzzles'])} puzzle(s) where {md(pair['submission'])}'s answer fits {md(pair['other'])}'s variant and not its own")
-        for f in pair["puzzles"]:
-            same = "; the two answer files are identical (whitespace aside)" if f["same_file"] else ""
-            lines.append(f"  - {f['puzzle']}: own variant {f['own']}; fits {f['fits']}{same}")
-    lines += ["", "## An answer fits the published puzzle, not its own variant (strong evidence)", ""]
+    for item in found["fits_another_variant"]:
+        author = md(item["submission"])
+        count = len({f["puzzle"] for f in item["puzzles"]})  # a puzzle whose answer fits two other variants is listed twice
+        lines.append(f"- {author} ({md(item['student'])}): {count} puzzle(s) where {author}'s answer fits another variant and not its own")
+        for f in item["puzzles"]:
+            lines.append(f"  - {f['puzzle']}: own variant {f['own']}; fits {f['fits']}")
+            for o in f["sources"]:
+                same = "; the two answer files are identical (whitespace aside)" if o["same_file"] else ""
+                lines.append(f"    - {author}'s answer fits {md(o['submission'])}'s variant (student {md(o['student'])}, who handed in this puzzle){same}")
+            if not f["sources"]:
+                lines.append("    - no classmate with that variant handed in an answer to this puzzle")
+    lines += ["", "## An answer fits the published puzzle, not its own variant (strong evidence about the answer's author)", ""]
     if not found["fits_published_puzzle"]:
         lines.append("None seen.")
     for item in found["fits_published_puzzle"]:

@@ -124,7 +124,7 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
                 continue
             todo.append(plan)
             if why:
-                progress.print(Text.assemble(("not trusted ", "yellow"), f"{_submissions.shown(plan.name)}.json in {out}: {why}; graded again"))
+                _gradebook.print_neutralised(progress, Text.assemble(("not trusted ", "yellow"), f"{_submissions.shown(plan.name)}.json in {out}: {why}; graded again"))
         with _numerics.pinned():
             _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress, _hidden(scratch, submissions, out), unseen=(submissions, out),
                        evidence=[p for p in plans if not _evidenced(out, p, signer, records)] if chosen is not None else None,
@@ -134,13 +134,13 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
 
         _evidence.write(out, [p.name for p in plans], signer)
         progress.print(f"integrity report (evidence for you to read, not verdicts): {out / 'integrity.md'}")
-    for skip in skipped:
-        progress.print(Text.assemble(("skipped ", "yellow"), f"{_submissions.shown(skip.name)}: {skip.reason}"))
+    for skip in skipped:  # names a student chose: no line of them is a CI runner's command
+        _gradebook.print_neutralised(progress, Text.assemble(("skipped ", "yellow"), f"{_submissions.shown(skip.name)}: {skip.reason}"))
     docs = [records[p.name] for p in plans]  # never re-read from OUT: a worker may have written there since
     docs += [_gradebook.skipped(_submissions.shown(s.name), s.reason, points) for s in skipped]
     docs.sort(key=lambda d: str(d["submission"]))
     _write_gradebook(out, docs, names)
-    console.print(_table(docs))
+    _gradebook.print_neutralised(console, _table(docs))
     console.print(f"graded {counted(len(todo), 'submission')}, {len(plans) - len(todo)} unchanged since the last run; results in {out}")
     return 0
 
@@ -187,7 +187,7 @@ def merge_class(out: Path, assignment: Assignment | None, console: Console, key_
     if len(setups) > 1:
         raise BadSetup(f"the entries in {out} were graded with different seeds, points or limits: grade every shard with the same --assignment, --seed, --timeout and --memory-mb")
     _write_gradebook(out, docs, names)
-    console.print(_table(docs))
+    _gradebook.print_neutralised(console, _table(docs))
     console.print(f"merged {counted(len(docs), 'submission')} into {out}: grades.csv, junit.xml, summary.md, summary.json")
     return 0
 
@@ -715,6 +715,6 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
                        signer=signer, records=records, trust=trust)
     doc = records[name]
     _write_gradebook(out, [doc], names)
-    console.print(Text((out / f"{name}.txt").read_text().rstrip("\n")))
-    console.print(_table([doc]))
+    # What the answers printed: no line of it is a CI runner's command.
+    _gradebook.print_neutralised(console, Text((out / f"{name}.txt").read_text().rstrip("\n")), _table([doc]))
     return doc

@@ -8,17 +8,19 @@ written atomically (a temporary file, then a rename).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import os
 import re
+import secrets
 import statistics
 import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
-from typing import Any, Sequence
+from typing import IO, Any, Iterator, Sequence
 
 from rich.console import Console
 from rich.text import Text
@@ -110,17 +112,33 @@ def document_text(doc: dict[str, Any]) -> str:
 
 def grades_csv(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
     """`submission, score, max_score`, points per puzzle, then `status` (graded, ungradable or
-    skipped) and `reason` (why not graded)."""
+    skipped) and `reason` (why not graded). Every text cell is `cell`-neutralised: a name or
+    reason a student chose is never a spreadsheet formula."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    # RFC 4180's line ends: the csv module then quotes a cell holding a carriage return too.
+    writer = csv.writer(out, lineterminator="\r\n")
     ids = any("student" in doc for doc in docs)  # variants on: a student id column after the name
     writer.writerow(["submission", *(["student"] if ids else []), "score", "max_score", *names, "status", "reason"])
     for doc in docs:
         earned = {r["puzzle"]: r["points"] for r in doc["results"]}
         score = "" if doc["score"] is None else doc["score"]
         student = [doc.get("student", "")] if ids else []
-        writer.writerow([doc["submission"], *student, score, doc["max_score"], *(earned.get(n, "") for n in names), doc["status"], doc.get("reason", "")])
+        row = [doc["submission"], *student, score, doc["max_score"], *(earned.get(n, "") for n in names), doc["status"], doc.get("reason", "")]
+        writer.writerow([cell(value) for value in row])
     return out.getvalue()
+
+
+# OWASP's CSV-injection rule: a cell starting with one of these is read as a formula (or, for
+# tab and carriage return, shifted onto one) by Excel, LibreOffice and Google Sheets.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: a string starting with `=`, `+`, `-`, `@`, tab or
+    carriage return gets a leading `'` (OWASP); numbers the kit computed stay numbers."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
 
 
 def _clean(text: str | None, cap: int = JUNIT_TEXT_CAP) -> str:
@@ -139,24 +157,67 @@ def junit_xml(docs: Sequence[dict[str, Any]]) -> str:
     for doc in docs:
         results = doc["results"]
         counts = Counter(r["status"] for r in results)
-        suite = ET.SubElement(suites, "testsuite", name=doc["submission"], tests=str(max(len(results), 1)),
+        name = _clean(str(doc["submission"]), 1000)
+        suite = ET.SubElement(suites, "testsuite", name=name, tests=str(max(len(results), 1)),
                               failures=str(counts["fail"]), errors=str(counts["error"] + (doc["status"] == UNGRADABLE)),
                               skipped=str(counts["todo"] + (doc["status"] == SKIPPED)))
         if doc["status"] in (UNGRADABLE, SKIPPED):
-            case = ET.SubElement(suite, "testcase", classname=doc["submission"], name=doc["status"])
+            case = ET.SubElement(suite, "testcase", classname=name, name=doc["status"])
             outcome = "error" if doc["status"] == UNGRADABLE else "skipped"
             ET.SubElement(case, outcome, message=_clean(doc.get("reason")), type=doc["status"]).text = _clean(doc.get("reason"))
         for r in results:
-            case = ET.SubElement(suite, "testcase", classname=doc["submission"], name=r["puzzle"])
+            case = ET.SubElement(suite, "testcase", classname=name, name=_clean(str(r["puzzle"]), 1000))
             tag = _JUNIT_TAG.get(r["status"])
             if tag is not None:
                 kind = r["diagnoses"][0]["kind"] if r["diagnoses"] else r["status"]
                 detail = "\n".join(f"[{d['kind']}] {d['message']}" for d in r["diagnoses"])
-                ET.SubElement(case, tag, message=_clean(r["message"], 1000), type=kind).text = _clean(detail)
+                ET.SubElement(case, tag, message=_clean(r["message"], 1000), type=_clean(str(kind), 1000)).text = _clean(detail)
             if r.get("output"):
                 ET.SubElement(case, "system-out").text = _clean(r["output"])
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+# A GitHub Actions runner reads a workflow command from any line of a step's output that starts,
+# after whitespace, with `::` (`::notice ...`, `::add-mask::`, `::stop-commands::`), and a legacy
+# one wherever `##[` appears in a line; the log viewer also formats lines starting with `##[`
+# (`##[group]`). U+200B is not whitespace to the runner, and shows as nothing.
+_COMMAND_LINE = re.compile(r"(?m)^([^\S\r\n]*)(?=::)")
+_ZERO_WIDTH = "\u200b"
+
+
+def neutralised(text: str) -> str:
+    """`text` (what an answer printed, a name, a message) as lines a CI runner reads no command
+    from: a zero-width space before a line's leading `::`, and inside every `##[`. Carriage
+    returns count as line breaks, as the runner counts them."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _COMMAND_LINE.sub(lambda m: m.group(1) + _ZERO_WIDTH, text).replace("##[", "#" + _ZERO_WIDTH + "#[")
+
+
+@contextlib.contextmanager
+def commands_stopped(file: IO[str], token: str | None = None) -> Iterator[str]:
+    """Everything written to the log `file` inside the block is read by a GitHub Actions runner
+    as text, never as a workflow command: `::stop-commands::TOKEN` before it and `::TOKEN::`
+    after, whatever happens inside. The token (yielded) is fresh for each block, so nothing an
+    answer prints, written before it was drawn, can end the block early."""
+    token = token or secrets.token_hex(16)
+    file.write(f"::stop-commands::{token}\n")
+    file.flush()
+    try:
+        yield token
+    finally:
+        file.write(f"::{token}::\n")
+        file.flush()
+
+
+def print_neutralised(console: Console, *renderables: Any) -> None:
+    """Print `renderables` on `console` as it would, each line `neutralised`: a table or report
+    holding names and output a student chose may be read by a CI runner (a class graded in CI)."""
+    with console.capture() as captured:
+        for renderable in renderables:
+            console.print(renderable)
+    console.file.write(neutralised(captured.get()))
+    console.file.flush()
 
 
 def summary(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[str, Any]:
@@ -192,13 +253,24 @@ def summary(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[str, A
     }
 
 
-_MARKDOWN = str.maketrans({c: f"\\{c}" for c in "\\`*[]|"} | {"<": "&lt;", ">": "&gt;", "&": "&amp;", "\n": " ", "\r": " "})
+# Characters that end a line or a Markdown paragraph, and control characters: shown as spaces
+# or U+FFFD inside a code span, which can hold neither.
+_LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x85\u2028\u2029]")
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff]")
 
 
 def md(text: Any) -> str:
-    """`text` (a name, id or message a student can choose) as Markdown that shows it as it is:
-    no heading, link, image, table cell or HTML of its own (red team, round 4)."""
-    return str(text).translate(_MARKDOWN)
+    """`text` (a name, id or message a student can choose) as a Markdown code span: shown as it
+    is, with no heading, link, autolinked URL, image, emphasis or HTML of its own. The fence is
+    one backtick longer than the longest run of backticks inside. For list items and prose: a
+    table cell would split on a `|` even in code."""
+    shown = _CONTROL.sub("\ufffd", _LINE_BREAKS.sub(" ", str(text)))
+    if not shown:
+        return "` `"  # CommonMark has no empty code span: a space stands for the empty text
+    fence = "`" * (max((len(run) for run in re.findall("`+", shown)), default=0) + 1)
+    # A space on both sides, stripped by the renderer, keeps a backtick at either end apart from the fence.
+    pad = " " if shown[0] in "` " or shown[-1] in "` " else ""
+    return f"{fence}{pad}{shown}{pad}{fence}"
 
 
 def summary_markdown(s: dict[str, Any]) -> str:
