@@ -638,13 +638,13 @@ def _published_diagnosis(name: str, factor: float, puzzle: Puzzle) -> Diagnosis 
             continue
         if np.isclose(factor, published / gain, rtol=1e-3):
             others = [f"{n}={v}" for n, v in puzzle.variant if n != param.name and v != _published_choice(puzzle, n)]
-            rest = f" (and {', '.join(others)} where the published one has its own)" if others else ""
+            rest = f"; your variant also has {', '.join(others)}" if others else ""
             ratio = Fraction(gain / published).limit_denominator(1000)
             return Diagnosis(
                 Kind.PUBLISHED,
-                f"{name} is the published puzzle's answer, but your f is a variant: it multiplies by "
-                f"{number(gain)} where the published one multiplies by {number(published)} ({param.name}={number(gain)}{rest}), "
-                f"as its code shows; multiply your Jacobian by {ratio}",
+                f"{name}: your answer is the published puzzle's, but your f multiplies by {number(gain)} "
+                f"({param.name}={number(gain)}; the published f by {number(published)}{rest}), as its code shows: "
+                f"multiply your Jacobian by {ratio}",
             )
     return None
 
@@ -815,14 +815,15 @@ def _orientation(kernel_arg: Arg, kernel: np.ndarray, siblings: Blocks) -> str |
             continue
         steps = [np.diff(row[row >= 0]) for row in mapped[0]]
         steps = [s for s in steps if s.size]
+        taps = ", ".join(f"{kernel_arg.name}[{k}]" for k in range(kernel.size))
         if steps and all(np.all(s > 0) for s in steps):
             return (
-                f"f does not flip the kernel (a cross-correlation, as convolution layers compute): "
-                f"input i meets {kernel_arg.name}[k] with k growing with i; did you flip it as np.convolve does?"
+                f"f does not flip the kernel (a cross-correlation, as convolution layers compute): along a row, "
+                f"the inputs meet {taps} in that order; did you flip it, as np.convolve does?"
             )
         if steps and all(np.all(s < 0) for s in steps):
             return (
-                f"f flips the kernel (a true convolution, as np.convolve computes): input i meets "
-                f"{kernel_arg.name}[K - 1 - k]; did you leave it unflipped, as a cross-correlation?"
+                f"f flips the kernel (a true convolution, as np.convolve computes): along a row, the inputs "
+                f"meet {kernel_arg.name}[{kernel.size - 1}] first and {kernel_arg.name}[0] last; did you leave it unflipped?"
             )
     return None
