@@ -367,6 +367,18 @@ def test_the_published_answer_for_a_variant_with_a_gain_is_named() -> None:
     )
     halved = check_answer("softmax", softmax_jac, variant={"gain": 0.5})
     assert "your f multiplies by 0.5 (gain=0.5; the published f by 1), as its code shows: multiply your Jacobian by 1/2" in halved.message
+
+    def log_softmax_jac(x):  # type: ignore[no-untyped-def]
+        s = _stable_softmax(x, axis=0)  # the variant's axis followed, its gain left out
+        a, b, c, d = np.arange(2)[:, None, None, None], np.arange(3)[:, None, None], np.arange(2)[:, None], np.arange(3)
+        return (a == c) * (b == d) - (b == d) * s
+
+    gain_only = check_answer("log_softmax", log_softmax_jac, variant={"axis": 0, "gain": -2})
+    assert gain_only.kinds()[0] is Kind.PUBLISHED
+    assert gain_only.message.startswith(
+        "the Jacobian: you left out your variant's gain, but your f multiplies by -2 (gain=-2; the published f by 1), "
+        "as its code shows: multiply your Jacobian by -2"
+    )
     # On the published puzzle itself, a factor is only a factor.
     wrong = check_answer("softmax", lambda x: softmax_jac(x) * 3)
     assert wrong.kinds()[0] is Kind.FACTOR

@@ -344,7 +344,7 @@ def _value_diagnoses(
             if a.differentiable and "integer" not in a.edge_names and (v == 0).any()
         ]
         what = f"NaN or inf in {int(bad.sum())} entr{'y' if bad.sum() == 1 else 'ies'} of {name}"
-        overflow = _overflow_diagnosis(what, puzzle, draw) if np.isfinite(want.astype(np.float64)).all() else None
+        overflow = _overflow_diagnosis(what, bad, out_shape, arg, puzzle, draw) if np.isfinite(want.astype(np.float64)).all() else None
         if overflow is not None:
             found.append(overflow)
         elif zeros:
@@ -594,27 +594,32 @@ def _cells_diagnosis(name: str, failure: Failure) -> Diagnosis:
     return Diagnosis(Kind.CELLS, f"{name} is wrong on {failure.wrong_count} of {counted(total, 'entry')}{more}")
 
 
-def _overflow_diagnosis(what: str, puzzle: Puzzle, draw: Draw) -> Diagnosis | None:
-    # exp of an entry beyond log(max float) is inf (below -log(max float), 0): an answer that
-    # normalises without subtracting the largest entry gets inf / inf or 0 / 0 there.
+def _overflow_diagnosis(what: str, bad: np.ndarray, out_shape: tuple[int, ...], arg: Arg, puzzle: Puzzle, draw: Draw) -> Diagnosis | None:
+    # exp of an entry beyond log(max float) is inf (far below it, 0): an answer that normalises
+    # without subtracting the largest entry gets inf / inf or 0 / 0 there. The threshold is an
+    # eighth of float64's (float32's own): f may scale its input (a temperature) before exp.
+    if arg in puzzle.args and bad.size:
+        x = np.asarray(draw.values[puzzle.args.index(arg)]).reshape(-1)
+        columns = bad.reshape(-1, x.size).any(axis=0) if bad.size % max(x.size, 1) == 0 else None
+        if columns is not None and columns.any() and np.all(x[columns] == 0):
+            return None  # non-finite exactly in the columns of zero inputs: a division, not exp
     entries = []
     for a, v in zip(puzzle.args, draw.values):
         values = np.asarray(v)
         if a.differentiable and values.dtype.kind == "f" and values.size:
-            limit = float(np.floor(np.log(np.finfo(values.dtype).max)))
             for pick in (np.argmax(values), np.argmin(values)):
                 at = np.unravel_index(int(pick), values.shape)
                 value = float(values[at])
-                if abs(value) > limit:  # overflow (the largest entry) is named before underflow
-                    entries.append((value < 0, -abs(value), value, f"{a.name}[{', '.join(map(str, at))}]", limit))
+                if abs(value) > _EXP_LIMIT / 8:  # overflow (the largest entry) is named before underflow
+                    entries.append((value < 0, -abs(value), value, f"{a.name}[{', '.join(map(str, at))}]"))
     if not entries:
         return None
-    _, _, value, where, limit = min(entries)
+    _, _, value, where = min(entries)
     size = abs(value)
     scale = "in the hundreds" if size < 1000 else "in the thousands" if size < 10_000 else f"as large as {size:.0e}"
     how = (
-        f"overflows to inf beyond {limit:.0f} (and inf / inf is NaN)" if value > 0 else
-        f"underflows to 0 below -{limit:.0f} (and 0 / 0 is NaN)"
+        "overflows to inf (beyond 709 in float64, 88 in float32; inf / inf is NaN)" if value > 0 else
+        "underflows to 0 (below -745 in float64, -103 in float32; 0 / 0 is NaN)"
     )
     return Diagnosis(
         Kind.OVERFLOW,
@@ -622,6 +627,9 @@ def _overflow_diagnosis(what: str, puzzle: Puzzle, draw: Draw) -> Diagnosis | No
         "Subtract the largest entry first (e = np.exp(x - np.max(x)), along the axis f normalises over): "
         "the Jacobian is finite there",
     )
+
+
+_EXP_LIMIT = float(np.log(np.finfo(np.float64).max))
 
 
 _GAINS = ("gain", "scale")  # parameters that multiply f's output (`2 * (...)` in its code)
@@ -638,12 +646,13 @@ def _published_diagnosis(name: str, factor: float, puzzle: Puzzle) -> Diagnosis 
             continue
         if np.isclose(factor, published / gain, rtol=1e-3):
             others = [f"{n}={v}" for n, v in puzzle.variant if n != param.name and v != _published_choice(puzzle, n)]
-            rest = f"; your variant also has {', '.join(others)}" if others else ""
             ratio = Fraction(gain / published).limit_denominator(1000)
+            # With the variant's other choices followed, only its gain was left out.
+            whose = "you left out your variant's gain" if others else "your answer is the published puzzle's"
             return Diagnosis(
                 Kind.PUBLISHED,
-                f"{name}: your answer is the published puzzle's, but your f multiplies by {number(gain)} "
-                f"({param.name}={number(gain)}; the published f by {number(published)}{rest}), as its code shows: "
+                f"{name}: {whose}, but your f multiplies by {number(gain)} "
+                f"({param.name}={number(gain)}; the published f by {number(published)}), as its code shows: "
                 f"multiply your Jacobian by {ratio}",
             )
     return None
@@ -714,18 +723,19 @@ def _coupling_diagnoses(name: str, g: np.ndarray, w: np.ndarray, out_shape: tupl
         return []
     off = ~np.eye(G.shape[0], dtype=bool)
     coupled = off & ~close(W, np.zeros_like(W))
-    if not coupled.any() or np.any(G[off] != 0):
+    if not coupled.any() or np.any(G[off] != 0) or not np.any(np.diag(G)):
         return []
-    where = "where every output depends on every input" if coupled[off].all() else "where outputs depend on other inputs too"
+    dense = bool(coupled[off].all())
+    where = "where every output depends on every input" if dense else "where outputs depend on other inputs too"
     if close(np.diag(G), np.diag(W)).all():
+        why = "; for a softmax s, d s_o / d x_i = -s_o s_i there: the normaliser ties every output to every input" if dense else ""
         return [Diagnosis(
             Kind.COUPLING,
             f"{name} is right on the diagonal, but 0 {where}: the off-diagonal coupling is missing "
-            f"({counted(int(coupled.sum()), 'entry')} off the diagonal are not 0; for a softmax s, "
-            "d s_o / d x_i = -s_o s_i there: the normaliser ties every output to the inputs it sums)",
+            f"({counted(int(coupled.sum()), 'entry')} off the diagonal are not 0{why})",
         )]
     singular = np.linalg.svd(G - W, compute_uv=False)
-    if singular.size > 1 and singular[1] <= 1e-6 * singular[0]:
+    if dense and singular.size > 1 and singular[1] <= 1e-6 * singular[0]:
         return [Diagnosis(
             Kind.COUPLING,
             f"{name} is 0 {where}, and off on the diagonal by the same kind of term: your answer misses "
@@ -767,11 +777,11 @@ def _flip_diagnoses(
         K = kernel.size
         if kernel_arg == arg:  # d f / d kernel: the kernel's axis reversed
             reversed_ = w[:, ::-1]
-            if close(reversed_, w).all() or not close(g, reversed_).all() or _orientation(kernel_arg, kernel, siblings) is None:
-                continue  # reversed, but no other block says this argument is a kernel
+            if close(reversed_, w).all() or not close(g, reversed_).all():
+                continue
             head = f"{name} has {arg.name}'s index reversed: what belongs at {arg.name}[k] sits at {arg.name}[{K - 1} - k]"
         else:
-            mapped = _kernel_taps(w, kernel)
+            mapped = _kernel_taps(w, kernel) if K < w.shape[1] else None
             if mapped is None:
                 continue
             taps, c = mapped
@@ -779,7 +789,9 @@ def _flip_diagnoses(
             if close(flipped, w).all() or not close(g, flipped).all():
                 continue
             head = f"{name} is the expected one with the kernel {kernel_arg.name} reversed: where f uses {kernel_arg.name}[k] you use {kernel_arg.name}[{K - 1} - k]"
-        orientation = _orientation(kernel_arg, kernel, siblings) or "Did you flip the kernel where f does not, or leave it unflipped where f flips it?"
+        orientation = _orientation(kernel_arg, kernel, siblings + (w,))
+        if orientation is None:  # no band of taps in any block: not a convolution
+            continue
         return [Diagnosis(Kind.FLIPPED, f"{head}. {orientation}")]
     return []
 
