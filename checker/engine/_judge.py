@@ -679,10 +679,13 @@ def _two_sided_draw(
     first = _square(np.asarray(expected[order[0]][0]), puzzle.outs[0])
     if first is None or first.shape[0] != np.prod(arg.shape) or np.any(first - np.diag(np.diag(first))):
         return None
-    for d in order:
+    for d in order:  # the first draw with both sides decides: a slope wrong on one side is wrong on every draw
+        x = np.asarray(draws[d].values[puzzle.args.index(arg)]) if arg in puzzle.args else np.zeros(0)
+        if not ((x < 0).any() and (x > 0).any()):
+            continue
         got, want = answers[d][0], expected[d][0]
-        if got.shape == want.shape and _kink_diagnoses("", got.astype(np.float64), want.astype(np.float64), puzzle.outs[0], arg, draws[d], puzzle):
-            return d
+        found = got.shape == want.shape and _kink_diagnoses("", got.astype(np.float64), want.astype(np.float64), puzzle.outs[0], arg, draws[d], puzzle)
+        return d if found else None
     return None
 
 
@@ -803,7 +806,11 @@ def _flip_draw(
     None; tried only for puzzles with a second argument short enough to be a kernel."""
     if len(puzzle.wrt) < 2 or not any(len(a.shape) == 1 and 2 <= a.shape[0] <= 16 for a in puzzle.wrt):
         return None
-    for d in order:
+    kernels = [i for i, a in enumerate(puzzle.args) if a in puzzle.wrt and len(a.shape) == 1 and 2 <= a.shape[0] <= 16]
+    for d in order:  # the first draw whose kernels have distinct, nonzero taps decides: a flip shows on every such draw
+        taps = [np.asarray(draws[d].values[i]) for i in kernels]
+        if not any(np.all(t) and np.unique(t).size == t.size for t in taps):
+            continue
         for k, (want, got) in enumerate(zip(expected[d], answers[d])):
             if got.shape != want.shape:
                 break
@@ -814,6 +821,7 @@ def _flip_draw(
             if _flip_diagnoses("", got.astype(np.float64), w, out_shape, arg, draws[d], puzzle, expected[d]):
                 return d
             break  # the first wrong block is the one reported
+        return None
     return None
 
 
