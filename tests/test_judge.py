@@ -6,6 +6,7 @@ The wording of the important messages is pinned here: they are the product.
 from __future__ import annotations
 
 import functools
+import re
 
 import jax
 import jax.numpy as jnp
@@ -301,3 +302,116 @@ def test_one_wrong_entry_is_listed_without_first_one() -> None:
     verdict = check_answer("relu", lambda x: (I10 == O10) * (x > 0) * (I10 != 3))
     cells = [d.message for d in verdict.diagnoses if d.kind is Kind.CELLS]
     assert cells and cells[0].startswith("the Jacobian is wrong on 1 of 100 entries (d f[3] / d x[3]: yours 0, expected 1)")
+
+
+# The layers chapter's classic mistakes, each written as a learner would.
+
+
+def _stable_softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)  # type: ignore[no-any-return]
+
+
+def test_an_unshifted_exp_that_overflows_is_named_overflow_not_a_division() -> None:
+    def logsumexp_jac(x):  # type: ignore[no-untyped-def]
+        e = np.exp(x)  # no max subtracted: inf for entries in the thousands
+        return (np.arange(2)[:, None, None] == np.arange(2)[:, None]) * (e / np.sum(e, axis=1, keepdims=True))
+
+    for seed in (0, 1, 2):
+        verdict = check_answer("logsumexp", logsumexp_jac, seed=seed)
+        assert verdict.kinds()[0] is Kind.OVERFLOW, (seed, verdict.message)
+        assert "divide by an input" not in verdict.message
+        assert re.search(r"at an input with entries in the (hundreds|thousands) \(x\[\d, \d\] = -?\d+(\.\d+)?\): exp of an entry", verdict.message)
+        assert "Subtract the largest entry first" in verdict.message
+
+
+def test_a_flipped_convolution_kernel_is_named_a_flip_on_every_seed() -> None:
+    def strided_conv_jac(x, w):  # type: ignore[no-untyped-def]
+        k = np.arange(7) + 1 - 2 * np.arange(4)[:, None]
+        flipped = w[::-1]  # np.convolve's habit; the layer does not flip
+        dx = np.where((k >= 0) & (k <= 2), flipped[np.clip(k, 0, 2)], 0.0)
+        dw = np.pad(x, 1)[2 * np.arange(4)[:, None] + np.arange(3)][:, ::-1]
+        return dx, dw
+
+    for seed in (0, 1, 2):
+        verdict = check_answer("strided_conv", strided_conv_jac, seed=seed)
+        assert verdict.kinds()[0] is Kind.FLIPPED, (seed, verdict.message)
+        assert Kind.SHIFTED not in verdict.kinds()
+        assert verdict.message.startswith(
+            "d f / d x is the expected one with the kernel w reversed: where f uses w[k] you use w[2 - k]. "
+            "f does not flip the kernel (a cross-correlation"
+        )
+
+
+def test_an_unflipped_kernel_where_f_convolves_is_named_a_flip() -> None:
+    def conv_jac(x, y):  # type: ignore[no-untyped-def]
+        lag = np.arange(10) - np.arange(6)[:, None]
+        dx = np.where((lag >= 0) & (lag <= 4), y[np.clip(lag, 0, 4)], 0.0) / 5
+        return dx, x[np.arange(6)[:, None] + np.arange(5)] / 5
+
+    verdict = check_answer("conv", conv_jac)
+    assert verdict.kinds()[0] is Kind.FLIPPED
+    assert "with the kernel y reversed: where f uses y[k] you use y[4 - k]. f flips the kernel" in verdict.message
+
+
+def test_the_published_answer_for_a_variant_with_a_gain_is_named() -> None:
+    def softmax_jac(x):  # type: ignore[no-untyped-def]
+        s = _stable_softmax(x / 2)
+        return (np.diag(s) - s[:, None] * s[None, :]) / 2  # the published puzzle's answer
+
+    verdict = check_answer("softmax", softmax_jac, variant={"gain": 2})
+    assert verdict.kinds()[0] is Kind.PUBLISHED
+    assert verdict.diagnoses[0].message == (
+        "the Jacobian: your answer is the published puzzle's, but your f multiplies by 2 (gain=2; the "
+        "published f by 1), as its code shows: multiply your Jacobian by 2"
+    )
+    halved = check_answer("softmax", softmax_jac, variant={"gain": 0.5})
+    assert "your f multiplies by 0.5 (gain=0.5; the published f by 1), as its code shows: multiply your Jacobian by 1/2" in halved.message
+
+    def log_softmax_jac(x):  # type: ignore[no-untyped-def]
+        s = _stable_softmax(x, axis=0)  # the variant's axis followed, its gain left out
+        a, b, c, d = np.arange(2)[:, None, None, None], np.arange(3)[:, None, None], np.arange(2)[:, None], np.arange(3)
+        return (a == c) * (b == d) - (b == d) * s
+
+    gain_only = check_answer("log_softmax", log_softmax_jac, variant={"axis": 0, "gain": -2})
+    assert gain_only.kinds()[0] is Kind.PUBLISHED
+    assert gain_only.message.startswith(
+        "the Jacobian: you left out your variant's gain, but your f multiplies by -2 (gain=-2; the published f by 1), "
+        "as its code shows: multiply your Jacobian by -2"
+    )
+    # On the published puzzle itself, a factor is only a factor.
+    wrong = check_answer("softmax", lambda x: softmax_jac(x) * 3)
+    assert wrong.kinds()[0] is Kind.FACTOR
+
+
+def test_a_softmax_without_its_coupling_is_named() -> None:
+    def softmax_jac(x):  # type: ignore[no-untyped-def]
+        return np.diag(_stable_softmax(x / 2)) / 2  # the classic: only the diagonal part
+
+    verdict = check_answer("softmax", softmax_jac)
+    assert verdict.kinds()[0] is Kind.COUPLING
+    assert verdict.message.startswith("the Jacobian is 0 where every output depends on every input, and off on the diagonal")
+    assert "-s_o s_i" in verdict.message
+
+    def diagonal_only(x):  # type: ignore[no-untyped-def]
+        s = _stable_softmax(x / 2)
+        return np.diag(s * (1 - s)) / 2  # right on the diagonal
+
+    right_there = check_answer("softmax", diagonal_only)
+    assert right_there.kinds()[0] is Kind.COUPLING
+    assert right_there.message.startswith(
+        "the Jacobian is right on the diagonal, but 0 where every output depends on every input: the off-diagonal coupling is missing"
+    )
+
+
+def test_a_slope_wrong_on_one_side_of_the_kink_is_shown_on_a_draw_with_both_sides() -> None:
+    def relu_jac(x):  # type: ignore[no-untyped-def]
+        return np.diag(np.where(x > 0, 1.0, 0.07))  # the variant's slope is 0.01
+
+    for seed in (0, 1, 2):
+        verdict = check_answer("relu", relu_jac, seed=seed, variant={"leak": 0.01})
+        assert verdict.kinds()[0] is Kind.KINK, (seed, verdict.message)
+        assert verdict.message.startswith("the Jacobian: your slope for negative inputs is 0.07, expected 0.01 (right for positive inputs)")
+        assert verdict.failure is not None
+        x = verdict.failure.draw["x"]
+        assert (x < 0).any() and (x > 0).any()

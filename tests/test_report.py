@@ -217,3 +217,15 @@ def test_an_answer_printing_or_raising_escapes_cannot_rewrite_the_learners_termi
     assert re.sub(r"\x1b\[[0-9;]*m", "", out).count("\x1b") == 0 and "\x07" not in out and "\r" not in out
     assert "forge: 5/5 points" in out and "\\x1b[2J" in out
     assert "\x1b" not in str(to_json([forged, raised]))
+
+
+def test_no_negative_zero_is_printed() -> None:
+    # `-np.eye(10) * (x > 0)` is -0.0 wherever x <= 0: shown beside -1 it reads as a sign error.
+    verdict = check_answer("neg", lambda x: -np.eye(10) * (x > 0))
+    assert verdict.status is Status.FAIL
+    negative_zero = re.compile(r"(?<![\w.])-0(?![.\d]*[1-9e])")
+    out = _text(VerdictView(verdict))
+    assert "yours 0, expected -1" in out
+    assert not negative_zero.search(out), out
+    assert not any(negative_zero.search(d.message) for d in verdict.diagnoses)
+    assert not re.search(r"-0\.0(?![\d])", str(to_json([verdict])))

@@ -15,7 +15,7 @@ import numpy as np
 from checker.engine._catalog import FLOAT_DTYPES, Arg, Puzzle
 from checker.engine._sampling import LATTICE_OFFSETS, Draw
 from checker.engine._tolerance import at_least_float64, close, failing_draws, tolerance
-from checker.engine._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict, counted, draw_phrase
+from checker.engine._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict, counted, draw_phrase, number
 
 Blocks = tuple[np.ndarray, ...]
 MAX_CELLS = 5  # wrong cells listed in a diagnosis
@@ -101,6 +101,14 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
     by_simplicity = sorted(suspects, key=lambda d: _simplicity(draws[d], d))
     if suspects and _lattice_diagnoses("", draws[first], first):
         by_simplicity.insert(0, by_simplicity.pop(by_simplicity.index(first)))  # what f does exactly on a lattice point says more
+    elif suspects:
+        # A slope wrong on one side of a kink shows only beside the other side; a flipped kernel
+        # only where its taps differ (with two zero taps it looks shifted).
+        telling = _two_sided_draw(puzzle, draws, expected, answers, by_simplicity)
+        if telling is None:
+            telling = _flip_draw(puzzle, draws, expected, answers, by_simplicity)
+        if telling is not None:
+            by_simplicity.insert(0, by_simplicity.pop(by_simplicity.index(telling)))
     for d in by_simplicity:
         draw = draws[d]
         for k, (want, got) in enumerate(zip(expected[d], answers[d])):
@@ -117,7 +125,7 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
             ok = close(got, want)
             if not ok.all():
                 failure = _failure(*failure_args, ~ok)
-                diagnoses = _value_diagnoses(names[k], got, want, ~ok, out_shape, arg, draw, puzzle, failure)
+                diagnoses = _value_diagnoses(names[k], got, want, ~ok, out_shape, arg, draw, puzzle, failure, expected[d])
                 near = _near_lattice_diagnoses(names[k], puzzle, draws, suspects, d)
                 if near:  # an index shifted to the lattice point it nearly sits on only looks like an off-by-one
                     diagnoses = [x for x in diagnoses if x.kind is not Kind.SHIFTED]
@@ -325,7 +333,7 @@ def _swap(array: np.ndarray, first: int) -> np.ndarray:
 
 def _value_diagnoses(
     name: str, got: np.ndarray, want: np.ndarray, wrong: np.ndarray, out_shape: tuple[int, ...],
-    arg: Arg, draw: Draw, puzzle: Puzzle, failure: Failure,
+    arg: Arg, draw: Draw, puzzle: Puzzle, failure: Failure, siblings: Blocks = (),
 ) -> list[Diagnosis]:
     found: list[Diagnosis] = []
     bad = ~np.isfinite(got.astype(np.float64))
@@ -336,7 +344,10 @@ def _value_diagnoses(
             if a.differentiable and "integer" not in a.edge_names and (v == 0).any()
         ]
         what = f"NaN or inf in {int(bad.sum())} entr{'y' if bad.sum() == 1 else 'ies'} of {name}"
-        if zeros:
+        overflow = _overflow_diagnosis(what, bad, out_shape, arg, puzzle, draw) if np.isfinite(want.astype(np.float64)).all() else None
+        if overflow is not None:
+            found.append(overflow)
+        elif zeros:
             found.append(Diagnosis(
                 Kind.ZERO_DIVISION,
                 f"{what}, at an input with a zero entry ({zeros[0]} = 0): does your formula divide by "
@@ -359,7 +370,13 @@ def _value_diagnoses(
     elif nonzero:
         factor = float(np.sum(g * w) / np.sum(w * w))
         if factor != 0 and not np.isclose(factor, 1.0, rtol=1e-3) and close(g / factor, want).all():
+            published = _published_diagnosis(name, factor, puzzle)
+            found += [published] if published is not None else []
             found.append(Diagnosis(Kind.FACTOR, f"{name} is off by a constant factor: {_factor_words(factor)}"))
+    found += _kink_diagnoses(name, g, w, out_shape, arg, draw, puzzle)
+    found += _coupling_diagnoses(name, g, w, out_shape, arg)
+    flips = _flip_diagnoses(name, g, w, out_shape, arg, draw, puzzle, siblings)
+    found += flips
     if arg.shape + out_shape == want.shape:  # the input-axes-first layout has the same shape
         flipped = _swap(w, len(out_shape))
         if not close(flipped, want).all() and close(g, flipped.astype(want.dtype)).all():
@@ -368,7 +385,7 @@ def _value_diagnoses(
                 f"{name} is transposed: you put d f[i] / d {arg.name}[o] where d f[o] / d {arg.name}[i] "
                 "belongs. The output's axes come first, then the input's",
             ))
-    found += _shift_diagnoses(name, g, want, out_shape, arg)
+    found += [] if flips else _shift_diagnoses(name, g, want, out_shape, arg)  # a flipped band also looks shifted
     found += _repeat_diagnoses(name, wrong, puzzle, draw)
     if not found or found[0].kind is not Kind.CELLS:
         found.append(_cells_diagnosis(name, failure))
@@ -557,10 +574,10 @@ def _entry_name(failure: Failure, cell: Cell) -> str:
 def distinct(yours: float, expected: float) -> tuple[str, str]:
     """The two numbers printed with just enough digits to tell them apart (4 at least)."""
     for digits in range(4, 18):
-        a, b = f"{yours:.{digits}g}", f"{expected:.{digits}g}"
+        a, b = number(yours, f".{digits}g"), number(expected, f".{digits}g")
         if a != b:
             return a, b
-    return repr(yours), repr(expected)
+    return repr(yours + 0.0), repr(expected + 0.0)
 
 
 def _cells_diagnosis(name: str, failure: Failure) -> Diagnosis:
@@ -575,3 +592,258 @@ def _cells_diagnosis(name: str, failure: Failure) -> Diagnosis:
         every = {1: "its only entry", 2: "both its entries"}.get(total, f"all {total} entries")
         return Diagnosis(Kind.CELLS, f"{name} is wrong on {every}{more}")
     return Diagnosis(Kind.CELLS, f"{name} is wrong on {failure.wrong_count} of {counted(total, 'entry')}{more}")
+
+
+def _overflow_diagnosis(what: str, bad: np.ndarray, out_shape: tuple[int, ...], arg: Arg, puzzle: Puzzle, draw: Draw) -> Diagnosis | None:
+    # exp of an entry beyond log(max float) is inf (far below it, 0): an answer that normalises
+    # without subtracting the largest entry gets inf / inf or 0 / 0 there. The threshold is an
+    # eighth of float64's (float32's own): f may scale its input (a temperature) before exp.
+    if arg in puzzle.args and bad.size:
+        x = np.asarray(draw.values[puzzle.args.index(arg)]).reshape(-1)
+        columns = bad.reshape(-1, x.size).any(axis=0) if bad.size % max(x.size, 1) == 0 else None
+        if columns is not None and columns.any() and np.all(x[columns] == 0):
+            return None  # non-finite exactly in the columns of zero inputs: a division, not exp
+    entries = []
+    for a, v in zip(puzzle.args, draw.values):
+        values = np.asarray(v)
+        if a.differentiable and values.dtype.kind == "f" and values.size:
+            for pick in (np.argmax(values), np.argmin(values)):
+                at = np.unravel_index(int(pick), values.shape)
+                value = float(values[at])
+                if abs(value) > _EXP_LIMIT / 8:  # overflow (the largest entry) is named before underflow
+                    entries.append((value < 0, -abs(value), value, f"{a.name}[{', '.join(map(str, at))}]"))
+    if not entries:
+        return None
+    _, _, value, where = min(entries)
+    size = abs(value)
+    scale = "in the hundreds" if size < 1000 else "in the thousands" if size < 10_000 else f"as large as {size:.0e}"
+    how = (
+        "overflows to inf (beyond 709 in float64, 88 in float32; inf / inf is NaN)" if value > 0 else
+        "underflows to 0 (below -745 in float64, -103 in float32; 0 / 0 is NaN)"
+    )
+    return Diagnosis(
+        Kind.OVERFLOW,
+        f"{what}, at an input with entries {scale} ({where} = {number(value)}): exp of an entry {scale} {how}. "
+        "Subtract the largest entry first (e = np.exp(x - np.max(x)), along the axis f normalises over): "
+        "the Jacobian is finite there",
+    )
+
+
+_EXP_LIMIT = float(np.log(np.finfo(np.float64).max))
+
+
+_GAINS = ("gain", "scale")  # parameters that multiply f's output (`2 * (...)` in its code)
+
+
+def _published_diagnosis(name: str, factor: float, puzzle: Puzzle) -> Diagnosis | None:
+    # The published puzzle's answer handed in for a variant: off by the variant's gain.
+    chosen = dict(puzzle.variant)
+    for param in puzzle.params:
+        if param.name not in _GAINS or param.name not in chosen:
+            continue
+        gain, published = chosen[param.name], param.choices[0]
+        if isinstance(gain, bool) or not isinstance(gain, (int, float)) or gain == published or published == 0:
+            continue
+        if np.isclose(factor, published / gain, rtol=1e-3):
+            others = [f"{n}={v}" for n, v in puzzle.variant if n != param.name and v != _published_choice(puzzle, n)]
+            ratio = Fraction(gain / published).limit_denominator(1000)
+            # With the variant's other choices followed, only its gain was left out.
+            whose = "you left out your variant's gain" if others else "your answer is the published puzzle's"
+            return Diagnosis(
+                Kind.PUBLISHED,
+                f"{name}: {whose}, but your f multiplies by {number(gain)} "
+                f"({param.name}={number(gain)}; the published f by {number(published)}), as its code shows: "
+                f"multiply your Jacobian by {ratio}",
+            )
+    return None
+
+
+def _published_choice(puzzle: Puzzle, name: str) -> object:
+    return next((p.choices[0] for p in puzzle.params if p.name == name), None)
+
+
+def _square(a: np.ndarray, out_shape: tuple[int, ...]) -> np.ndarray | None:
+    """A block as an (outputs, inputs) matrix, when there are as many inputs as outputs."""
+    n = int(np.prod(out_shape, dtype=np.int64))
+    return a.reshape(n, n) if a.size == n * n and n > 1 else None
+
+
+def _two_sided_draw(
+    puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], answers: tuple[Blocks, ...], order: list[int],
+) -> int | None:
+    """The simplest failing draw where the answer is wrong exactly on one side of 0 and the draw
+    has inputs on both sides (the kink shows), or None; tried only for diagonal Jacobians."""
+    if len(puzzle.wrt) != 1 or len(puzzle.outs) != 1:
+        return None
+    arg = puzzle.wrt[0]
+    first = _square(np.asarray(expected[order[0]][0]), puzzle.outs[0])
+    if first is None or first.shape[0] != np.prod(arg.shape) or np.any(first - np.diag(np.diag(first))):
+        return None
+    for d in order:  # the first draw with both sides decides: a slope wrong on one side is wrong on every draw
+        x = np.asarray(draws[d].values[puzzle.args.index(arg)]) if arg in puzzle.args else np.zeros(0)
+        if not ((x < 0).any() and (x > 0).any()):
+            continue
+        got, want = answers[d][0], expected[d][0]
+        found = got.shape == want.shape and _kink_diagnoses("", got.astype(np.float64), want.astype(np.float64), puzzle.outs[0], arg, draws[d], puzzle)
+        return d if found else None
+    return None
+
+
+def _kink_diagnoses(name: str, g: np.ndarray, w: np.ndarray, out_shape: tuple[int, ...], arg: Arg, draw: Draw, puzzle: Puzzle) -> list[Diagnosis]:
+    # An elementwise f with a kink at 0 (relu): wrong on exactly the entries on one side.
+    if out_shape != arg.shape or arg not in puzzle.args:
+        return []
+    G, W = _square(g, out_shape), _square(w, out_shape)
+    if G is None or W is None or np.any(W - np.diag(np.diag(W))) or not close(G - np.diag(np.diag(G)), np.zeros_like(W)).all():
+        return []
+    x = np.asarray(draw.values[puzzle.args.index(arg)], dtype=np.float64).reshape(-1)
+    mine, theirs = np.diag(G), np.diag(W)
+    wrong = ~close(mine, theirs)
+    for side, other, sign in ((x < 0, x > 0, "negative"), (x > 0, x < 0, "positive")):
+        if not other.any() or not wrong.any() or not np.array_equal(wrong, side):
+            continue
+        rest = "positive" if sign == "negative" else "negative"
+        if np.ptp(mine[side]) == 0 and np.ptp(theirs[side]) == 0:
+            yours, want = distinct(float(mine[side][0]), float(theirs[side][0]))
+            return [Diagnosis(
+                Kind.KINK,
+                f"{name}: your slope for {sign} inputs is {yours}, expected {want} (right for {rest} inputs): "
+                f"check the {sign} branch's slope",
+            )]
+        return [Diagnosis(
+            Kind.KINK,
+            f"{name} is wrong exactly where {arg.name} is {sign} and right where it is {rest}: "
+            f"check the {sign} branch of your derivative",
+        )]
+    return []
+
+
+def _coupling_diagnoses(name: str, g: np.ndarray, w: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
+    # Zero off the diagonal where the expected Jacobian is not: the classic `np.diag(s)` for a
+    # softmax, which leaves out how the normaliser ties every output to every input.
+    G, W = _square(g, out_shape), _square(w, out_shape)
+    if G is None or W is None or G.shape[0] != np.prod(arg.shape):
+        return []
+    off = ~np.eye(G.shape[0], dtype=bool)
+    coupled = off & ~close(W, np.zeros_like(W))
+    if not coupled.any() or np.any(G[off] != 0) or not np.any(np.diag(G)):
+        return []
+    dense = bool(coupled[off].all())
+    where = "where every output depends on every input" if dense else "where outputs depend on other inputs too"
+    if close(np.diag(G), np.diag(W)).all():
+        why = "; for a softmax s, d s_o / d x_i = -s_o s_i there: the normaliser ties every output to every input" if dense else ""
+        return [Diagnosis(
+            Kind.COUPLING,
+            f"{name} is right on the diagonal, but 0 {where}: the off-diagonal coupling is missing "
+            f"({counted(int(coupled.sum()), 'entry')} off the diagonal are not 0{why})",
+        )]
+    singular = np.linalg.svd(G - W, compute_uv=False)
+    if dense and singular.size > 1 and singular[1] <= 1e-6 * singular[0]:
+        return [Diagnosis(
+            Kind.COUPLING,
+            f"{name} is 0 {where}, and off on the diagonal by the same kind of term: your answer misses "
+            "one outer product (for a softmax s, the coupling -s_o s_i, on the diagonal too: "
+            "d s_o / d x_i = s_o ([o = i] - s_i)). The normaliser ties every output to the inputs it sums",
+        )]
+    return [Diagnosis(Kind.COUPLING, f"{name} is 0 {where}: the coupling off the diagonal is missing")]
+
+
+def _kernel_taps(block: np.ndarray, kernel: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """Which tap of `kernel` each nonzero entry of a 2-D `block` is (times one common factor),
+    or None when the block is not built from the kernel's taps."""
+    nonzero = block != 0
+    if not nonzero.any() or kernel.size < 2 or np.unique(kernel).size != kernel.size or not np.all(kernel):
+        return None
+    values = block[nonzero]
+    for c in values[0] / kernel:
+        taps = np.argmin(np.abs(values[:, None] - c * kernel[None, :]), axis=1)
+        if close(c * kernel[taps], values).all():
+            full = np.full(block.shape, -1)
+            full[nonzero] = taps
+            return full, float(c)
+    return None
+
+
+def _flip_diagnoses(
+    name: str, g: np.ndarray, w: np.ndarray, out_shape: tuple[int, ...], arg: Arg, draw: Draw, puzzle: Puzzle,
+    siblings: Blocks,
+) -> list[Diagnosis]:
+    # A convolution's kernel flipped where f does not flip it (a cross-correlation), or the other
+    # way round: each band of the Jacobian holds the kernel's taps in reverse.
+    if len(out_shape) != 1 or w.ndim != 2:
+        return []
+    kernels = [
+        (a, np.asarray(v, dtype=np.float64).reshape(-1)) for a, v in zip(puzzle.args, draw.values)
+        if a.differentiable and len(a.shape) == 1 and 2 <= a.shape[0] <= 16 and np.asarray(v).dtype.kind == "f"
+    ]
+    for kernel_arg, kernel in kernels:
+        K = kernel.size
+        if kernel_arg == arg:  # d f / d kernel: the kernel's axis reversed
+            reversed_ = w[:, ::-1]
+            if close(reversed_, w).all() or not close(g, reversed_).all():
+                continue
+            head = f"{name} has {arg.name}'s index reversed: what belongs at {arg.name}[k] sits at {arg.name}[{K - 1} - k]"
+        else:
+            mapped = _kernel_taps(w, kernel) if K < w.shape[1] else None
+            if mapped is None:
+                continue
+            taps, c = mapped
+            flipped = np.where(taps >= 0, c * kernel[np.where(taps >= 0, K - 1 - taps, 0)], 0.0)
+            if close(flipped, w).all() or not close(g, flipped).all():
+                continue
+            head = f"{name} is the expected one with the kernel {kernel_arg.name} reversed: where f uses {kernel_arg.name}[k] you use {kernel_arg.name}[{K - 1} - k]"
+        orientation = _orientation(kernel_arg, kernel, siblings + (w,))
+        if orientation is None:  # no band of taps in any block: not a convolution
+            continue
+        return [Diagnosis(Kind.FLIPPED, f"{head}. {orientation}")]
+    return []
+
+
+def _flip_draw(
+    puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], answers: tuple[Blocks, ...], order: list[int],
+) -> int | None:
+    """The simplest failing draw on whose first wrong block a flipped kernel is recognised, or
+    None; tried only for puzzles with a second argument short enough to be a kernel."""
+    if len(puzzle.wrt) < 2 or not any(len(a.shape) == 1 and 2 <= a.shape[0] <= 16 for a in puzzle.wrt):
+        return None
+    kernels = [i for i, a in enumerate(puzzle.args) if a in puzzle.wrt and len(a.shape) == 1 and 2 <= a.shape[0] <= 16]
+    for d in order:  # the first draw whose kernels have distinct, nonzero taps decides: a flip shows on every such draw
+        taps = [np.asarray(draws[d].values[i]) for i in kernels]
+        if not any(np.all(t) and np.unique(t).size == t.size for t in taps):
+            continue
+        for k, (want, got) in enumerate(zip(expected[d], answers[d])):
+            if got.shape != want.shape:
+                break
+            if close(got, want).all():
+                continue
+            out_shape, arg = _block_arg(puzzle, k)
+            w = want.astype(np.float64)
+            if _flip_diagnoses("", got.astype(np.float64), w, out_shape, arg, draws[d], puzzle, expected[d]):
+                return d
+            break  # the first wrong block is the one reported
+        return None
+    return None
+
+
+def _orientation(kernel_arg: Arg, kernel: np.ndarray, siblings: Blocks) -> str | None:
+    """Whether f flips its kernel, read off an expected block built from the kernel's taps."""
+    for block in siblings:
+        if block.ndim != 2:
+            continue
+        mapped = _kernel_taps(np.asarray(block, dtype=np.float64), kernel)
+        if mapped is None:
+            continue
+        steps = [np.diff(row[row >= 0]) for row in mapped[0]]
+        steps = [s for s in steps if s.size]
+        taps = ", ".join(f"{kernel_arg.name}[{k}]" for k in range(kernel.size))
+        if steps and all(np.all(s > 0) for s in steps):
+            return (
+                f"f does not flip the kernel (a cross-correlation, as convolution layers compute): along a row, "
+                f"the inputs meet {taps} in that order; did you flip it, as np.convolve does?"
+            )
+        if steps and all(np.all(s < 0) for s in steps):
+            return (
+                f"f flips the kernel (a true convolution, as np.convolve computes): along a row, the inputs "
+                f"meet {kernel_arg.name}[{kernel.size - 1}] first and {kernel_arg.name}[0] last; did you leave it unflipped?"
+            )
+    return None

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from checker.engine._badge import SYMBOL as BADGE
 from checker.engine._badge import label as badge_label
-from checker.engine._verdict import Failure, Status, Verdict, draw_phrase, with_texts
+from checker.engine._verdict import Failure, Status, Verdict, draw_phrase, unsigned, with_texts
 
 STATUS_STYLE = {
     Status.PASS: "bold green",
@@ -202,7 +202,7 @@ class _SideBySide:
 
 
 def _array_text(values: np.ndarray, prefix: str) -> str:
-    return np.array2string(np.asarray(values), precision=3, max_line_width=100, threshold=64, prefix=prefix)
+    return np.array2string(unsigned(values), precision=3, max_line_width=100, threshold=64, prefix=prefix)
 
 
 class VerdictView:
@@ -364,7 +364,7 @@ def to_json(verdicts: Iterable[Verdict], points: dict[str, int] | None = None, b
         if badges is not None:
             entry["one_line"] = badges.get(v.puzzle)
         if v.failure is not None:
-            entry["draw"] = {"label": v.failure.draw_label, **{k: np.asarray(a).tolist() for k, a in v.failure.draw.items()}}
+            entry["draw"] = {"label": v.failure.draw_label, **{k: unsigned(a).tolist() for k, a in v.failure.draw.items()}}
             entry["wrong_entries"] = v.failure.wrong_count
             entry["wrong_on_every_draw"] = v.failure.everywhere
         results.append(entry)

@@ -32,6 +32,11 @@ class Kind(str, Enum):
     SHIFTED = "shifted"  # right but shifted by one along an axis
     NONFINITE = "nonfinite"  # NaN or inf where the Jacobian is finite
     ZERO_DIVISION = "zero-division"  # NaN or inf at an input with a zero entry
+    OVERFLOW = "overflow"  # NaN or inf at an input whose exp overflows (or underflows): not shifted by the max
+    FLIPPED = "flipped"  # right once a convolution kernel is reversed: flipped where f does not, or the reverse
+    PUBLISHED = "published"  # the published puzzle's answer handed in for a variant with another gain
+    COUPLING = "coupling"  # zero off the diagonal where the expected Jacobian is not: a normaliser's coupling missing
+    KINK = "kink"  # wrong exactly on one side of a kink at 0: the slope of that branch
     CELLS = "cells"  # right except on some cells
     HALF_INTEGER = "half-integer"  # right on every draw before an index at k + 0.5: the rounding rule
     INTEGER_INDEX = "integer-index"  # right on every draw before an index on an integer: floor == ceil
@@ -137,6 +142,17 @@ def with_texts(verdict: Verdict, change: Callable[[str], str]) -> Verdict:
         output=change(verdict.output),
         path=change(verdict.path) if verdict.path is not None else None,
     )
+
+
+def unsigned(values: np.ndarray) -> np.ndarray:
+    """`values` with every negative zero made 0: printed, `-0` beside `-1` reads as a sign error."""
+    array = np.asarray(values)
+    return array + array.dtype.type(0) if array.dtype.kind in "fc" else array
+
+
+def number(value: float, spec: str = "g") -> str:
+    """`value` formatted by `spec`, a negative zero as 0."""
+    return format(value + 0.0, spec)
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:

@@ -38,7 +38,7 @@ from checker.grading._grade import grade_one
 from checker.grading._gradebook import GRADED, commands_stopped, neutralised, print_neutralised, write_atomic
 from checker.engine._report import exposing
 from checker.grading._sandbox import Limits
-from checker.engine._verdict import counted, out_of
+from checker.engine._verdict import counted, number, out_of
 
 BELOW_THRESHOLD = 1  # --fail-under: the score is below it (the only cause of exit code 1)
 UNGRADABLE = 3  # a single submission the grader could not grade: no score was produced
@@ -86,7 +86,7 @@ def puzzle_feedback(result: dict[str, Any]) -> str:
 def _values(value: Any) -> str:
     """An input, short: numbers to 3 significant digits, at most 12 of them."""
     flat = _flatten(value)
-    shown = ", ".join(f"{v:.3g}" if isinstance(v, float) else str(v) for v in flat[:12])
+    shown = ", ".join(number(v, ".3g") if isinstance(v, float) else str(v) for v in flat[:12])
     more = f", … ({len(flat)} values)" if len(flat) > 12 else ""
     return f"[{shown}{more}]" if isinstance(value, list) else shown
 

@@ -18,7 +18,7 @@ from typing import Sequence
 import numpy as np
 
 from checker.engine._catalog import Puzzle
-from checker.engine._verdict import Verdict, draw_phrase
+from checker.engine._verdict import Verdict, draw_phrase, number
 
 _STYLE = (
     "<style>text{font-family:ui-monospace,Menlo,Consolas,monospace}.tick{font-size:10px;fill:#555}"
@@ -63,7 +63,7 @@ def _color(value: float, top: float) -> str:
 
 
 def _number(value: float) -> str:
-    return f"{value:.4g}" if math.isfinite(value) else str(value)
+    return number(value, ".4g") if math.isfinite(value) else str(value)
 
 
 def _panel(panel: Panel, x0: int, y0: int) -> tuple[list[str], int, int]:

@@ -1,4 +1,4 @@
-# expect: fail cells
+# expect: fail flipped cells
 # Forgets that convolution flips the kernel: the Jacobian of a cross-correlation.
 import jax.numpy as np
 

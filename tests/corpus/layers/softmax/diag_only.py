@@ -1,4 +1,4 @@
-# expect: fail cells
+# expect: fail coupling cells
 # The softmax's Jacobian as diag(s) only: the normaliser's coupling (-s s^T) is forgotten.
 import jax.numpy as np
 

@@ -1,4 +1,4 @@
-# expect: fail cells
+# expect: fail flipped cells
 # Flips the kernel as numpy's convolve does: the layer is a cross-correlation, tap k weighs w_k, not w_{2-k}.
 import jax.numpy as np
 
