@@ -143,7 +143,7 @@ def _classroom_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, printed: str
     """The log of `grade --github-classroom` whose grading prints `printed` as the report does."""
     doc = {**_doc("repo", score=0, output=printed, message="wrong"), "max_score": 2}
 
-    def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, console: Console, progress: Console, *rest: Any) -> dict[str, Any]:
+    def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, console: Console, progress: Console, *rest: Any, **options: Any) -> dict[str, Any]:
         console.print(Text(f"repo: 0/2 points\nYour answer printed:\n{printed}"))
         return doc
 
