@@ -93,7 +93,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     verdicts = [_verdict_for(name, checked, located) for name in names]
     progress = {name: (checked[name].status.value, _state.digest(path)) for name, path in files}
     _state.record(root, progress)
-    points = {p.name: p.points for p in _catalog.puzzles()}
+    points = _workspace.points(root)  # the assignment's, in a student's workspace: as `grade` counts
     badges = {name: w for name, path in files if checked[name].passed and (w := _one_line(name, path)) is not None}
     if args.json:
         sys.stdout.write(json.dumps(to_json(verdicts, points, badges)) + "\n")
@@ -174,6 +174,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     state = _state.verdicts(root)
     variants = _workspace.choices(root)
     followed = set(_workspace.puzzle_names(root))  # the assignment's puzzles, in a student's workspace
+    points = _workspace.points(root)
     console = _console()
     total = passed = 0
     for chapter in _catalog.chapters():
@@ -185,7 +186,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             total += 1
             passed += status == "pass"
             one_line = status == "pass" and _one_line(p.name, found[p.name][0]) is not None
-            rows.append(ListRow(number, p.name, p.title, p.points, status, one_line))
+            rows.append(ListRow(number, p.name, p.title, points[p.name], status, one_line))
         if rows:
             console.print(list_table(f"{chapter.title} ({chapter.name})", rows, console.width))
             console.print()
@@ -218,7 +219,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     root = Path(args.dir)
     puzzle = _one(args.name, root)
     console = _console()
-    console.print(Text(f"{puzzle.title} ({puzzle.name}) · {puzzle.chapter} chapter · {counted(puzzle.points, 'point')}", style="bold"))
+    worth = _workspace.points(root).get(puzzle.name, puzzle.points)  # the assignment's, in a student's workspace
+    console.print(Text(f"{puzzle.title} ({puzzle.name}) · {puzzle.chapter} chapter · {counted(worth, 'point')}", style="bold"))
     if puzzle.variant:
         console.print(Text(f"your own variant ({_variants.label(puzzle)}), not the published puzzle", style="dim"))
     # Plain text, not Markdown: TeX's underscores would be read as emphasis.

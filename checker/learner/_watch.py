@@ -623,7 +623,7 @@ def _lines(runner: _Watch, console: Console, why: str | None) -> int:
     if why:
         console.print(Text(f"polling every {POLL_DELAY_MS} ms ({why})", style="dim"))
     runner.warm(runner.session.current)
-    points = {p.name: p.points for p in _catalog.puzzles()}
+    points = _workspace.points(runner.session.root)  # the assignment's, in a student's workspace
     while True:
         kind, value = runner.events.get()
         if kind == "files":

@@ -10,8 +10,9 @@ here is made from the catalog in the installed package, so no repository is need
 an `[assignment]` table (student id, the assignment's seed and digest, whether variants are on),
 and every command run in it (`choices`, `puzzle_in`) uses that student's own variant of each puzzle.
 An assignment with a `[puzzles]` table gets stubs for those puzzles only, listed in the marker's
-`puzzles` key; `check` and `list` then go through those. Without the table, the workspace is the
-canonical one, exactly as before.
+`puzzles` key; `check` and `list` then go through those, and the marker's `points` key holds the
+assignment's points where they are not the catalog's, so that `list`, `show`, `check` and `watch`
+count as `grade` does. Without an assignment, the workspace is the canonical one.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ class Assigned:
     digest: str  # `Assignment.digest` of the file `init` was given
     variants: bool
     puzzles: tuple[str, ...] = ()  # the assignment's puzzles when it names some; () for all
+    points: tuple[tuple[str, int], ...] = ()  # the assignment's points where not the catalog's
 
     def variant_of(self, puzzle: Puzzle | str) -> Puzzle:
         """This student's concrete `puzzle` (the canonical one when variants are off)."""
@@ -119,6 +121,9 @@ def _marker_text(assigned: Assigned | None = None, packs: Sequence[Path] = ()) -
     if assigned.puzzles:
         text += "# The assignment's puzzles: `check` and `list` go through these.\n"
         text += "puzzles = [" + ", ".join(_toml_string(n) for n in assigned.puzzles) + "]\n"
+    if assigned.points:
+        text += "# The assignment's points, where they are not the catalog's: every command here counts these.\n"
+        text += "points = { " + ", ".join(f"{_toml_string(n)} = {v}" for n, v in assigned.points) + " }\n"
     return text + (
         "\n# Made by `jacpuzzles init --assignment FILE --student ID`: your stubs are your own variants\n"
         "# of the puzzles. Edit nothing here: the grader checks the id and digest against its own.\n"
@@ -163,7 +168,12 @@ def assignment(root: Path) -> Assigned | None:
     known = {p.name for p in _catalog.puzzles()}
     if not isinstance(names, list) or not all(isinstance(n, str) and n in known for n in names):
         raise WorkspaceError(f"{path}: puzzles must list puzzle names (e.g. [\"cumsum\", \"neg\"]), found {names!r}: {_REMAKE}")
-    return Assigned(student.strip(), seed, digest, variants, tuple(dict.fromkeys(names)))
+    points = raw.get("points", {})
+    if not isinstance(points, dict) or not all(
+        n in known and isinstance(v, int) and not isinstance(v, bool) and v >= 0 for n, v in points.items()
+    ):
+        raise WorkspaceError(f"{path}: points must map puzzle names to whole numbers (e.g. {{ \"cumsum\" = 3 }}), found {points!r}: {_REMAKE}")
+    return Assigned(student.strip(), seed, digest, variants, tuple(dict.fromkeys(names)), tuple(points.items()))
 
 
 _REMAKE = (
@@ -211,6 +221,13 @@ def puzzle_in(root: Path, name: str) -> Puzzle:
     return base if found is None else found.variant_of(base)
 
 
+def points(root: Path) -> dict[str, int]:
+    """Points per puzzle as the workspace holding `root` counts them: the assignment's in a
+    student's workspace (what `grade` gives), else the catalog's."""
+    found = assignment(root) if root.exists() else None
+    return {p.name: p.points for p in _catalog.puzzles()} | dict(found.points if found is not None else ())
+
+
 def puzzle_names(root: Path) -> list[str]:
     """The puzzles of the workspace holding `root`, in catalog order: the assignment's, when it
     names some, else every puzzle."""
@@ -238,9 +255,11 @@ def init(root: Path, given: Assignment | None = None, student: str | None = None
             raise WorkspaceError(f"the student id {student!r} holds control characters: give the id as the roster has it, e.g. `--student s1234`")
         every = {p.name for p in _catalog.puzzles()}
         names = tuple(n for n, _ in given.puzzles)
+        catalog_points = {p.name: p.points for p in _catalog.puzzles()}
         assigned = Assigned(
             student.strip(), given.seed if given.seed is not None else DEFAULT_SEED, given.digest, given.variants,
             names if set(names) != every else (),
+            tuple((n, v) for n, v in given.puzzles if v != catalog_points[n]),
         )
     if root.exists() and not root.is_dir():
         raise WorkspaceError(f"{root} exists and is not a folder: pick a new folder name, e.g. `jacpuzzles init jacpuzzles-work`")
