@@ -251,3 +251,11 @@ def test_show_says_1_point_in_the_singular() -> None:
     assert one.returncode == 0 and "· 1 point\n" in one.stdout and "1 points" not in one.stdout
     two = jacpuzzles("show", "cumsum")
     assert "· 2 points\n" in two.stdout
+
+
+def test_version_prints_the_installed_kits_version() -> None:
+    from importlib.metadata import version
+
+    result = jacpuzzles("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"jacpuzzles {version('jacpuzzles')}"

@@ -546,12 +546,23 @@ def _one(name: str, root: Path | None = None) -> _catalog.Puzzle:
         raise UsageError(str(exc)) from None
 
 
+def _version() -> str:
+    """The installed kit's version (`unknown` in a source tree that was never installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("jacpuzzles")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for the docs and the tests)."""
     top = argparse.ArgumentParser(
         prog="jacpuzzles",
         description="Jacobian puzzles: fill in `jac`, check it against jax.jacfwd.",
     )
+    top.add_argument("--version", action="version", version=f"jacpuzzles {_version()}")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def with_dir(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
