@@ -652,6 +652,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         given = getattr(args, "pack", None)
         if given is None and getattr(args, "dir", None) is not None:  # the workspace's own packs
             given = [str(p) for p in _workspace.packs(Path(args.dir))] or None
+        if given is None and getattr(args, "github_classroom", None) is not None:  # the repository's packs, as its student uses them
+            given = [str(p) for p in _workspace.packs(Path(args.github_classroom))] or None
         _use_packs(given)
         return int(args.run(args))
     except (UsageError, _workspace.WorkspaceError) as exc:
