@@ -26,6 +26,7 @@ from checker.authoring import _generate
 from checker.engine import _badge, _catalog, _stubs, _variants
 from checker.learner import _state, _workspace
 from checker.engine._catalog import UnknownPuzzle, puzzle_named
+from checker.engine._code import CodeLines
 from checker.cli._cli_extras import UsageError
 from checker.engine._stubs import find_answers
 from checker.engine._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
@@ -215,6 +216,17 @@ def _assignment_note(root: Path) -> str:
     return f"assignment workspace of student {found.student}: {counted_here}, {what}"
 
 
+def reflow(text: str) -> str:
+    """`text` with the line breaks inside each paragraph joined, so that a console wraps it once:
+    paragraphs (split by blank lines) stay apart, and one with an indented line (code, a table)
+    is kept as it is."""
+    paragraphs = text.split("\n\n")
+    return "\n\n".join(
+        p if any(line[:1].isspace() for line in p.splitlines()[1:]) else " ".join(line.strip() for line in p.splitlines())
+        for p in paragraphs
+    )
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     root = Path(args.dir)
     puzzle = _one(args.name, root)
@@ -223,12 +235,14 @@ def cmd_show(args: argparse.Namespace) -> int:
     console.print(Text(f"{puzzle.title} ({puzzle.name}) · {puzzle.chapter} chapter · {counted(worth, 'point')}", style="bold"))
     if puzzle.variant:
         console.print(Text(f"your own variant ({_variants.label(puzzle)}), not the published puzzle", style="dim"))
-    # Plain text, not Markdown: TeX's underscores would be read as emphasis.
-    console.print(Text(puzzle.statement))
+    # Plain text, not Markdown: TeX's underscores would be read as emphasis. Its line breaks
+    # are the catalog's: joined first, so that the text is wrapped once, to this terminal.
+    console.print(Text(reflow(puzzle.statement)))
     console.print()
-    console.print(Syntax(puzzle.code.rstrip(), "python", theme="ansi_dark", word_wrap=True))
+    # Code lines whole, never wrapped: what is copied from here is valid Python.
+    console.print(CodeLines(puzzle.code.rstrip()), crop=False)
     console.print(Text("Fill in:", style="bold"))
-    console.print(Syntax(f"{puzzle.jac_signature()}\n    ...", "python", theme="ansi_dark", word_wrap=True))
+    console.print(CodeLines(f"{puzzle.jac_signature()}\n    ..."), crop=False)
     shapes = ", ".join(str(s) for s in puzzle.jac_shapes())
     plural = "s" if len(puzzle.jac_shapes()) > 1 else ""
     if puzzle.is_vjp:
@@ -464,7 +478,7 @@ def cmd_solution(args: argparse.Namespace) -> int:
         if status != "pass":
             console.print(Text(_not_yet(root, puzzle, status), style="yellow"))
             return 1
-    console.print(_solutions.SolutionView(puzzle, text, forced=args.force))
+    console.print(_solutions.SolutionView(puzzle, text, forced=args.force), crop=False)  # code lines whole
     return 0
 
 
@@ -491,7 +505,8 @@ def _variant_solution(root: Path, assigned: _workspace.Assigned, published: _cat
             f"below is the reference answer to the published {published.name} ({canonical}), not to yours ({_variants.label(mine)}): "
             "it is wrong for your variant. Yours passes already: compare the two.",
         ))
-    console.print(Padding(_solutions.SolutionView(published, text, published=bool(mine.variant)), (1, 0, 0, 0)))
+    console.print()
+    console.print(_solutions.SolutionView(published, text, published=bool(mine.variant)), crop=False)  # code lines whole
     if mine.variant and mine.why:
         console.print(Text("Why yours is right", style="bold"))
         console.print(Padding(Text(mine.why), (0, 0, 0, 2)))
