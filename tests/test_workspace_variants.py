@@ -284,6 +284,9 @@ def test_the_notebook_holds_the_students_f_and_checks_against_their_variant(chec
     cumsum = mine("cumsum")
     at = next(k for k, s in enumerate(sources) if s.startswith("## ") and "(`cumsum`)" in s)
     assert _one_line(cumsum.statement) in _one_line(sources[at])
+    assert sources[at].endswith("· 3 points")  # the assignment's points (the catalog's: 2)
+    conv = next(s for s in sources if s.startswith("## ") and "(`conv`)" in s)
+    assert conv.endswith("· 2 points")  # the catalog's: 3
     assert sources[at + 1] == cumsum.code.rstrip()
     assert sources[at + 3] == f'checker.check("cumsum", jac, variant={dict(cumsum.variant)!r})'
     assert not any("{{" in s for s in sources)

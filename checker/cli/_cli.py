@@ -607,6 +607,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("out", metavar="OUT.ipynb")
     p.add_argument("--blank", action="store_true", help="stubs in every answer cell, not your answers")
     p.add_argument("--chapter", default="autodiff", help="the chapter (default: %(default)s)")
+    p.add_argument("--install-from", metavar="URL_OR_WHEEL", default=None,
+                   help="where the set-up cell installs the kit from on a fresh kernel (Colab): a URL, a git+ URL or a wheel (default: where this kit was installed from)")
     p.set_defaults(run=cmd_notebook)
     p = with_dir(sub.add_parser("hint", help="reveal the next hint for a puzzle"))
     p.add_argument("name", metavar="NAME")
