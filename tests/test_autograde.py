@@ -272,6 +272,28 @@ def test_plugin_grades_only_the_selected_puzzles(tmp_path: Path) -> None:
     assert f"1 failed, 1 passed, {len(POINTS) - 2} deselected" in result.stdout
 
 
+def test_plugin_finds_the_workspace_it_runs_in_as_every_command_does(tmp_path: Path) -> None:
+    made = _run(["-m", "checker", "init", "ws"], tmp_path, PYTHONPATH=str(REPO))
+    assert made.returncode == 0, made.stderr
+    ws = tmp_path / "ws"
+    for path in _answers(tmp_path / "answers").rglob("*.py"):
+        shutil.copy(path, ws / "autodiff" / path.name)
+    result = _run(["-m", "pytest", "--jacpuzzles", "-p", "no:cacheprovider", "-k", "cumsum or relu", "--timeout", str(PLUGIN_TIMEOUT)],
+                  ws / "autodiff", JACPUZZLES_CACHE=os.environ["JACPUZZLES_CACHE"], PYTHONPATH=str(REPO))  # at any depth
+    assert f"jacpuzzles: grading 2 puzzle(s) in {ws.resolve()}" in result.stdout, result.stdout + result.stderr
+    assert f"1 failed, 1 passed, {len(POINTS) - 2} deselected" in result.stdout
+
+
+def test_plugin_in_a_students_workspace_asks_for_the_instructors_assignment(tmp_path: Path) -> None:
+    (tmp_path / "hw.toml").write_text("seed = 7\nvariants = true\n\n[puzzles]\ncumsum = 3\n")
+    made = _run(["-m", "checker", "init", "ws", "--assignment", "hw.toml", "--student", "s1"], tmp_path, PYTHONPATH=str(REPO))
+    assert made.returncode == 0, made.stderr
+    result = _run(["-m", "pytest", "--jacpuzzles", "-p", "no:cacheprovider"], tmp_path / "ws", PYTHONPATH=str(REPO))
+    assert result.returncode == 4, result.stdout
+    assert "is student s1's workspace for an assignment: pass the instructor's file and the id, " in result.stderr
+    assert "`--jacpuzzles-assignment FILE --jacpuzzles-student s1`" in result.stderr
+
+
 def test_plugin_reports_a_grading_failure_in_every_test_without_grading_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from checker.frontends import _pytest_plugin
     from checker.grading import _grade

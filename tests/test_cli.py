@@ -251,3 +251,45 @@ def test_show_says_1_point_in_the_singular() -> None:
     assert one.returncode == 0 and "· 1 point\n" in one.stdout and "1 points" not in one.stdout
     two = jacpuzzles("show", "cumsum")
     assert "· 2 points\n" in two.stdout
+
+
+def test_version_prints_the_installed_kits_version() -> None:
+    from importlib.metadata import version
+
+    result = jacpuzzles("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"jacpuzzles {version('jacpuzzles')}"
+
+
+def _at_80_columns(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "checker", *args], capture_output=True, text=True, cwd=REPO,
+                          env={**os.environ, "COLUMNS": "80"}, stdin=subprocess.DEVNULL, timeout=300)
+
+
+@pytest.mark.parametrize("name", ["softmax", "superposition_lookup_corrected", "logsumexp"])  # lines of 106 to 110 columns
+def test_solution_at_80_columns_prints_every_code_line_whole(name: str) -> None:
+    import ast
+    import textwrap
+
+    from checker.engine._stubs import answer_part
+
+    result = _at_80_columns("solution", name, "--force")
+    assert result.returncode == 0, result.stderr
+    answer = answer_part((SOLUTIONS / puzzle_named(name).chapter / f"{name}.py").read_text()).strip("\n")
+    assert max(len(line) for line in answer.splitlines()) > 80  # the case: a line wider than the terminal
+    lines = result.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == answer.splitlines()[0].strip())
+    shown = "\n".join(line.rstrip() for line in lines[start:start + len(answer.splitlines())])
+    assert textwrap.dedent(shown) == "\n".join(line.rstrip() for line in answer.splitlines())  # as copied: the file's code
+    ast.parse(textwrap.dedent(shown))
+
+
+def test_show_at_80_columns_keeps_code_whole_and_wraps_the_statement_once() -> None:
+    result = _at_80_columns("show", "conv2d")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert 'def conv2d(x: Shaped[Array, "16"], y: Shaped[Array, "4"]) -> Shaped[Array, "16"]:\n' in out
+    assert 'def jac(x: Shaped[Array, "16"], y: Shaped[Array, "4"]) -> tuple[Shaped[Array, "16 16"], Shaped[Array, "16 4"]]:\n' in out
+    statement = out.split("\n\n")[0].splitlines()[1:]  # the first paragraph, under the title line
+    # Wrapped once: each line but the last fills the terminal to within a word, none is a stub.
+    assert len(statement) >= 2 and all(len(line.rstrip()) > 60 for line in statement[:-1]), statement

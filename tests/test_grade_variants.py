@@ -464,3 +464,56 @@ def test_the_pytest_plugin_grades_the_student_s_own_variant(tmp_path: Path) -> N
     assert published.returncode == 1 and "1 failed" in published.stdout, published.stdout[-3000:]
     missing = subprocess.run(base, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
     assert missing.returncode == 4 and "pass --jacpuzzles-student ID" in missing.stderr
+
+
+def _gradescope(root: Path, assignment: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "checker", "grade", "--gradescope", "--gradescope-root", str(root), "--assignment", str(assignment), "--timeout", "5"],
+        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env={**os.environ, "COLUMNS": "200"},
+    )
+
+
+def test_gradescope_never_grades_a_student_missing_from_the_roster_on_other_variants(tmp_path: Path) -> None:
+    # The roster lists the login, Gradescope knows the email: no silent grade on the email's variants.
+    root = tmp_path / "autograder"
+    _write(root / "submission", {"cumsum": _reference("cumsum", "s1")})
+    (root / "submission_metadata.json").write_text(json.dumps({"users": [{"email": "ada@example.edu", "id": 7}]}))
+    assignment = tmp_path / "a.toml"
+    assignment.write_text(f'seed = {SEED}\nvariants = true\n\n[puzzles]\ncumsum = true\n\n[students]\n"ada-l" = "s1"\n')
+    result = _gradescope(root, assignment)
+    assert result.returncode == 3, result.stderr[-2000:] + result.stdout[-2000:]
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["tests"] == [] and results["score"] == 0
+    seen = " ".join(results["output"].split())  # what the student sees
+    assert seen.startswith("NOT GRADED: this assignment gives each student their own variants, and the student here "
+                           "(Gradescope's ada@example.edu, 7) is not on its roster")
+    assert '`"ada@example.edu" = "STUDENT-ID"` to [students]' in seen and "The 0 shown is not a grade." in seen
+    said = " ".join(result.stdout.split())  # what the instructor sees
+    assert "NOT GRADED: this assignment gives each student their own variants" in said and "grading the variants" not in said
+    # Listed by email (any case), by Gradescope's sid, or by the student id itself: graded on s1's variants.
+    for roster, meta in (('"ADA@example.edu" = "s1"', {"email": "ada@example.edu"}), ('"ada-l" = "s1"', {"email": "x@y", "sid": "s1"})):
+        assignment.write_text(f"seed = {SEED}\nvariants = true\n\n[puzzles]\ncumsum = true\n\n[students]\n{roster}\n")
+        (root / "submission_metadata.json").write_text(json.dumps({"users": [meta]}))
+        result = _gradescope(root, assignment)
+        assert result.returncode == 0, result.stderr[-2000:] + result.stdout[-2000:]
+        assert "grading the variants of student s1" in result.stdout
+        assert [t["status"] for t in json.loads((root / "results" / "results.json").read_text())["tests"]] == ["passed"]
+
+
+def test_github_classroom_never_grades_a_login_missing_from_the_roster(tmp_path: Path) -> None:
+    repo = _write(tmp_path / "repo", {"cumsum": _reference("cumsum", "s1")})
+    output = tmp_path / "output"
+    assignment = Assignment((("cumsum", 2),), seed=SEED, variants=True, students=(("ada-l", "s1"),))
+    console = Console(file=__import__("io").StringIO(), width=200)
+    env = {"GITHUB_OUTPUT": str(output), "GITHUB_REPOSITORY": "org/hw-1-carol", "GITHUB_ACTOR": "carol"}
+    from checker.grading._sandbox import Limits
+
+    code = _autograde.github_classroom(repo, Limits(5, 0), 0, None, console, console, assignment, env)
+    assert code == 3
+    import base64
+
+    result = json.loads(base64.b64decode(output.read_text().strip().removeprefix("result=")))
+    assert result["max_score"] == 0 and result["status"] == "error"
+    message = " ".join(result["tests"][0]["message"].split())
+    assert message.startswith("NOT GRADED: the grader could not grade this repository: this assignment gives each student their own variants")
+    assert "(GitHub login carol) is not on its roster" in message and '`"carol" = "STUDENT-ID"`' in message

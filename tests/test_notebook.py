@@ -189,3 +189,50 @@ def test_a_one_point_puzzle_reads_1_point_in_the_notebook() -> None:
     headers = [c for c in cells if " · " in c and "point" in c]
     assert any(c.endswith("· 1 point") for c in headers) and any(c.endswith("· 2 points") for c in headers)
     assert not any("· 1 points" in c for c in headers)
+
+
+def _setup_cell(path: Path) -> str:
+    return "".join(json.loads(path.read_text())["cells"][1]["source"])
+
+
+def test_the_setup_cell_installs_the_kit_from_where_it_can_be_installed(tmp_path: Path) -> None:
+    """Not `pip install jacpuzzles` (the package index has no such kit): the source given with
+    --install-from, else the one this kit was installed from; only when the kit is missing."""
+    url = "https://example.org/dist/jacpuzzles-0.1.0-py3-none-any.whl"
+    result = jacpuzzles("notebook", str(tmp_path / "a.ipynb"), "--blank", "--install-from", url)
+    assert result.returncode == 0, result.stderr
+    cell = _setup_cell(tmp_path / "a.ipynb")
+    assert f"'jacpuzzles @ {url}'" in cell and "(`notebook --install-from`)" in cell
+    assert 'importlib.metadata.version("jacpuzzles")' in cell and "except importlib.metadata.PackageNotFoundError:" in cell
+    assert "%pip install jacpuzzles" not in cell
+    wheel = tmp_path / "jacpuzzles-0.1.0-py3-none-any.whl"
+    wheel.write_bytes(b"")
+    assert jacpuzzles("notebook", str(tmp_path / "b.ipynb"), "--blank", "--install-from", str(wheel)).returncode == 0
+    assert f"'jacpuzzles @ {wheel.resolve().as_uri()}'" in _setup_cell(tmp_path / "b.ipynb")
+    assert jacpuzzles("notebook", str(tmp_path / "c.ipynb"), "--blank").returncode == 0
+    default = _setup_cell(tmp_path / "c.ipynb")
+    assert "'jacpuzzles @ " in default and "'jacpuzzles'" not in default  # where this kit came from
+    compile(default, "setup", "exec")  # plain Python: runs in any kernel
+
+
+def test_the_install_source_follows_pips_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.metadata
+
+    from checker.learner import _notebook
+
+    class Installed:
+        def __init__(self, record: dict[str, object]) -> None:
+            self.record = record
+
+        def read_text(self, name: str) -> str:
+            return json.dumps(self.record)
+
+    cases = [
+        ({"url": "https://github.com/org/jacpuzzles", "vcs_info": {"vcs": "git", "commit_id": "abc123"}}, "jacpuzzles @ git+https://github.com/org/jacpuzzles@abc123"),
+        ({"url": "https://example.org/jacpuzzles-0.1.0-py3-none-any.whl", "archive_info": {}}, "jacpuzzles @ https://example.org/jacpuzzles-0.1.0-py3-none-any.whl"),
+        ({"url": "file:///home/prof/jacpuzzles", "dir_info": {"editable": True}}, "jacpuzzles @ file:///home/prof/jacpuzzles"),
+    ]
+    for record, expected in cases:
+        monkeypatch.setattr(importlib.metadata, "distribution", lambda name, r=record: Installed(r))
+        assert _notebook.install_requirement()[0] == expected
+    assert "--install-from" in _notebook.install_requirement()[1]  # a local source: how to reach Colab

@@ -198,3 +198,47 @@ def jac(x):
     eve = {r["puzzle"]: r for r in json.loads((out / "eve.json").read_text())["results"]}
     assert ada == {"softsign": "pass", "cumsum": "todo"}
     assert eve["softsign"]["status"] == "error", eve["softsign"]
+
+
+def test_a_classroom_template_carries_its_pack_without_answers_by_relative_path(pack: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import base64
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from checker.learner import _workspace
+    from tests.conftest import REPO
+
+    template = tmp_path / "template"
+    assert main(["init", str(template), "--classroom", "--pack", str(pack)]) == 0
+    assert (template / "packs" / "course" / "pack.toml").read_text() == (pack / "pack.toml").read_text()
+    assert not (template / "packs" / "course" / "solutions").exists()  # the reference answers stay with the instructor
+    assert 'packs = ["packs/course"]' in _workspace.marker(template).read_text()
+    _catalog.use_packs([])
+    # A student's clone, elsewhere, with the instructor's pack out of reach.
+    clone = tmp_path / "elsewhere" / "hw-1-ada"
+    shutil.copytree(template, clone)
+    shutil.rmtree(pack)
+    monkeypatch.chdir(clone / "course")
+    capsys.readouterr()
+    assert main(["list"]) == 0
+    assert "softsign" in capsys.readouterr().out
+    assert main(["check", "softsign"]) == 1  # the stub, against the pack's puzzle
+    # The Classroom grader counts the pack's puzzles too.
+    output = tmp_path / "github_output"
+    env = {**os.environ, "COLUMNS": "200", "GITHUB_OUTPUT": str(output), "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-m", "checker", "grade", "--github-classroom", str(clone), "--timeout", "5"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=900, env=env, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(base64.b64decode(output.read_text().strip().removeprefix("result=")))
+    assert "softsign" in {t["name"] for t in result["tests"]}
+    _catalog.use_packs([])
+    assert result["max_score"] == sum(p.points for p in _catalog.puzzles()) + 2  # the kit's 134 and softsign's 2
+    # A pack the repository's record names but that is gone: refused, never left out.
+    shutil.rmtree(clone / "packs")
+    gone = subprocess.run([sys.executable, "-m", "checker", "grade", "--github-classroom", str(clone), "--timeout", "5"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=900, env=env, stdin=subprocess.DEVNULL)
+    assert gone.returncode == 2, gone.stdout[-2000:]
+    assert f"pack {clone / 'packs' / 'course'}: no such folder" in " ".join(gone.stderr.split())

@@ -183,3 +183,25 @@ def test_two_traces_are_the_same_program_only_when_they_compute_the_same() -> No
     assert "pure_callback" in names and "mul" in names  # nested programs too
     assert not traceable(printing)  # a callback runs plainly: it may read state the calls change
     assert traceable(jax.make_jaxpr(lambda a: jax.jit(lambda b: np.sin(b) * 2)(a))(x).jaxpr)
+
+
+def test_without_sigalrm_a_watchdog_stops_a_hanging_jac(answer, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Windows has no SIGALRM: the time limit is a watchdog thread interrupting the main thread."""
+    import signal
+    import time
+
+    from checker.engine import _runner
+
+    monkeypatch.delattr(signal, "setitimer")
+    monkeypatch.delattr(signal, "SIGALRM")
+    start = time.monotonic()
+    verdict = check_file("neg", answer("neg", "def jac(x):\n    while True:\n        pass\n"), timeout=0.5)
+    assert (verdict.status, verdict.kinds()) == (Status.ERROR, (Kind.TIMEOUT,))
+    assert verdict.message == "jac did not return within 0.5 s on the random draw 1"
+    assert time.monotonic() - start < 30
+    # An answer that swallows KeyboardInterrupt is stopped all the same, and nothing stray is left:
+    swallow = "def jac(x):\n    while True:\n        try:\n            while True:\n                pass\n        except KeyboardInterrupt:\n            pass\n"
+    verdict = check_file("neg", answer("neg", swallow), timeout=0.5)
+    assert verdict.kinds() == (Kind.TIMEOUT,)
+    assert check_file("neg", answer("neg", "import jax.numpy as np\n\ndef jac(x):\n    return -np.eye(10)\n"), timeout=5).status is Status.PASS
+    assert not _runner._expired.is_set()

@@ -381,3 +381,20 @@ def test_the_watch_polls_when_file_events_fail(two_stubs: Path, monkeypatch: pyt
     found = _events_after(["def jac(x):\n    return 1\n"], two_stubs, polling=False)
     assert found[0] == ("polling", "file events unavailable (OS file watch limit reached); polling every 100 ms")
     assert found[1:] == [("files", {two_stubs / "autodiff" / "neg.py"})]
+
+
+def test_watch_draws_its_screen_only_with_posix_terminal_control(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On Windows (no termios, no `select` on a terminal) watch prints a verdict per save instead
+    of its screen, rather than failing at the first key."""
+    from rich.console import Console
+
+    from checker.learner import _watch
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    console = Console(file=io.StringIO(), force_terminal=True)
+    assert _watch.interactive_screen(console) is True
+    monkeypatch.setitem(sys.modules, "termios", None)  # import termios: ImportError
+    assert _watch.interactive_screen(console) is False
+    monkeypatch.delitem(sys.modules, "termios")
+    monkeypatch.setattr(_watch.os, "name", "nt")
+    assert _watch.interactive_screen(console) is False

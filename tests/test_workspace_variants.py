@@ -83,7 +83,8 @@ def test_init_records_the_assignment_table_as_the_contract_says(ws: Path, tmp_pa
     assert raw["assignment"] == {"student": STUDENT, "seed": SEED, "digest": given.digest, "variants": True}
     assert len(given.digest) == 16
     assert raw["puzzles"] == list(ASSIGNED)
-    assert _workspace.assignment(ws / "autodiff") == _workspace.Assigned(STUDENT, SEED, given.digest, True, ASSIGNED)
+    assert raw["points"] == {"cumsum": 3, "conv": 2}  # where the assignment's are not the catalog's (2 and 3)
+    assert _workspace.assignment(ws / "autodiff") == _workspace.Assigned(STUDENT, SEED, given.digest, True, ASSIGNED, (("cumsum", 3), ("conv", 2)))
 
 
 def test_the_workspaces_variants_are_the_ones_the_grader_derives(ws: Path) -> None:
@@ -203,6 +204,22 @@ def test_list_shows_the_assignments_puzzles_with_the_statuses_of_their_variants(
     assert f"assignment workspace of student {STUDENT}: the assignment's 3 puzzles, your own variant of each puzzle" in _one_line(result.stdout)
 
 
+def test_check_list_and_show_count_the_assignments_points_as_grade_does(checked: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    # The assignment: cumsum = 3 (catalog 2), running_mean = true (catalog 2), conv = 2 (catalog 3).
+    folder, result = checked
+    doc = json.loads(result.stdout)
+    assert {v["puzzle"]: v["max_points"] for v in doc["results"]} == {"cumsum": 3, "running_mean": 2, "conv": 2}
+    assert {v["puzzle"]: v["points"] for v in doc["results"]} == {"cumsum": 3, "running_mean": 0, "conv": 0}
+    report = jacpuzzles("check", cwd=folder)
+    assert "points: 3/7" in report.stdout, report.stdout
+    listed = jacpuzzles("list", cwd=folder)
+    points = {line.split("│")[1].strip(): line.split("│")[3].strip() for line in listed.stdout.splitlines() if line.count("│") >= 5}
+    assert points == {"cumsum": "3", "running_mean": "2", "conv": "2"}, listed.stdout
+    for name, worth in (("cumsum", "3 points"), ("conv", "2 points")):
+        shown = jacpuzzles("show", name, cwd=folder)
+        assert f"autodiff chapter · {worth}" in shown.stdout, shown.stdout
+
+
 def test_show_and_hint_print_the_students_own_text(ws: Path) -> None:
     cumsum = mine("cumsum")
     shown = jacpuzzles("show", "cumsum", "--page", cwd=ws)
@@ -267,6 +284,9 @@ def test_the_notebook_holds_the_students_f_and_checks_against_their_variant(chec
     cumsum = mine("cumsum")
     at = next(k for k, s in enumerate(sources) if s.startswith("## ") and "(`cumsum`)" in s)
     assert _one_line(cumsum.statement) in _one_line(sources[at])
+    assert sources[at].endswith("· 3 points")  # the assignment's points (the catalog's: 2)
+    conv = next(s for s in sources if s.startswith("## ") and "(`conv`)" in s)
+    assert conv.endswith("· 2 points")  # the catalog's: 3
     assert sources[at + 1] == cumsum.code.rstrip()
     assert sources[at + 3] == f'checker.check("cumsum", jac, variant={dict(cumsum.variant)!r})'
     assert not any("{{" in s for s in sources)

@@ -26,6 +26,7 @@ from checker.authoring import _generate
 from checker.engine import _badge, _catalog, _stubs, _variants
 from checker.learner import _state, _workspace
 from checker.engine._catalog import UnknownPuzzle, puzzle_named
+from checker.engine._code import CodeLines
 from checker.cli._cli_extras import UsageError
 from checker.engine._stubs import find_answers
 from checker.engine._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
@@ -93,7 +94,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     verdicts = [_verdict_for(name, checked, located) for name in names]
     progress = {name: (checked[name].status.value, _state.digest(path)) for name, path in files}
     _state.record(root, progress)
-    points = {p.name: p.points for p in _catalog.puzzles()}
+    points = _workspace.points(root)  # the assignment's, in a student's workspace: as `grade` counts
     badges = {name: w for name, path in files if checked[name].passed and (w := _one_line(name, path)) is not None}
     if args.json:
         sys.stdout.write(json.dumps(to_json(verdicts, points, badges)) + "\n")
@@ -174,6 +175,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     state = _state.verdicts(root)
     variants = _workspace.choices(root)
     followed = set(_workspace.puzzle_names(root))  # the assignment's puzzles, in a student's workspace
+    points = _workspace.points(root)
     console = _console()
     total = passed = 0
     for chapter in _catalog.chapters():
@@ -185,7 +187,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             total += 1
             passed += status == "pass"
             one_line = status == "pass" and _one_line(p.name, found[p.name][0]) is not None
-            rows.append(ListRow(number, p.name, p.title, p.points, status, one_line))
+            rows.append(ListRow(number, p.name, p.title, points[p.name], status, one_line))
         if rows:
             console.print(list_table(f"{chapter.title} ({chapter.name})", rows, console.width))
             console.print()
@@ -214,19 +216,33 @@ def _assignment_note(root: Path) -> str:
     return f"assignment workspace of student {found.student}: {counted_here}, {what}"
 
 
+def reflow(text: str) -> str:
+    """`text` with the line breaks inside each paragraph joined, so that a console wraps it once:
+    paragraphs (split by blank lines) stay apart, and one with an indented line (code, a table)
+    is kept as it is."""
+    paragraphs = text.split("\n\n")
+    return "\n\n".join(
+        p if any(line[:1].isspace() for line in p.splitlines()[1:]) else " ".join(line.strip() for line in p.splitlines())
+        for p in paragraphs
+    )
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     root = Path(args.dir)
     puzzle = _one(args.name, root)
     console = _console()
-    console.print(Text(f"{puzzle.title} ({puzzle.name}) · {puzzle.chapter} chapter · {counted(puzzle.points, 'point')}", style="bold"))
+    worth = _workspace.points(root).get(puzzle.name, puzzle.points)  # the assignment's, in a student's workspace
+    console.print(Text(f"{puzzle.title} ({puzzle.name}) · {puzzle.chapter} chapter · {counted(worth, 'point')}", style="bold"))
     if puzzle.variant:
         console.print(Text(f"your own variant ({_variants.label(puzzle)}), not the published puzzle", style="dim"))
-    # Plain text, not Markdown: TeX's underscores would be read as emphasis.
-    console.print(Text(puzzle.statement))
+    # Plain text, not Markdown: TeX's underscores would be read as emphasis. Its line breaks
+    # are the catalog's: joined first, so that the text is wrapped once, to this terminal.
+    console.print(Text(reflow(puzzle.statement)))
     console.print()
-    console.print(Syntax(puzzle.code.rstrip(), "python", theme="ansi_dark", word_wrap=True))
+    # Code lines whole, never wrapped: what is copied from here is valid Python.
+    console.print(CodeLines(puzzle.code.rstrip()), crop=False)
     console.print(Text("Fill in:", style="bold"))
-    console.print(Syntax(f"{puzzle.jac_signature()}\n    ...", "python", theme="ansi_dark", word_wrap=True))
+    console.print(CodeLines(f"{puzzle.jac_signature()}\n    ..."), crop=False)
     shapes = ", ".join(str(s) for s in puzzle.jac_shapes())
     plural = "s" if len(puzzle.jac_shapes()) > 1 else ""
     if puzzle.is_vjp:
@@ -467,7 +483,7 @@ def cmd_solution(args: argparse.Namespace) -> int:
         if status != "pass":
             console.print(Text(_not_yet(root, puzzle, status), style="yellow"))
             return 1
-    console.print(_solutions.SolutionView(puzzle, text, forced=args.force))
+    console.print(_solutions.SolutionView(puzzle, text, forced=args.force), crop=False)  # code lines whole
     return 0
 
 
@@ -494,7 +510,8 @@ def _variant_solution(root: Path, assigned: _workspace.Assigned, published: _cat
             f"below is the reference answer to the published {published.name} ({canonical}), not to yours ({_variants.label(mine)}): "
             "it is wrong for your variant. Yours passes already: compare the two.",
         ))
-    console.print(Padding(_solutions.SolutionView(published, text, published=bool(mine.variant)), (1, 0, 0, 0)))
+    console.print()
+    console.print(_solutions.SolutionView(published, text, published=bool(mine.variant)), crop=False)  # code lines whole
     if mine.variant and mine.why:
         console.print(Text("Why yours is right", style="bold"))
         console.print(Padding(Text(mine.why), (0, 0, 0, 2)))
@@ -549,12 +566,23 @@ def _one(name: str, root: Path | None = None) -> _catalog.Puzzle:
         raise UsageError(str(exc)) from None
 
 
+def _version() -> str:
+    """The installed kit's version (`unknown` in a source tree that was never installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("jacpuzzles")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for the docs and the tests)."""
     top = argparse.ArgumentParser(
         prog="jacpuzzles",
         description="Jacobian puzzles: fill in `jac`, check it against jax.jacfwd.",
     )
+    top.add_argument("--version", action="version", version=f"jacpuzzles {_version()}")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def with_dir(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -584,6 +612,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("out", metavar="OUT.ipynb")
     p.add_argument("--blank", action="store_true", help="stubs in every answer cell, not your answers")
     p.add_argument("--chapter", default="autodiff", help="the chapter (default: %(default)s)")
+    p.add_argument("--install-from", metavar="URL_OR_WHEEL", default=None,
+                   help="where the set-up cell installs the kit from on a fresh kernel (Colab): a URL, a git+ URL or a wheel (default: where this kit was installed from)")
     p.set_defaults(run=cmd_notebook)
     p = with_dir(sub.add_parser("hint", help="reveal the next hint for a puzzle"))
     p.add_argument("name", metavar="NAME")
@@ -651,6 +681,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         given = getattr(args, "pack", None)
         if given is None and getattr(args, "dir", None) is not None:  # the workspace's own packs
             given = [str(p) for p in _workspace.packs(Path(args.dir))] or None
+        if given is None and getattr(args, "github_classroom", None) is not None:  # the repository's packs, as its student uses them
+            given = [str(p) for p in _workspace.packs(Path(args.github_classroom))] or None
         _use_packs(given)
         return int(args.run(args))
     except (UsageError, _workspace.WorkspaceError) as exc:

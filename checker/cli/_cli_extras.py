@@ -82,19 +82,22 @@ def write_picture(puzzle: Puzzle, args: argparse.Namespace, console: Console) ->
 
 def _as_in_workspace(chapter: Chapter, root: Path) -> Chapter:
     """`chapter` as the workspace holding `root` has it: in a student's workspace, the
-    assignment's puzzles only, each the student's own variant."""
+    assignment's puzzles only, each the student's own variant, with the assignment's points."""
     from checker.learner import _workspace
 
     assigned = _workspace.assignment(root) if root.is_dir() else None
     if assigned is None:
         return chapter
     kept = [p for p in chapter.puzzles if not assigned.puzzles or p.name in assigned.puzzles]
-    return dataclasses.replace(chapter, puzzles=tuple(assigned.variant_of(p) for p in kept))
+    points = dict(assigned.points)
+    return dataclasses.replace(chapter, puzzles=tuple(
+        dataclasses.replace(assigned.variant_of(p), points=points.get(p.name, p.points)) for p in kept
+    ))
 
 
 def write_notebook(args: argparse.Namespace, console: Console) -> int:
     """`notebook OUT.ipynb [--chapter NAME]`: a chapter as a Jupyter notebook."""
-    from checker.learner._notebook import chapter_named, chapter_notebook, learner_answers, write
+    from checker.learner._notebook import chapter_named, chapter_notebook, install_requirement, learner_answers, write
 
     chapter = chapter_named(args.chapter)
     if chapter is None:
@@ -114,7 +117,8 @@ def write_notebook(args: argparse.Namespace, console: Console) -> int:
         raise UsageError(f"none of this assignment's puzzles is in the {args.chapter} chapter: pick one of {held} with --chapter")
     answers = {} if args.blank else learner_answers(chapter, root)
     where = "this workspace" if root == Path(".") else str(root)
-    write(chapter_notebook(chapter, answers), out)
+    install = install_requirement(args.install_from)
+    write(chapter_notebook(chapter, answers, install), out)
     console.print(f"wrote {len(chapter.puzzles)} puzzles of the {chapter.name} chapter to {out}: open it in Jupyter or upload it to Colab")
     if answers:
         console.print(f"with your answers to {len(answers)} of them, from {where} ({', '.join(answers)}); the others are stubs (--blank: stubs only)")

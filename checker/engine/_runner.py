@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import threading
+import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +69,9 @@ class _Exited(BaseException):
 # Set by the kit's own SIGINT handler: a KeyboardInterrupt is the learner's Ctrl-C only then;
 # otherwise learner code raised it, and it is that answer's error like any other exception.
 _ctrl_c = threading.Event()
+# Set by the watchdog (`_time_limit` without SIGALRM) before it interrupts the main thread: the
+# SIGINT that follows is the time limit, not the learner's Ctrl-C.
+_expired = threading.Event()
 
 
 @contextlib.contextmanager
@@ -92,6 +96,9 @@ def _guarded() -> Iterator[None]:
     previous = None
     if threading.current_thread() is threading.main_thread():
         def on_sigint(signum: int, frame: Any) -> None:
+            if _expired.is_set():  # the watchdog's interrupt, delivered
+                _expired.clear()
+                raise _Timeout()
             _ctrl_c.set()
             raise KeyboardInterrupt
 
@@ -140,8 +147,12 @@ def _learners(exc: BaseException) -> BaseException:
 @contextlib.contextmanager
 def _time_limit(seconds: float) -> Iterator[None]:
     # SIGALRM interrupts a busy loop in pure Python; it exists only in the main thread on Unix.
-    if seconds <= 0 or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
         yield
+        return
+    if not hasattr(signal, "setitimer"):  # Windows: a watchdog thread instead
+        with _watchdog(seconds):
+            yield
         return
 
     def on_alarm(signum: int, frame: Any) -> None:
@@ -154,6 +165,60 @@ def _time_limit(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@contextlib.contextmanager
+def _watchdog(seconds: float) -> Iterator[None]:
+    """The time limit without SIGALRM: a thread that, after `seconds`, interrupts the main thread
+    (`_thread.interrupt_main`, a simulated SIGINT that the kit's handler turns into `_Timeout`).
+
+    Python delivers it between two bytecodes only: a loop in pure Python is stopped, but one call
+    into C that never returns (a huge `np.linalg` call, a blocking read) is not, and the check
+    waits for it; on POSIX, SIGALRM has the same limit.
+    """
+    import _thread
+
+    lock = threading.Lock()
+    finished = False
+
+    def expire() -> None:
+        with lock:
+            if finished:
+                return
+            _expired.set()
+        _thread.interrupt_main()
+
+    timer = threading.Timer(seconds, expire)
+    timer.daemon = True
+    _expired.clear()
+    timer.start()
+    try:
+        yield
+    except KeyboardInterrupt:
+        if _expired.is_set():  # SIGINT's handler was not the kit's: the interrupt is still the limit
+            _expired.clear()
+            raise _Timeout() from None
+        raise
+    finally:
+        with lock:
+            finished = True
+        timer.cancel()
+        if _expired.is_set():  # fired, not yet delivered
+            _absorb_expiry()
+
+
+def _absorb_expiry() -> None:
+    """Take the watchdog's interrupt, fired as the code ended, before the kit's code runs on
+    (at most a second's wait); the run is then over its limit: `_Timeout`."""
+    try:
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            time.sleep(0.005)
+    except (KeyboardInterrupt, _Timeout):
+        pass
+    finally:
+        _expired.clear()
+    raise _Timeout()
 
 
 class _Capture(io.StringIO):

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.padding import Padding
-from rich.syntax import Syntax
 from rich.text import Text
 
 from checker.engine import _badge, _catalog, _stubs
 from checker.engine._catalog import Puzzle
+from checker.engine._code import CodeLines
 
 PACKAGED = Path(__file__).parents[1] / "_data" / "solutions"
 SOURCE = Path(__file__).parents[2] / "solutions"  # beside the package in a source checkout
@@ -71,7 +71,10 @@ class SolutionView:
         yield Text(f"Reference answer: {p.title} ({p.name}) · {p.chapter} chapter", style="bold")
         whose = "the published puzzle's header, not your stub's" if self.published else "the header is your stub's"
         yield Text(f"below the marker line of {_stubs.relative_path(p).as_posix()}; {whose}", style="dim")
-        yield Padding(Syntax(self.answer, "python", theme="ansi_dark", word_wrap=True), (1, 0, 1, 2))
+        # Lines whole (print this with crop=False): a pasted answer must be the code as written.
+        yield Text()
+        yield CodeLines(self.answer, indent=2)
+        yield Text()
         yield Text("Why it is right", style="bold")
         yield Padding(Text(p.why or "(no explanation in the catalog for this puzzle)"), (0, 0, 0, 2))
         if self.width is not None:

@@ -35,7 +35,7 @@ from rich.text import Text
 
 from checker.engine._assignment import Assignment, BadSetup
 from checker.grading._grade import grade_one
-from checker.grading._gradebook import GRADED, commands_stopped, neutralised, print_neutralised, write_atomic
+from checker.grading._gradebook import GRADED, commands_stopped, neutralised, print_neutralised, ungradable, write_atomic
 from checker.engine._report import exposing
 from checker.grading._sandbox import Limits
 from checker.engine._verdict import counted, number, out_of
@@ -172,11 +172,18 @@ def github_classroom(directory: Path, limits: Limits, seed: int, fail_under: flo
                 "variants are on, but the student could not be told from GITHUB_REPOSITORY (`<assignment>-<login>`) or GITHUB_ACTOR: "
                 "list each student's GitHub login in the assignment's [students] table (`\"login\" = \"student-id\"`)"
             )
+        if on_roster([student], assignment) is None:
+            reason = unmatched(f"GitHub login {student}", student, assignment)
+            doc = ungradable(_name(directory), "", reason, assignment.points())
+            with open(target, "a", encoding="utf-8") as f:
+                f.write(f"result={encode_classroom(classroom_result(doc))}\n")
+            print_neutralised(console, Text(f"NOT GRADED: {reason}", style="bold red"))
+            return UNGRADABLE
     # What an answer printed, names and messages reach the runner's log only inside a block of
     # stopped commands (grade_one neutralises each line of it too); the kit's closing line follows.
     with commands_stopped(console.file):
-        if student is not None:
-            print_neutralised(console, Text(f"grading the variants of student {student}", style="dim"))
+        if student is not None and assignment is not None:
+            print_neutralised(console, Text(f"grading the variants of student {assignment.student_id(student)}", style="dim"))
         with tempfile.TemporaryDirectory(prefix="jacpuzzles-classroom-") as out:
             doc = grade_one(directory, _name(directory), Path(out), limits, seed, console, progress, assignment, student,
                             trust=trust)
@@ -257,12 +264,19 @@ def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, 
         raise BadSetup(f"cannot write {target}: {exc.strerror or exc}; the results folder must be writable") from None
     student = None
     if assignment is not None and assignment.variants:
-        student = gradescope_student(root)
-        if student is None:
+        known = gradescope_identities(root)
+        if not known:
             raise BadSetup(
-                f"variants are on, but {root / 'submission_metadata.json'} names no student (users[0].email or users[0].id): "
+                f"variants are on, but {root / 'submission_metadata.json'} names no student (users[0].email, sid or id): "
                 "Gradescope writes it for every submission; to try it elsewhere, put one in --gradescope-root"
             )
+        student = on_roster(known, assignment)
+        if student is None:
+            reason = unmatched("Gradescope's " + ", ".join(known), known[0], assignment)
+            # The one results.json without a grade: Gradescope shows students only its `output`.
+            write_atomic(target, json.dumps(not_graded_results(reason), indent=2) + "\n")
+            console.print(Text(f"NOT GRADED: {reason} {target} says so to the student, with score 0, which is not a grade.", style="bold red"))
+            return UNGRADABLE
         console.print(Text(f"grading the variants of student {assignment.student_id(student)}", style="dim"))
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-gradescope-") as out:
@@ -286,22 +300,72 @@ def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, 
 METADATA_CAP = 1024 * 1024  # bytes of Gradescope's submission_metadata.json read
 
 
-def gradescope_student(root: Path) -> str | None:
-    """The submitting student, from Gradescope's `submission_metadata.json` in `root`: the first
-    user's `email`, else their `id` (a group submission is graded on its first member's
-    variants); None when the file or the fields are missing. Written by Gradescope, not the student."""
+def gradescope_identities(root: Path) -> list[str]:
+    """What Gradescope's `submission_metadata.json` in `root` calls the submitting student: the
+    first user's `email`, `sid` and `id`, those present, in that order (a group submission is
+    graded on its first member's variants); [] when the file or the fields are missing. Written
+    by Gradescope, not the student."""
     try:
         with open(root / "submission_metadata.json", "rb") as f:
             meta = json.loads(f.read(METADATA_CAP + 1)[:METADATA_CAP].decode("utf-8"))
     except (OSError, ValueError):
-        return None
+        return []
     users = meta.get("users") if isinstance(meta, dict) else None
     first = users[0] if isinstance(users, list) and users and isinstance(users[0], dict) else {}
-    for field in ("email", "id"):
+    found = []
+    for field in ("email", "sid", "id"):
         value = first.get(field)
-        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
-            return str(value).strip()
-    return None
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip() and not _CONTROL.search(str(value)):
+            found.append(str(value).strip())
+    return list(dict.fromkeys(found))
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def gradescope_student(root: Path, assignment: Assignment | None = None) -> str | None:
+    """The submitting student as the roster knows them (`on_roster`), or without a roster the
+    first of `gradescope_identities`; None when there is none to go by."""
+    return on_roster(gradescope_identities(root), assignment)
+
+
+def on_roster(known: list[str], assignment: Assignment | None) -> str | None:
+    """The first of `known` (what a platform calls the student) that the assignment's roster
+    lists, as a submission name or as a student id (case aside for both; the roster's spelling
+    is returned); with no roster, the first of `known`. None when the roster lists none of them:
+    graded on its variants, the student would get variants nobody gave them."""
+    roster = assignment.students if assignment is not None else ()
+    if not roster:
+        return known[0] if known else None
+    names = {name.casefold(): name for name, _ in roster}
+    ids = {student.casefold(): student for _, student in roster if student.casefold() not in names}
+    # A roster name first: it maps to its id; an id itself is taken as it is.
+    return next((table[k.casefold()] for table in (names, ids) for k in known if k.casefold() in table), None)
+
+
+def unmatched(what: str, example: str, assignment: Assignment) -> str:
+    """Why a student the roster does not list is not graded, and what fixes it."""
+    return (
+        f"this assignment gives each student their own variants, and the student here ({what}) is not on its roster "
+        f"([students] in the assignment file lists {counted(len(assignment.students), 'student')}, not this one): graded, the answers "
+        f"would be judged against variants that are not this student's, so nothing was graded. To fix it, the instructor adds "
+        f"`\"{example}\" = \"STUDENT-ID\"` to [students] (STUDENT-ID: the id the student gave `jacpuzzles init --student`) "
+        "and re-runs the autograder on this submission."
+    )
+
+
+def not_graded_results(reason: str) -> dict[str, Any]:
+    """Gradescope's `results.json` for a submission that was not graded because of who it is:
+    the reason in the `output` students see, score 0 (Gradescope needs one), no tests."""
+    return {
+        "score": 0,
+        "output": f"NOT GRADED: {reason} The 0 shown is not a grade.",
+        "output_format": "text",
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": [],
+        "extra_data": {"jacpuzzles_status": "not graded", "reason": reason},
+    }
 
 
 def classroom_student(environ: Mapping[str, str], assignment: Assignment | None = None) -> str | None:

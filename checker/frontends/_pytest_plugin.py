@@ -32,8 +32,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("jacpuzzles", "jacpuzzles: one test per puzzle (docs/autograding.md)")
     group.addoption("--jacpuzzles", action="store_true", default=False,
                     help="test the answers in --jacpuzzles-dir: one test per puzzle; nothing else is collected")
-    group.addoption("--jacpuzzles-dir", default="puzzles", metavar="DIR",
-                    help="folder holding the answer files <puzzle>.py, at any depth (default: puzzles)")
+    group.addoption("--jacpuzzles-dir", default=None, metavar="DIR",
+                    help="folder holding the answer files <puzzle>.py, at any depth (default: the workspace you are in, else ./puzzles)")
     group.addoption("--jacpuzzles-seed", type=int, default=None, metavar="N",
                     help="seed of the input draws (default: the kit's, as `jacpuzzles check`)")
     group.addoption("--jacpuzzles-assignment", default=None, metavar="FILE",
@@ -45,7 +45,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     if not config.getoption("jacpuzzles"):
         return  # inert: not one hook of ours is registered
-    answers = Path(config.getoption("jacpuzzles_dir"))
+    from checker.learner import _workspace
+
+    given = config.getoption("jacpuzzles_dir")
+    here = config.invocation_params.dir
+    # As every `jacpuzzles` command: the workspace pytest runs in (at any depth), else ./puzzles.
+    answers = Path(given) if given is not None else here / _workspace.default_dir(here)
     file = config.getoption("jacpuzzles_assignment")
     if file is not None:
         from checker.engine._assignment import BadSetup, load
@@ -59,6 +64,17 @@ def pytest_configure(config: pytest.Config) -> None:
                 f"--jacpuzzles-assignment {file}: its variants are on, so the grade depends on whose they are: "
                 "pass --jacpuzzles-student ID (in GitHub Actions, \"$GITHUB_ACTOR\" through the roster)"
             )
+    try:
+        record = _workspace.assignment(answers) if answers.is_dir() else None
+    except _workspace.WorkspaceError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    if record is not None and file is None:
+        # The record is the student's own file: its puzzles and points are not the instructor's word.
+        raise pytest.UsageError(
+            f"{answers} is student {record.student}'s workspace for an assignment: pass the instructor's file and the id, "
+            f"`--jacpuzzles-assignment FILE --jacpuzzles-student {record.student}`, so that the assignment's puzzles, points "
+            "and variants are graded; `jacpuzzles check` checks them as the workspace records them"
+        )
     if not answers.is_dir():
         raise pytest.UsageError(
             f"--jacpuzzles-dir {str(answers)!r} is not a folder: pass the folder holding your answer files "

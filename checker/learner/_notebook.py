@@ -20,9 +20,16 @@ from checker.engine._catalog import Chapter, Puzzle, chapters
 from checker.engine._settings import DEFAULT_SEED
 from checker.engine._verdict import Verdict
 
+_INSTALL = """\
+# On Colab (or any fresh kernel), the kit is installed first: {note}
+import importlib.metadata, subprocess, sys
+try:
+    importlib.metadata.version("jacpuzzles")
+except importlib.metadata.PackageNotFoundError:
+    subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", {requirement!r}])
+"""
+
 _SETUP = """\
-# On Colab (or any fresh kernel), install the kit first:
-# %pip install jacpuzzles
 import jax
 import jax.numpy as np
 from jaxtyping import Array, Int, Shaped
@@ -90,6 +97,43 @@ def check(name: str, jac: Callable[..., Any], *, seed: int = DEFAULT_SEED, varia
     return Checked(check_answer(name, jac, seed, variant=variant))
 
 
+def install_requirement(given: str | None = None) -> tuple[str, str]:
+    """What the set-up cell gives pip, and a note on where it comes from: `given` (a URL, a
+    `git+` URL or a wheel's path, from `notebook --install-from`), else where pip installed this
+    kit from (its `direct_url.json`: a git commit, a URL, a local folder or wheel), else this
+    source tree; the kit is not on the package index, so `jacpuzzles` alone cannot be installed."""
+    import importlib.metadata
+
+    if given is not None:
+        path = Path(given).expanduser()
+        target = path.resolve().as_uri() if "://" not in given and path.exists() else given
+        return f"jacpuzzles @ {target}", "from the source the notebook's author gave (`notebook --install-from`)"
+    try:
+        text = importlib.metadata.distribution("jacpuzzles").read_text("direct_url.json")
+    except importlib.metadata.PackageNotFoundError:
+        text = None
+    try:
+        record = json.loads(text) if text else {}
+    except ValueError:
+        record = {}
+    url = record.get("url") if isinstance(record, dict) else None
+    if isinstance(url, str) and url:
+        vcs = record.get("vcs_info")
+        if isinstance(vcs, dict) and isinstance(vcs.get("vcs"), str):
+            commit = vcs.get("commit_id") or vcs.get("requested_revision")
+            return f"jacpuzzles @ {vcs['vcs']}+{url}" + (f"@{commit}" if commit else ""), "the same kit, from where it was installed"
+        if not url.startswith("file:"):
+            return f"jacpuzzles @ {url}", "the same kit, from where it was installed"
+        return f"jacpuzzles @ {url}", _LOCAL
+    source = Path(__file__).resolve().parents[2]
+    if (source / "pyproject.toml").is_file():  # a source tree, installed without a record
+        return f"jacpuzzles @ {source.as_uri()}", _LOCAL
+    return "jacpuzzles", "from the package index (give `notebook --install-from URL` for another source)"
+
+
+_LOCAL = "from a folder or file on the machine that wrote this notebook (for Colab, write it with `jacpuzzles notebook --install-from URL_OR_WHEEL`)"
+
+
 def _markdown(text: str) -> dict[str, Any]:
     return {"cell_type": "markdown", "metadata": {}, "source": text}
 
@@ -137,19 +181,21 @@ def _only_raises(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return len(node.body) == 1 and isinstance(node.body[0], ast.Raise)
 
 
-def chapter_notebook(chapter: Chapter, answers: Mapping[str, str] | None = None) -> dict[str, Any]:
+def chapter_notebook(chapter: Chapter, answers: Mapping[str, str] | None = None, install: tuple[str, str] | None = None) -> dict[str, Any]:
     """The chapter as an nbformat v4 notebook (a JSON-ready dict).
 
     Args:
         chapter: the chapter.
         answers: puzzle name -> the learner's answer code, put in place of the stub.
+        install: the set-up cell's pip requirement and its note (default: `install_requirement()`).
     """
     answers = answers or {}
+    requirement, note = install if install is not None else install_requirement()
     names = sorted({p.answer_name for p in chapter.puzzles})
     own = _OWN if any(p.variant for p in chapter.puzzles) else ""
     cells = [
         _markdown(f"# {chapter.title}\n\n{chapter.summary}\n\n" + _NOTE.format(answer="` or `".join(names)) + own),
-        _code(_SETUP + (_PACK.format(folder=str(chapter.pack)) if chapter.pack is not None else "")),
+        _code(_INSTALL.format(note=note, requirement=requirement) + _SETUP + (_PACK.format(folder=str(chapter.pack)) if chapter.pack is not None else "")),
     ]
     for number, p in enumerate(chapter.puzzles, 1):
         shapes = ", ".join(str(s) for s in p.jac_shapes())

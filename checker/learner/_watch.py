@@ -458,7 +458,12 @@ class _Watch:
             if wanted:
                 self.stopping = True
                 # As Ctrl-C does: the runner ends the answer's call and lets it out of the check.
-                signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+                if hasattr(signal, "pthread_kill"):
+                    signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+                else:  # Windows: a simulated SIGINT, handled by the same handler
+                    import _thread
+
+                    _thread.interrupt_main()
 
     def _ticker(self, done: threading.Event) -> None:
         """Redraw the screen every `TICK_S` while a check runs: the time shown goes up."""
@@ -600,7 +605,7 @@ def run(root: Path, seed: int, timeout: float, console: Console) -> int:
     session.refresh()
     session.make_current(session.next_unsolved(None))
     why = polling_wanted(root)
-    interactive = sys.stdin.isatty() and console.is_terminal
+    interactive = interactive_screen(console)
     runner = _Watch(session)
     stop = threading.Event()
     threading.Thread(target=_watch_files, args=(root, runner.events, stop, why is not None), daemon=True, name="jacpuzzles-files").start()
@@ -614,6 +619,19 @@ def run(root: Path, seed: int, timeout: float, console: Console) -> int:
         stop.set()
 
 
+def interactive_screen(console: Console) -> bool:
+    """Whether `watch` draws its screen: a terminal on both ends, and POSIX terminal control
+    (termios, and `select` on the keyboard's descriptor), which Windows lacks. Without it, a
+    verdict is printed after each save, as without a terminal."""
+    if not (sys.stdin.isatty() and console.is_terminal) or os.name != "posix":
+        return False
+    try:
+        import termios  # noqa: F401 - only whether it exists
+    except ImportError:
+        return False
+    return True
+
+
 def _lines(runner: _Watch, console: Console, why: str | None) -> int:
     """Without a terminal: print each verdict as `check` does, one save after another."""
     from checker.engine._report import render
@@ -623,7 +641,7 @@ def _lines(runner: _Watch, console: Console, why: str | None) -> int:
     if why:
         console.print(Text(f"polling every {POLL_DELAY_MS} ms ({why})", style="dim"))
     runner.warm(runner.session.current)
-    points = {p.name: p.points for p in _catalog.puzzles()}
+    points = _workspace.points(runner.session.root)  # the assignment's, in a student's workspace
     while True:
         kind, value = runner.events.get()
         if kind == "files":

@@ -10,13 +10,15 @@ here is made from the catalog in the installed package, so no repository is need
 an `[assignment]` table (student id, the assignment's seed and digest, whether variants are on),
 and every command run in it (`choices`, `puzzle_in`) uses that student's own variant of each puzzle.
 An assignment with a `[puzzles]` table gets stubs for those puzzles only, listed in the marker's
-`puzzles` key; `check` and `list` then go through those. Without the table, the workspace is the
-canonical one, exactly as before.
+`puzzles` key; `check` and `list` then go through those, and the marker's `points` key holds the
+assignment's points where they are not the catalog's, so that `list`, `show`, `check` and `watch`
+count as `grade` does. Without an assignment, the workspace is the canonical one.
 """
 
 from __future__ import annotations
 
 import datetime
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,6 +85,7 @@ class Assigned:
     digest: str  # `Assignment.digest` of the file `init` was given
     variants: bool
     puzzles: tuple[str, ...] = ()  # the assignment's puzzles when it names some; () for all
+    points: tuple[tuple[str, int], ...] = ()  # the assignment's points where not the catalog's
 
     def variant_of(self, puzzle: Puzzle | str) -> Puzzle:
         """This student's concrete `puzzle` (the canonical one when variants are off)."""
@@ -98,7 +101,7 @@ def _toml_string(text: str) -> str:
     return f'"{escaped}"'
 
 
-def _marker_text(assigned: Assigned | None = None, packs: Sequence[Path] = ()) -> str:
+def _marker_text(assigned: Assigned | None = None, packs: Sequence[str] = ()) -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -112,13 +115,16 @@ def _marker_text(assigned: Assigned | None = None, packs: Sequence[Path] = ()) -
         f'created = "{datetime.datetime.now().isoformat(timespec="seconds")}"\n'
     )
     if packs:
-        text += "# The puzzle packs this workspace's stubs come from: every command here uses them.\n"
-        text += "packs = [" + ", ".join(_toml_string(str(p)) for p in packs) + "]\n"
+        text += "# The puzzle packs this workspace's stubs come from, relative to this workspace: every command here uses them.\n"
+        text += "packs = [" + ", ".join(_toml_string(p) for p in packs) + "]\n"
     if assigned is None:
         return text
     if assigned.puzzles:
         text += "# The assignment's puzzles: `check` and `list` go through these.\n"
         text += "puzzles = [" + ", ".join(_toml_string(n) for n in assigned.puzzles) + "]\n"
+    if assigned.points:
+        text += "# The assignment's points, where they are not the catalog's: every command here counts these.\n"
+        text += "points = { " + ", ".join(f"{_toml_string(n)} = {v}" for n, v in assigned.points) + " }\n"
     return text + (
         "\n# Made by `jacpuzzles init --assignment FILE --student ID`: your stubs are your own variants\n"
         "# of the puzzles. Edit nothing here: the grader checks the id and digest against its own.\n"
@@ -163,7 +169,12 @@ def assignment(root: Path) -> Assigned | None:
     known = {p.name for p in _catalog.puzzles()}
     if not isinstance(names, list) or not all(isinstance(n, str) and n in known for n in names):
         raise WorkspaceError(f"{path}: puzzles must list puzzle names (e.g. [\"cumsum\", \"neg\"]), found {names!r}: {_REMAKE}")
-    return Assigned(student.strip(), seed, digest, variants, tuple(dict.fromkeys(names)))
+    points = raw.get("points", {})
+    if not isinstance(points, dict) or not all(
+        n in known and isinstance(v, int) and not isinstance(v, bool) and v >= 0 for n, v in points.items()
+    ):
+        raise WorkspaceError(f"{path}: points must map puzzle names to whole numbers (e.g. {{ \"cumsum\" = 3 }}), found {points!r}: {_REMAKE}")
+    return Assigned(student.strip(), seed, digest, variants, tuple(dict.fromkeys(names)), tuple(points.items()))
 
 
 _REMAKE = (
@@ -172,9 +183,23 @@ _REMAKE = (
 )
 
 
+def _recorded(root: Path, folders: Sequence[Path]) -> list[str]:
+    """Pack folders as a marker records them: relative to the workspace `root`, so that a clone or
+    a moved copy that carries its packs along finds them (absolute only where no relative path
+    exists: another drive)."""
+    found = []
+    for folder in folders:
+        try:
+            found.append(Path(os.path.relpath(Path(folder).resolve(), root.resolve())).as_posix())
+        except ValueError:
+            found.append(str(folder))
+    return found
+
+
 def packs(root: Path) -> list[Path]:
     """The pack folders recorded by `init --pack` in the workspace holding `root` (none for a
-    plain folder). A damaged record is a `WorkspaceError`."""
+    plain folder), relative ones resolved against the workspace. A damaged record is a
+    `WorkspaceError`."""
     home = enclosing(root) if root.exists() else None
     if home is None:
         return []
@@ -191,7 +216,7 @@ def packs(root: Path) -> list[Path]:
         raise WorkspaceError(f"{path} is not valid TOML ({exc}): {_REMAKE}") from None
     if not isinstance(found, list) or not all(isinstance(p, str) for p in found):
         raise WorkspaceError(f"{path}: packs must list the packs' folders, found {found!r}: put it back as `jacpuzzles init --pack DIR` wrote it")
-    return [Path(p) for p in found]
+    return [home / p for p in found]  # an absolute path stays as it is
 
 
 def choices(root: Path) -> dict[str, dict[str, Any]]:
@@ -209,6 +234,13 @@ def puzzle_in(root: Path, name: str) -> Puzzle:
     base = puzzle_named(name)
     found = assignment(root)
     return base if found is None else found.variant_of(base)
+
+
+def points(root: Path) -> dict[str, int]:
+    """Points per puzzle as the workspace holding `root` counts them: the assignment's in a
+    student's workspace (what `grade` gives), else the catalog's."""
+    found = assignment(root) if root.exists() else None
+    return {p.name: p.points for p in _catalog.puzzles()} | dict(found.points if found is not None else ())
 
 
 def puzzle_names(root: Path) -> list[str]:
@@ -238,9 +270,11 @@ def init(root: Path, given: Assignment | None = None, student: str | None = None
             raise WorkspaceError(f"the student id {student!r} holds control characters: give the id as the roster has it, e.g. `--student s1234`")
         every = {p.name for p in _catalog.puzzles()}
         names = tuple(n for n, _ in given.puzzles)
+        catalog_points = {p.name: p.points for p in _catalog.puzzles()}
         assigned = Assigned(
             student.strip(), given.seed if given.seed is not None else DEFAULT_SEED, given.digest, given.variants,
             names if set(names) != every else (),
+            tuple((n, v) for n, v in given.puzzles if v != catalog_points[n]),
         )
     if root.exists() and not root.is_dir():
         raise WorkspaceError(f"{root} exists and is not a folder: pick a new folder name, e.g. `jacpuzzles init jacpuzzles-work`")
@@ -265,7 +299,7 @@ def init(root: Path, given: Assignment | None = None, student: str | None = None
     in_use = [folder for folder, _ in _catalog.packs()]
     if assigned is not None or in_use or not marker(root).is_file() or "[assignment]" in marker(root).read_text(encoding="utf-8", errors="replace"):
         marker(root).parent.mkdir(parents=True, exist_ok=True)
-        marker(root).write_text(_marker_text(assigned, in_use), encoding="utf-8")
+        marker(root).write_text(_marker_text(assigned, _recorded(root, in_use)), encoding="utf-8")
     return written
 
 
@@ -274,16 +308,35 @@ def classroom_workflow() -> str:
     return (_catalog._DATA / "classroom.yml").read_text(encoding="utf-8")
 
 
+PACKS_HOME = "packs"  # a Classroom template's copies of its packs: `packs/<pack folder's name>/pack.toml`
+
+
 def init_classroom(root: Path) -> list[Path]:
     """`init`, plus `.github/workflows/classroom.yml` and a `.gitignore`: `root` is then an
     assignment's template repository for GitHub Classroom; returns the stubs.
 
-    Refuses, writing nothing, where `init` does and when `root` already holds that workflow.
+    The packs in use are copied into `root/packs/<name>/` without their `solutions/` (their
+    `pack.toml` alone: what a student's clone and its grader need, not the reference answers),
+    and the marker records those copies, relative to `root`. Refuses, writing nothing, where
+    `init` does, when `root` already holds that workflow, or when two packs have one name.
     """
     workflow = root / CLASSROOM_WORKFLOW
     if workflow.exists():
         raise WorkspaceError(f"{workflow} already exists. Nothing was written: remove it to write a fresh one, or run `jacpuzzles init --classroom` into a new, empty folder")
+    in_use = _catalog.packs()
+    names = [folder.name for folder, _ in in_use]
+    if len(set(names)) != len(names):
+        raise WorkspaceError(f"two packs have the same folder name ({', '.join(str(f) for f, _ in in_use)}): rename one, then run `jacpuzzles init --classroom` again")
+    copies = [root / PACKS_HOME / name for name in names]
+    if any(copy.exists() for copy in copies):
+        raise WorkspaceError(f"{root / PACKS_HOME} already holds a pack of that name. Nothing was written: run `jacpuzzles init --classroom` into a new, empty folder")
     written = init(root)
+    for copy, (_, text) in zip(copies, in_use):
+        copy.mkdir(parents=True)
+        (copy / _catalog.PACK_FILE).write_text(text, encoding="utf-8")
+    if in_use:  # the marker records the copies, which the template carries
+        _catalog.use_packs(copies)
+        marker(root).write_text(_marker_text(None, _recorded(root, copies)), encoding="utf-8")
     workflow.parent.mkdir(parents=True, exist_ok=True)
     workflow.write_text(classroom_workflow(), encoding="utf-8")
     if not (root / ".gitignore").exists():
