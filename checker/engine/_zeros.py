@@ -225,6 +225,7 @@ def _search(puzzle: Puzzle) -> Found:
         lo, hi = np.where(same, mid, lo), np.where(same, hi, mid)
     kept: list[tuple[str, tuple[np.ndarray, ...]]] = []
     blocks_used: list[int] = []
+    zero_at: list[tuple[int, int]] = []
     for end in (lo, hi):
         leaves = _evaluate(program, puzzle, _padded([_at(puzzle, lines[c[0]], t) for c, t in zip(chosen, end)], batch))
         for i, c in enumerate(chosen):
@@ -237,10 +238,71 @@ def _search(puzzle: Puzzle) -> Found:
                 continue
             kept.append((_label(puzzle, c[2], c[3]), values))
             blocks_used.append(c[2])
+            zero_at.append((c[2], c[3]))
     # Every block that has a zero first, then the rest, up to ZEROS.
     firsts = [i for i, b in enumerate(blocks_used) if b not in blocks_used[:i]]
-    picked = firsts + [i for i in range(len(kept)) if i not in firsts]
-    return Found(tuple(kept[i] for i in sorted(picked[:ZEROS])), groups)
+    picked = sorted((firsts + [i for i in range(len(kept)) if i not in firsts])[:ZEROS])
+    zeros = tuple((kept[i][0], _shrink(program, puzzle, batch, kept[i][1], *zero_at[i])) for i in picked)
+    return Found(zeros, groups)
+
+
+SHRINK_VALUES = 12  # values each other entry tries, evenly over its domain
+SHRINK_FLOOR = 1e-2  # the block's largest entry is brought down to no less than this share of it
+
+
+def _shrink(program: Any, puzzle: Puzzle, batch: int, point: tuple[np.ndarray, ...], block: int, entry: int) -> tuple[np.ndarray, ...]:
+    """`point` with the other entries moved (one pass, each over SHRINK_VALUES values of its
+    domain) to where the zero entry's block is smallest while that entry stays at zero: the
+    contract's allowance there is 1e-12 of the block's largest entry, so a smaller block shows
+    a smaller mistake. Elementwise functions keep their zero; coupled ones mostly refuse the
+    moves. Never below SHRINK_FLOOR of the block's first scale, where rounding would start to
+    count."""
+    from checker.engine._sampling import _valid
+
+    def measure(points: list[tuple[np.ndarray, ...]]) -> list[tuple[float, float, float]]:
+        found = []
+        for start in range(0, len(points), batch):
+            chunk = points[start:start + batch]
+            leaves = _evaluate(program, puzzle, _padded(chunk, batch))
+            rows = leaves[block][: len(chunk)]
+            found += list(zip(np.max(np.abs(rows), axis=1).tolist(), rows[:, entry].tolist(), np.sum(rows**2, axis=1).tolist()))
+        return found
+
+    def fine(scale: float, value: float, floor: float) -> bool:
+        return bool(np.isfinite(scale)) and scale >= floor and abs(value) <= ZERO_ULPS * np.finfo(np.float64).eps * scale
+
+    (scale0, _, size0), = measure([point])
+    floor = SHRINK_FLOOR * scale0
+    moves: list[tuple[int, int, float]] = []
+    for k, a in enumerate(puzzle.args):
+        if a.dtype in FLOAT_DTYPES and a.static is None and a.sampler == "uniform":
+            for j in range(max(1, int(np.prod(a.shape)))):
+                moves += [(k, j, float(v)) for v in np.linspace(a.low, a.high, SHRINK_VALUES)]
+
+    def moved(base: tuple[np.ndarray, ...], changes: list[tuple[int, int, float]]) -> tuple[np.ndarray, ...]:
+        out = [np.array(v) for v in base]
+        for k, j, v in changes:
+            out[k].reshape(-1)[j] = v
+        return tuple(out)
+
+    # Each move judged by the block's sum of squares: for an elementwise f, each entry's own
+    # best value lowers it independently, and all of them together lower the largest entry.
+    best: dict[tuple[int, int], tuple[float, float]] = {}
+    for (k, j, v), (scale, value, size) in zip(moves, measure([moved(point, [m]) for m in moves])):
+        if fine(scale, value, floor) and size < best.get((k, j), (size0, 0.0))[0]:
+            best[(k, j)] = (size, v)
+    if not best:
+        return point
+    together = moved(point, [(k, j, v) for (k, j), (_, v) in best.items()])
+    # All the moves at once, and part of the way there: all at once may overshoot the floor.
+    blends = [tuple(p + t * (q - p) if np.issubdtype(p.dtype, np.floating) else p for p, q in zip(point, together)) for t in np.linspace(1.0, 0.05, 20)]
+    options = [(scale, b) for b, (scale, value, _) in zip(blends, measure(blends)) if fine(scale, value, floor) and scale < scale0]
+    options = [(scale, b) for scale, b in options if _valid(puzzle, b, structured=True)]
+    if options:
+        return min(options, key=lambda o: o[0])[1]
+    (k, j), (_, v) = min(best.items(), key=lambda item: item[1][0])
+    single = moved(point, [(k, j, v)])
+    return single if _valid(puzzle, single, structured=True) else point
 
 
 def _padded(points: list[tuple[np.ndarray, ...]], batch: int) -> list[tuple[np.ndarray, ...]]:
