@@ -2,7 +2,7 @@
 # mistake: sqrt(2 / pi) written out as 0.7978845608 (10 significant digits): right to 1e-9 relatively, wrong where the slope crosses zero
 import jax.numpy as np
 
-WITNESS = {"x": [-0.7524614220710163, 0.5, -0.7524614220710163, 1.0, -2.0, 3.0]}
+WITNESS = {"x": [-2.9216112113764856, -3.173465119697384, -3.357204569410986, -3.3943985004219193, -3.320138603641865, -0.7524614220710163]}
 C = 0.7978845608
 
 
