@@ -16,9 +16,10 @@ import functools
 import itertools
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -568,7 +569,7 @@ def _chapter(raw: dict[str, Any], file: str, pack: Path | None) -> Chapter:
     return Chapter(name, head["title"], head["summary"].strip(), puzzles, pack)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def chapters() -> tuple[Chapter, ...]:
     """Every chapter, in order, each with its puzzles in order: the kit's, then the packs'."""
     result = []

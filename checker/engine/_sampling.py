@@ -33,8 +33,9 @@ from __future__ import annotations
 import itertools
 import math
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -161,17 +161,18 @@ def _jacobian(puzzle: Puzzle) -> Any:
     from checker.engine._oracles import _oracle
     from checker.engine._settings import FAST_COMPILE
 
+    one: Any
     if puzzle.is_vjp:
         pair = _oracle(puzzle)
-        one = lambda *args: pair(*args)[0]  # noqa: E731 - the vjp alone, not its cross-check
+        one = lambda *args: pair(*args)[0]
     else:
         one = jax.jacfwd(puzzle.on_dynamic(puzzle.f), puzzle.dynamic_argnums())
-    batched = jax.vmap(one)
+    batched: Any = jax.vmap(one)
     return jax.jit(lambda xs: jax.tree_util.tree_leaves(batched(*xs)), compiler_options=FAST_COMPILE)
 
 
 def _evaluate(program: Any, puzzle: Puzzle, points: list[tuple[np.ndarray, ...]]) -> list[np.ndarray]:
-    from checker.engine._sampling import stacked, Draw
+    from checker.engine._sampling import Draw, stacked
 
     stack = stacked(tuple(Draw("", p) for p in points))
     return [np.asarray(leaf, np.float64).reshape(len(points), -1) for leaf in program(puzzle.dynamic(stack))]
@@ -233,10 +234,10 @@ def _search(puzzle: Puzzle) -> Found:
             entry = float(leaves[c[2]][i, c[3]])
             if not np.isfinite(scale) or scale == 0.0 or abs(entry) > ZERO_ULPS * np.finfo(np.float64).eps * scale:
                 continue
-            values = _at(puzzle, lines[c[0]], float(end[i]))
-            if any(np.array_equal(values[0], v[0]) for _, v in kept) or not _valid(puzzle, values, structured=True):
+            point = _at(puzzle, lines[c[0]], float(end[i]))
+            if any(np.array_equal(point[0], v[0]) for _, v in kept) or not _valid(puzzle, point, structured=True):
                 continue
-            kept.append((_label(puzzle, c[2], c[3]), values))
+            kept.append((_label(puzzle, c[2], c[3]), point))
             blocks_used.append(c[2])
             zero_at.append((c[2], c[3]))
     # Every block that has a zero first, then the rest, up to ZEROS.
