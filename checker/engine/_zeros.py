@@ -67,10 +67,61 @@ def found(puzzle: Puzzle) -> Found:
     return _found(puzzle, _key(puzzle))
 
 
+# The search's results for every canonical puzzle, shipped with the kit, so that a first check
+# on an empty cache costs no search (`python -m checker.engine._zeros` rewrites it; a test
+# fails when it is stale). Variants are searched on first use and cached.
+TABLE = Path(__file__).resolve().parents[1] / "_data" / "zeros.npz"
+
+
+@functools.lru_cache(maxsize=1)
+def _table() -> dict[str, np.ndarray]:
+    try:
+        with np.load(TABLE, allow_pickle=False) as saved:
+            return {name: saved[name] for name in saved.files}
+    except (OSError, ValueError):
+        return {}
+
+
+def _from_table(puzzle: Puzzle, key: str) -> Found | None:
+    table = _table()
+    if f"{key}-labels" not in table:
+        return None
+    labels = [str(s) for s in table[f"{key}-labels"]]
+    columns = [table[f"{key}-a{k}"] for k in range(len(puzzle.args))] if labels else []
+    zeros = tuple((label, tuple(np.asarray(c[d]) for c in columns)) for d, label in enumerate(labels))
+    return Found(zeros, _unflatten(table[f"{key}-groups"]))
+
+
+def _arrays(result: Found, prefix: str = "") -> dict[str, Any]:
+    arrays: dict[str, Any] = {f"{prefix}labels": np.array([label for label, _ in result.zeros], dtype=str)}
+    n = len(result.zeros[0][1]) if result.zeros else 0
+    for k in range(n):
+        arrays[f"{prefix}a{k}"] = np.stack([values[k] for _, values in result.zeros])
+    arrays[f"{prefix}groups"] = _flatten(result.groups)
+    return arrays
+
+
+def write_table() -> int:
+    """Search every canonical puzzle afresh and write `TABLE`; returns how many it holds."""
+    from checker.engine import _catalog
+
+    arrays: dict[str, Any] = {}
+    for puzzle in _catalog.puzzles():
+        key = _key(puzzle)
+        with _numerics.pinned():
+            arrays |= _arrays(_search(puzzle), f"{key}-")
+    np.savez_compressed(TABLE, **arrays)
+    _table.cache_clear()
+    return len(_catalog.puzzles())
+
+
 @functools.lru_cache(maxsize=256)
 def _found(puzzle: Puzzle, key: str) -> Found:
     from checker.engine._oracles import cache_dir
 
+    shipped = _from_table(puzzle, key)
+    if shipped is not None:
+        return shipped
     where = cache_dir()
     path = where / "zeros" / f"{puzzle.name}-{key}.npz" if where is not None else None
     if path is not None:
@@ -90,7 +141,7 @@ def _load(puzzle: Puzzle, path: Path) -> Found | None:
     try:
         with np.load(path, allow_pickle=False) as saved:
             labels = [str(s) for s in saved["labels"]]
-            columns = [saved[f"a{k}"] for k in range(len(puzzle.args))]
+            columns = [saved[f"a{k}"] for k in range(len(puzzle.args))] if labels else []
             flat = saved["groups"]
         zeros = tuple((label, tuple(np.asarray(c[d]) for c in columns)) for d, label in enumerate(labels))
         return Found(zeros, _unflatten(flat))
@@ -101,11 +152,7 @@ def _load(puzzle: Puzzle, path: Path) -> Found | None:
 def _store(path: Path, result: Found) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        arrays: dict[str, Any] = {"labels": np.array([label for label, _ in result.zeros], dtype=str)}
-        n = len(result.zeros[0][1]) if result.zeros else 0
-        for k in range(n):
-            arrays[f"a{k}"] = np.stack([values[k] for _, values in result.zeros])
-        arrays["groups"] = _flatten(result.groups)
+        arrays = _arrays(result)
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
         np.savez(tmp, **arrays)
         os.replace(tmp, path)
@@ -346,3 +393,7 @@ def _groups(puzzle: Puzzle, grid: list[np.ndarray]) -> tuple[tuple[int, tuple[tu
         if sets:
             out.append((k, tuple(sets)))
     return tuple(out)
+
+
+if __name__ == "__main__":  # pragma: no cover - rewrites the shipped table
+    print(f"{write_table()} puzzles searched; written to {TABLE}")
