@@ -721,11 +721,15 @@ def _competing(k: int, members: tuple[int, ...], d: float, first: bool, rng: np.
     def apply(values: list[np.ndarray]) -> None:
         flat = np.array(values[k], dtype=np.float64).reshape(-1)
         p, q = sorted(int(i) for i in rng.choice(members, size=2, replace=False))
-        top = float(np.max(flat[list(members)]))
+        top = float(np.max(flat))
         gap = d * max(abs(top), 1e-300)
-        others = [i for i in members if i not in (p, q)]
-        # The rest of the group well below the pair, so the near-tie is the contest for the max.
-        flat[others] = np.minimum(flat[others], top - 2 * gap - 1e-3 * (1 + abs(top)))
+        # Every other entry shifted (not clipped: no new ties) below the pair, so the near-tie is
+        # the contest for the max of whatever window holds both, even where the group found on
+        # the lines misses a member of the window.
+        others = np.array([i for i in range(flat.size) if i not in (p, q)], dtype=int)
+        ceiling = top - 2 * gap - 1e-3 * (1 + abs(top))
+        if others.size and np.max(flat[others]) > ceiling:
+            flat[others] -= np.max(flat[others]) - ceiling
         flat[p], flat[q] = (top - gap, top) if first else (top, top - gap)
         values[k] = flat.reshape(np.shape(values[k]))
 
