@@ -1,6 +1,10 @@
 """Start-up and checking time, as ratios to a bare `import jax.numpy`, measured in one run.
 
-    python bench/bench.py [--runs N]
+    python bench/bench.py [--runs N] [--only WORD ...] [--against REPO]
+
+`--only` keeps the commands whose name contains one of the words (the bare start-up always runs);
+`--against` also runs every command in another checkout (its own `checker` and `solutions`),
+interleaved with this one's, so that two versions are compared under the same load.
 
 Each command runs N times in fresh processes, interleaved so that a burst of load on the machine
 hits every command alike; the median is reported. "cold" means an empty cache of expected
@@ -39,10 +43,10 @@ COMMANDS: dict[str, tuple[list[str], str, dict[str, str]]] = {
 GOALS = {"check cumsum": 2.0, "check linear_lookup": 2.0, "check --dir solutions": 4.0}
 
 
-def _time(argv: list[str], cache: str, extra: dict[str, str]) -> float:
+def _time(argv: list[str], cache: str, extra: dict[str, str], repo: Path = REPO) -> float:
     env = {**os.environ, "JACPUZZLES_CACHE": cache, **extra}
     start = time.perf_counter()
-    done = subprocess.run(argv, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(argv, cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr}")
@@ -52,22 +56,30 @@ def _time(argv: list[str], cache: str, extra: dict[str, str]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    runs = parser.parse_args().runs
-    warm = tempfile.mkdtemp(prefix="jacpuzzles-bench-warm-")
-    _time(CHECK + ["--dir", "solutions"], warm, {})  # fill the warm cache once
-    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument("--against", type=Path, default=None)
+    options = parser.parse_args()
+    runs = options.runs
+    chosen = {n: c for k, (n, c) in enumerate(COMMANDS.items()) if k == 0 or options.only is None or any(w in n for w in options.only)}
+    repos = {"": REPO} | ({f" [{options.against.name}]": options.against.resolve()} if options.against else {})
+    warm = {tag: tempfile.mkdtemp(prefix="jacpuzzles-bench-warm-") for tag in repos}
+    if any(kind == "warm" for _, kind, _ in chosen.values()):
+        for tag, repo in repos.items():  # fill the warm caches once
+            _time(CHECK + ["--dir", "solutions"], warm[tag], {}, repo)
+    times: dict[str, list[float]] = {name + (tag if k else ""): [] for k, name in enumerate(chosen) for tag in (repos if k else [""])}
     for _ in range(runs):
-        for name, (argv, kind, extra) in COMMANDS.items():
-            cache = warm if kind == "warm" else tempfile.mkdtemp(prefix="jacpuzzles-bench-cold-")
-            times[name].append(_time(argv, cache, extra))
+        for k, (name, (argv, kind, extra)) in enumerate(chosen.items()):
+            for tag, repo in (repos.items() if k else [("", REPO)]):
+                cache = warm[tag] if kind == "warm" else tempfile.mkdtemp(prefix="jacpuzzles-bench-cold-")
+                times[name + tag].append(_time(argv, cache, extra, repo))
     bare = statistics.median(next(iter(times.values())))
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {runs} runs each, median seconds")
-    print(f"{'command':62} {'median s':>9} {'min s':>7} {'x bare':>7}  goal")
+    print(f"{'command':70} {'median s':>9} {'min s':>7} {'x bare':>7}  goal")
     for name, values in times.items():
         ratio = statistics.median(values) / bare
         goal = next((g for prefix, g in GOALS.items() if name.startswith(prefix)), None)
         verdict = "" if goal is None else f"<= {goal:g}x {'met' if ratio <= goal else 'MISSED'}"
-        print(f"{name:62} {statistics.median(values):9.2f} {min(values):7.2f} {ratio:7.2f}  {verdict}")
+        print(f"{name:70} {statistics.median(values):9.2f} {min(values):7.2f} {ratio:7.2f}  {verdict}")
 
 
 if __name__ == "__main__":

@@ -16,9 +16,10 @@ import functools
 import itertools
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -91,6 +92,9 @@ class Arg:
     sampler: str = "uniform"
     edges: tuple[str, ...] | None = None  # None: the generic edges for a uniform float argument
     cotangent: bool = False  # the upstream gradient `g` of a backward-pass puzzle
+    # Scales the argument's random values are also drawn at (entries in [low, high] times each):
+    # regions of f that the domain's own draws rarely reach (attention's saturated rows).
+    magnitudes: tuple[float, ...] = ()
 
     @property
     def differentiable(self) -> bool:
@@ -264,6 +268,7 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             sampler=raw.get("sampler", "uniform"),
             edges=tuple(raw["edges"]) if "edges" in raw else None,
             cotangent=bool(raw.get("cotangent", False)),
+            magnitudes=tuple(float(m) for m in raw.get("magnitudes", ())),
         )
     except KeyError as missing:
         raise CatalogError(where, f"an argument has no {missing}") from None
@@ -278,6 +283,8 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
     unknown = set(arg.avoid) - set(AVOIDABLE)
     if unknown:
         raise CatalogError(where, f"argument {arg.name}: cannot avoid {sorted(unknown)}; known: {AVOIDABLE}")
+    if arg.magnitudes and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or any(m <= 0 for m in arg.magnitudes)):
+        raise CatalogError(where, f"argument {arg.name}: magnitudes {arg.magnitudes} need a uniform float argument and positive scales")
     if not arg.low < arg.high:
         raise CatalogError(where, f"argument {arg.name}: low {arg.low} is not below high {arg.high}")
     return arg
@@ -308,7 +315,7 @@ def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
 # The fields a `[[puzzle]]` entry and its `[[puzzle.args]]` may have (autodiff.toml's header).
 PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", "hints", "kind", "function", "backward",
                  "guard", "why", "params", "no_tf")
-ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent")
+ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes")
 
 
 def _unknown(where: str, raw: dict[str, Any], known: tuple[str, ...], what: str) -> None:
@@ -562,7 +569,7 @@ def _chapter(raw: dict[str, Any], file: str, pack: Path | None) -> Chapter:
     return Chapter(name, head["title"], head["summary"].strip(), puzzles, pack)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def chapters() -> tuple[Chapter, ...]:
     """Every chapter, in order, each with its puzzles in order: the kit's, then the packs'."""
     result = []

@@ -33,8 +33,9 @@ from __future__ import annotations
 import itertools
 import math
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -677,11 +678,71 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
             for ahead in (True, False):  # the runner-up before the winner in index order, then after
                 label = f"a near-tie of {_GUARD_TIE_WHAT[puzzle.guard]} ({d:g} apart, runner-up {'first' if ahead else 'last'})"
                 extra.append(_structured(puzzle, rng, label, _using_values(_GUARD_TIES_MAKE[puzzle.guard], d, ahead, rng)))
+    extra += _from_jacobian(puzzle, rng)
     for draw in extra:
         # A structure no base could satisfy on this seed leaves a random draw in its place: every
         # seed has as many draws, so the compiled oracles are reused from seed to seed.
         result.append(draw if draw is not None else _random_draw(puzzle, rng, len(result) + 1))
     return tuple(result)
+
+
+# How many draws each declared magnitude gets (`Arg.magnitudes`).
+REGION_DRAWS = 3
+
+
+def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
+    """Draws at the zeros of the expected Jacobian, near-ties inside the groups of entries that
+    compete for one output (both orders, every distance of TIE_DISTANCES), and the regions the
+    catalog declares (`magnitudes`). The zeros come from `_zeros` and are the same on every seed."""
+    from checker.engine import _zeros
+
+    found = _zeros.found(puzzle)
+    extra: list[Draw | None] = [Draw(label, tuple(np.asarray(v).astype(_dtype(a)) for a, v in zip(puzzle.args, values))) for label, values in found.zeros]
+    for k, groups in found.groups:
+        name = puzzle.args[k].name
+        for n, d in enumerate(TIE_DISTANCES):
+            members = groups[n % len(groups)]
+            for first in (True, False):
+                label = f"a near-tie in one window of {name} ({d:g} apart, runner-up {'first' if first else 'last'})"
+                extra.append(_structured(puzzle, rng, label, _competing(k, members, d, first, rng)))
+    scales = sorted({m for a in puzzle.args for m in a.magnitudes})
+    for m in scales:
+        names = ", ".join(a.name for a in puzzle.args if m in a.magnitudes)
+        for n in range(REGION_DRAWS):
+            label = f"{names} at {m:g} times the domain ({n + 1} of {REGION_DRAWS})"
+            extra.append(_structured(puzzle, rng, label, _scaled(puzzle, m)))
+    return extra
+
+
+def _competing(k: int, members: tuple[int, ...], d: float, first: bool, rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    """Two entries of one group (who competes for one output) made its largest, `d` apart
+    (relative), the runner-up before the winner in index order or after it."""
+
+    def apply(values: list[np.ndarray]) -> None:
+        flat = np.array(values[k], dtype=np.float64).reshape(-1)
+        p, q = sorted(int(i) for i in rng.choice(members, size=2, replace=False))
+        top = float(np.max(flat))
+        gap = d * max(abs(top), 1e-300)
+        # Every other entry shifted (not clipped: no new ties) below the pair, so the near-tie is
+        # the contest for the max of whatever window holds both, even where the group found on
+        # the lines misses a member of the window.
+        others = np.array([i for i in range(flat.size) if i not in (p, q)], dtype=int)
+        ceiling = top - 2 * gap - 1e-3 * (1 + abs(top))
+        if others.size and np.max(flat[others]) > ceiling:
+            flat[others] -= np.max(flat[others]) - ceiling
+        flat[p], flat[q] = (top - gap, top) if first else (top, top - gap)
+        values[k] = flat.reshape(np.shape(values[k]))
+
+    return apply
+
+
+def _scaled(puzzle: Puzzle, m: float) -> Callable[[list[np.ndarray]], None]:
+    def apply(values: list[np.ndarray]) -> None:
+        for k, a in enumerate(puzzle.args):
+            if m in a.magnitudes:
+                values[k] = np.asarray(values[k], dtype=np.float64) * m
+
+    return apply
 
 
 def _using_values(

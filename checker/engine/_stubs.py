@@ -115,11 +115,18 @@ def draws_plan(puzzle: Puzzle) -> tuple[str, list[tuple[str, list[str]]]]:
     through (for the puzzle's page, in the docs and in `jacpuzzles show NAME --page`)."""
     from checker.engine import _sampling  # numpy: only the pages need it, not `list`
 
+    from checker.engine import _zeros
+
     total = len(_sampling.draws(puzzle, 0))
+    found = _zeros.found(puzzle)
+    extra = [f"{len(found.zeros)} inputs where an entry of the Jacobian crosses zero (the same on every seed)"] if found.zeros else []
+    extra += [f"near-ties inside each group of `{puzzle.args[k].name}` that competes for an output" for k, _ in found.groups]
+    extra += [f"`{a.name}` at {', '.join(f'{m:g}' for m in a.magnitudes)} times its domain" for a in puzzle.args if a.magnitudes]
     summary = (
         f"{_sampling._random_count(puzzle)} stratified random draws, then each argument's special "
-        f"structures, pairs of them, and coincidences between arguments: {total} draws on seed 0, "
-        "as many on every seed"
+        f"structures, pairs of them, and coincidences between arguments"
+        + "".join(f"; {e}" for e in extra)
+        + f": {total} draws on seed 0, as many on every seed"
     )
     return summary, _sampling.plan(puzzle)
 

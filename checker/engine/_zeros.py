@@ -1,0 +1,399 @@
+"""Draws found from the expected Jacobian itself: where its entries cross zero, and which inputs
+compete for an output.
+
+A constant rounded to nine digits is right to 1e-9 relatively everywhere, and only wrong where
+an entry of the Jacobian crosses zero: there the contract (`_tolerance`) allows 1e-12 of the
+block's largest entry, and the rounding error is larger. Random draws never land there. So,
+per puzzle and variant, `jax.jacfwd` (float64) is evaluated along a few lines through the
+domain (segments between two random draws: the domain is a box or a product of simplices, so
+they stay inside it), each entry's sign changes are bracketed on a grid and bisected down to
+adjacent floats, and the inputs where an entry is within a few ulps of its block's largest
+entry times float64's epsilon (while that largest entry is not 0) are kept. Integer arguments
+keep their value along a line.
+
+The same evaluations give each output's support: which entries of an argument reach it at some
+point of the lines. Entries in the same support compete for that output (the window of a max
+pool); `_sampling` puts near-ties inside one such group.
+
+Both are seed-independent (the lines come from a generator keyed by the puzzle and variant
+alone): the zeros of the Jacobian are a property of `f`, not of a seed, so every seed checks
+them, a mistake found there is found on every seed, and they are computed once per puzzle and
+variant and cached beside the expected Jacobians (`JACPUZZLES_CACHE`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from checker.engine import _numerics
+from checker.engine._catalog import FLOAT_DTYPES, Puzzle
+
+LINES = 4  # random segments through the domain
+GRID = 24  # points per segment where signs are compared
+ZEROS = 6  # at most this many zero-crossing draws per puzzle and variant
+BISECTIONS = 60  # halvings of a bracket: [0, 1] shrinks to adjacent floats well before
+# How close to 0 a kept entry is, in units of float64's epsilon times its block's largest entry:
+# far inside the contract's 1e-12, so an answer off by 1e-9 relatively is refused there.
+ZERO_ULPS = 64
+
+
+@dataclass(frozen=True)
+class Found:
+    """What the lines found for one puzzle and variant."""
+
+    zeros: tuple[tuple[str, tuple[np.ndarray, ...]], ...]  # (label, a value per argument)
+    groups: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]  # (argument, its competing groups)
+
+
+def _key(puzzle: Puzzle) -> str:
+    shapes = [(a.name, a.shape, a.dtype, a.low, a.high, a.avoid, a.static, a.sampler, a.cotangent) for a in puzzle.args]
+    text = f"{puzzle.name}|{puzzle.variant!r}|{puzzle.code}|{puzzle.backward}|{puzzle.outs!r}|{shapes!r}|{puzzle.guard}"
+    # Not the JAX version: a zero found under one version is a zero to within ulps under the next,
+    # and the expected Jacobians at it are computed afresh anyway; so the shipped table holds.
+    text += f"|{LINES}|{GRID}|{ZEROS}|{BISECTIONS}|{ZERO_ULPS}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def found(puzzle: Puzzle) -> Found:
+    """The zero-crossing draws and competing groups of `puzzle` (cached on disk and in memory)."""
+    return _found(puzzle, _key(puzzle))
+
+
+# The search's results for every canonical puzzle, shipped with the kit, so that a first check
+# on an empty cache costs no search (`python -m checker.engine._zeros` rewrites it; a test
+# fails when it is stale). Variants are searched on first use and cached.
+TABLE = Path(__file__).resolve().parents[1] / "_data" / "zeros.npz"
+
+
+@functools.lru_cache(maxsize=1)
+def _table() -> Any:
+    """The shipped table, opened lazily: a check reads only its own puzzle's three arrays."""
+    try:
+        return np.load(TABLE, allow_pickle=False)
+    except (OSError, ValueError):
+        return {}
+
+
+def _from_table(puzzle: Puzzle, key: str) -> Found | None:
+    table = _table()
+    if f"{key}-labels" not in getattr(table, "files", table):
+        return None
+    labels = [str(s) for s in table[f"{key}-labels"]]
+    columns = [table[f"{key}-a{k}"] for k in range(len(puzzle.args))] if labels else []
+    zeros = tuple((label, tuple(np.asarray(c[d]) for c in columns)) for d, label in enumerate(labels))
+    return Found(zeros, _unflatten(table[f"{key}-groups"]))
+
+
+def _arrays(result: Found, prefix: str = "") -> dict[str, Any]:
+    arrays: dict[str, Any] = {f"{prefix}labels": np.array([label for label, _ in result.zeros], dtype=str)}
+    n = len(result.zeros[0][1]) if result.zeros else 0
+    for k in range(n):
+        arrays[f"{prefix}a{k}"] = np.stack([values[k] for _, values in result.zeros])
+    arrays[f"{prefix}groups"] = _flatten(result.groups)
+    return arrays
+
+
+def write_table() -> int:
+    """Search every canonical puzzle afresh and write `TABLE`; returns how many it holds."""
+    from checker.engine import _catalog
+
+    arrays: dict[str, Any] = {}
+    for puzzle in _catalog.puzzles():
+        key = _key(puzzle)
+        with _numerics.pinned():
+            arrays |= _arrays(_search(puzzle), f"{key}-")
+    np.savez_compressed(TABLE, **arrays)
+    _table.cache_clear()
+    return len(_catalog.puzzles())
+
+
+@functools.lru_cache(maxsize=256)
+def _found(puzzle: Puzzle, key: str) -> Found:
+    shipped = _from_table(puzzle, key)
+    if shipped is not None:
+        return shipped
+    from checker.engine._oracles import cache_dir  # imports JAX: only when there is a search to cache
+
+    where = cache_dir()
+    path = where / "zeros" / f"{puzzle.name}-{key}.npz" if where is not None else None
+    if path is not None:
+        loaded = _load(puzzle, path)
+        if loaded is not None:
+            return loaded
+    with _numerics.pinned():
+        result = _search(puzzle)
+    if path is not None:
+        _store(path, result)
+    return result
+
+
+def _load(puzzle: Puzzle, path: Path) -> Found | None:
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            labels = [str(s) for s in saved["labels"]]
+            columns = [saved[f"a{k}"] for k in range(len(puzzle.args))] if labels else []
+            flat = saved["groups"]
+        zeros = tuple((label, tuple(np.asarray(c[d]) for c in columns)) for d, label in enumerate(labels))
+        return Found(zeros, _unflatten(flat))
+    except (OSError, ValueError, KeyError, IndexError):
+        return None  # a damaged file is recomputed
+
+
+def _store(path: Path, result: Found) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arrays = _arrays(result)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(tmp, **arrays)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only home only costs speed
+
+
+def _flatten(groups: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]) -> np.ndarray:
+    # (argument, group number, member) rows: plain integers, loaded without pickle.
+    rows = [(k, g, m) for k, found in groups for g, members in enumerate(found) for m in members]
+    return np.array(rows, dtype=np.int64).reshape(-1, 3)
+
+
+def _unflatten(rows: np.ndarray) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
+    out: dict[int, dict[int, list[int]]] = {}
+    for k, g, m in rows.tolist():
+        out.setdefault(k, {}).setdefault(g, []).append(m)
+    return tuple((k, tuple(tuple(members) for _, members in sorted(found.items()))) for k, found in sorted(out.items()))
+
+
+def _lines(puzzle: Puzzle) -> list[tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]]:
+    from checker.engine._sampling import _dtype, _random, _valid
+
+    rng = np.random.default_rng([zlib.crc32(puzzle.name.encode()), zlib.crc32(repr(puzzle.variant).encode()), 22])
+    lines = []
+    for _ in range(LINES):
+        ends = []
+        for _ in range(2):
+            for _ in range(100):
+                values = tuple(np.asarray(_random(a, rng)).astype(_dtype(a)) for a in puzzle.args)
+                if _valid(puzzle, values):
+                    break
+            ends.append(values)
+        start, end = ends
+        # Integer and static arguments keep the start's value all along the segment.
+        end = tuple(e if a.dtype in FLOAT_DTYPES and a.static is None else s for a, s, e in zip(puzzle.args, start, end))
+        lines.append((start, end))
+    return lines
+
+
+def _at(puzzle: Puzzle, line: tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]], t: float) -> tuple[np.ndarray, ...]:
+    start, end = line
+    return tuple(
+        (s + t * (e - s)).astype(s.dtype) if a.dtype in FLOAT_DTYPES and a.static is None else s
+        for a, s, e in zip(puzzle.args, start, end)
+    )
+
+
+def _jacobian(puzzle: Puzzle) -> Any:
+    """A jitted function: stacked dynamic inputs -> the expected blocks (leaves), draw axis first."""
+    import jax
+
+    from checker.engine._oracles import _oracle
+    from checker.engine._settings import FAST_COMPILE
+
+    one: Any
+    if puzzle.is_vjp:
+        pair = _oracle(puzzle)
+        one = lambda *args: pair(*args)[0]
+    else:
+        one = jax.jacfwd(puzzle.on_dynamic(puzzle.f), puzzle.dynamic_argnums())
+    batched: Any = jax.vmap(one)
+    return jax.jit(lambda xs: jax.tree_util.tree_leaves(batched(*xs)), compiler_options=FAST_COMPILE)
+
+
+def _evaluate(program: Any, puzzle: Puzzle, points: list[tuple[np.ndarray, ...]]) -> list[np.ndarray]:
+    from checker.engine._sampling import Draw, stacked
+
+    stack = stacked(tuple(Draw("", p) for p in points))
+    return [np.asarray(leaf, np.float64).reshape(len(points), -1) for leaf in program(puzzle.dynamic(stack))]
+
+
+def _search(puzzle: Puzzle) -> Found:
+    from checker.engine._sampling import _valid
+
+    if not any(a.differentiable for a in puzzle.args):
+        return Found((), ())
+    program = _jacobian(puzzle)
+    lines = _lines(puzzle)
+    ts = np.linspace(0.0, 1.0, GRID)
+    batch = LINES * GRID  # every call has this many points: one compilation
+    grid = _evaluate(program, puzzle, [_at(puzzle, line, t) for line in lines for t in ts])
+    groups = _groups(puzzle, grid)
+    # Brackets (line, grid step, block, entry) where an entry changes sign between grid points.
+    brackets: list[tuple[int, int, int, int]] = []
+    for b, leaf in enumerate(grid):
+        values = leaf.reshape(LINES, GRID, -1)
+        change = (values[:, :-1] * values[:, 1:] < 0) & np.isfinite(values[:, :-1]) & np.isfinite(values[:, 1:])
+        brackets += [(int(line), int(step), b, int(entry)) for line, step, entry in zip(*np.nonzero(change))]
+    if not brackets:
+        return Found((), groups)
+    # Spread the brackets over blocks and entries: each block in turn, a different entry each time.
+    rng = np.random.default_rng([zlib.crc32(puzzle.name.encode()), 7])
+    order = rng.permutation(len(brackets))
+    by_block: dict[int, list[tuple[int, int, int, int]]] = {}
+    for i in order:
+        by_block.setdefault(brackets[i][2], []).append(brackets[i])
+    chosen: list[tuple[int, int, int, int]] = []
+    seen: set[tuple[int, int]] = set()
+    while len(chosen) < batch and any(by_block.values()):
+        for b in sorted(by_block):
+            if by_block[b] and len(chosen) < batch:
+                c = by_block[b].pop(0)
+                if (c[2], c[3]) not in seen or not any(x[2] == b and (x[2], x[3]) not in seen for x in by_block[b]):
+                    chosen.append(c)
+                    seen.add((c[2], c[3]))
+                else:
+                    by_block[b].append(c)
+    lo = np.array([ts[c[1]] for c in chosen])
+    hi = np.array([ts[c[1] + 1] for c in chosen])
+    sign_lo = np.array([np.sign(grid[c[2]][c[0] * GRID + c[1], c[3]]) for c in chosen])
+    for _ in range(BISECTIONS):
+        mid = lo + (hi - lo) / 2
+        if np.all((mid == lo) | (mid == hi)):
+            break
+        value = _entries(program, puzzle, lines, chosen, mid, batch)
+        same = np.sign(value) == sign_lo
+        lo, hi = np.where(same, mid, lo), np.where(same, hi, mid)
+    kept: list[tuple[str, tuple[np.ndarray, ...]]] = []
+    blocks_used: list[int] = []
+    zero_at: list[tuple[int, int]] = []
+    for end in (lo, hi):
+        leaves = _evaluate(program, puzzle, _padded([_at(puzzle, lines[c[0]], t) for c, t in zip(chosen, end)], batch))
+        for i, c in enumerate(chosen):
+            scale = float(np.max(np.abs(leaves[c[2]][i]), initial=0.0))
+            entry = float(leaves[c[2]][i, c[3]])
+            if not np.isfinite(scale) or scale == 0.0 or abs(entry) > ZERO_ULPS * np.finfo(np.float64).eps * scale:
+                continue
+            point = _at(puzzle, lines[c[0]], float(end[i]))
+            if any(np.array_equal(point[0], v[0]) for _, v in kept) or not _valid(puzzle, point, structured=True):
+                continue
+            kept.append((_label(puzzle, c[2], c[3]), point))
+            blocks_used.append(c[2])
+            zero_at.append((c[2], c[3]))
+    # Every block that has a zero first, then the rest, up to ZEROS.
+    firsts = [i for i, b in enumerate(blocks_used) if b not in blocks_used[:i]]
+    picked = sorted((firsts + [i for i in range(len(kept)) if i not in firsts])[:ZEROS])
+    zeros = tuple((kept[i][0], _shrink(program, puzzle, batch, kept[i][1], *zero_at[i])) for i in picked)
+    return Found(zeros, groups)
+
+
+SHRINK_VALUES = 12  # values each other entry tries, evenly over its domain
+SHRINK_FLOOR = 1e-2  # the block's largest entry is brought down to no less than this share of it
+
+
+def _shrink(program: Any, puzzle: Puzzle, batch: int, point: tuple[np.ndarray, ...], block: int, entry: int) -> tuple[np.ndarray, ...]:
+    """`point` with the other entries moved (one pass, each over SHRINK_VALUES values of its
+    domain) to where the zero entry's block is smallest while that entry stays at zero: the
+    contract's allowance there is 1e-12 of the block's largest entry, so a smaller block shows
+    a smaller mistake. Elementwise functions keep their zero; coupled ones mostly refuse the
+    moves. Never below SHRINK_FLOOR of the block's first scale, where rounding would start to
+    count."""
+    from checker.engine._sampling import _valid
+
+    def measure(points: list[tuple[np.ndarray, ...]]) -> list[tuple[float, float, float]]:
+        found = []
+        for start in range(0, len(points), batch):
+            chunk = points[start:start + batch]
+            leaves = _evaluate(program, puzzle, _padded(chunk, batch))
+            rows = leaves[block][: len(chunk)]
+            found += list(zip(np.max(np.abs(rows), axis=1).tolist(), rows[:, entry].tolist(), np.sum(rows**2, axis=1).tolist()))
+        return found
+
+    def fine(scale: float, value: float, floor: float) -> bool:
+        return bool(np.isfinite(scale)) and scale >= floor and abs(value) <= ZERO_ULPS * np.finfo(np.float64).eps * scale
+
+    (scale0, _, size0), = measure([point])
+    floor = SHRINK_FLOOR * scale0
+    moves: list[tuple[int, int, float]] = []
+    for k, a in enumerate(puzzle.args):
+        if a.dtype in FLOAT_DTYPES and a.static is None and a.sampler == "uniform":
+            for j in range(max(1, int(np.prod(a.shape)))):
+                moves += [(k, j, float(v)) for v in np.linspace(a.low, a.high, SHRINK_VALUES)]
+
+    def moved(base: tuple[np.ndarray, ...], changes: list[tuple[int, int, float]]) -> tuple[np.ndarray, ...]:
+        out = [np.array(v) for v in base]
+        for k, j, v in changes:
+            out[k].reshape(-1)[j] = v
+        return tuple(out)
+
+    # Each move judged by the block's sum of squares: for an elementwise f, each entry's own
+    # best value lowers it independently, and all of them together lower the largest entry.
+    best: dict[tuple[int, int], tuple[float, float]] = {}
+    for (k, j, v), (scale, value, size) in zip(moves, measure([moved(point, [m]) for m in moves])):
+        if fine(scale, value, floor) and size < best.get((k, j), (size0, 0.0))[0]:
+            best[(k, j)] = (size, v)
+    if not best:
+        return point
+    together = moved(point, [(k, j, v) for (k, j), (_, v) in best.items()])
+    # All the moves at once, and part of the way there: all at once may overshoot the floor.
+    blends = [tuple(p + t * (q - p) if np.issubdtype(p.dtype, np.floating) else p for p, q in zip(point, together)) for t in np.linspace(1.0, 0.05, 20)]
+    options = [(scale, b) for b, (scale, value, _) in zip(blends, measure(blends)) if fine(scale, value, floor) and scale < scale0]
+    options = [(scale, b) for scale, b in options if _valid(puzzle, b, structured=True)]
+    if options:
+        return min(options, key=lambda o: o[0])[1]
+    (k, j), (_, v) = min(best.items(), key=lambda item: item[1][0])
+    single = moved(point, [(k, j, v)])
+    return single if _valid(puzzle, single, structured=True) else point
+
+
+def _padded(points: list[tuple[np.ndarray, ...]], batch: int) -> list[tuple[np.ndarray, ...]]:
+    return points + [points[-1]] * (batch - len(points))
+
+
+def _entries(program: Any, puzzle: Puzzle, lines: list[Any], chosen: list[tuple[int, int, int, int]], t: np.ndarray, batch: int) -> np.ndarray:
+    leaves = _evaluate(program, puzzle, _padded([_at(puzzle, lines[c[0]], float(x)) for c, x in zip(chosen, t)], batch))
+    return np.array([leaves[c[2]][i, c[3]] for i, c in enumerate(chosen)])
+
+
+def _label(puzzle: Puzzle, block: int, entry: int) -> str:
+    shape = puzzle.jac_shapes()[block]
+    where = ", ".join(str(int(i)) for i in np.unravel_index(entry, shape)) if shape else ""
+    return f"an entry crossing zero (block {block}, entry [{where}])"
+
+
+def _groups(puzzle: Puzzle, grid: list[np.ndarray]) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
+    """Per argument that f has a kink at ties of (`avoid = ["ties"]`), the distinct sets of its
+    entries that reach one output somewhere on the lines: who competes for that output."""
+    if puzzle.is_vjp:
+        return ()
+    differentiable = [k for k, a in enumerate(puzzle.args) if a.differentiable]
+    out = []
+    n_outs = len(puzzle.outs)
+    for k in differentiable:
+        arg = puzzle.args[k]
+        if "ties" not in arg.avoid:
+            continue
+        size = max(1, int(np.prod(arg.shape)))
+        position = differentiable.index(k)
+        sets: list[tuple[int, ...]] = []
+        for o in range(n_outs):
+            leaf = grid[o * len(differentiable) + position]  # output-major blocks
+            reach = np.any(leaf.reshape(leaf.shape[0], -1, size) != 0, axis=0)
+            for row in reach:
+                members = tuple(int(i) for i in np.flatnonzero(row))
+                if len(members) >= 2 and members not in sets:
+                    sets.append(members)
+        if sets:
+            out.append((k, tuple(sets)))
+    return tuple(out)
+
+
+if __name__ == "__main__":  # pragma: no cover - rewrites the shipped table
+    print(f"{write_table()} puzzles searched; written to {TABLE}")

@@ -1,0 +1,108 @@
+"""Draws found from the expected Jacobian: its zeros, the inputs that compete for one output,
+and the regions the catalog declares; and the red team's answers that only these draws refuse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from checker import Status, check_answer
+from checker.engine import _variants, _zeros
+from checker.engine._sampling import draws
+
+
+def _zero_draws(name: str, seed: int = 0) -> list[tuple[str, tuple[np.ndarray, ...]]]:
+    return [(d.label, d.values) for d in draws(_variants.variant(name, None), seed) if "crossing zero" in d.label]
+
+
+@pytest.mark.parametrize("name", ["gelu", "attention", "layer_norm"])
+def test_zero_draws_put_an_entry_within_ulps_of_zero_while_its_block_is_not(name: str) -> None:
+    puzzle = _variants.variant(name, None)
+    found = _zero_draws(name)
+    assert found, f"{name}: no zero-crossing draw"
+    for label, values in found:
+        with jax.enable_x64(True):
+            leaves = jax.tree_util.tree_leaves(jax.jacfwd(puzzle.on_dynamic(puzzle.f), puzzle.dynamic_argnums())(*(jnp.asarray(v) for v in puzzle.dynamic(values))))
+        block = int(label.split("block ")[1].split(",")[0])
+        entry = tuple(int(i) for i in label.split("entry [")[1].rstrip("])").split(", "))
+        scale = float(np.max(np.abs(leaves[block])))
+        assert scale > 0 and abs(float(leaves[block][entry])) <= _zeros.ZERO_ULPS * np.finfo(np.float64).eps * scale, label
+
+
+def test_zero_draws_are_the_same_on_every_seed_and_found_once() -> None:
+    assert [label for label, _ in _zero_draws("gelu", 0)] == [label for label, _ in _zero_draws("gelu", 3)]
+    assert all(np.array_equal(a[1][0], b[1][0]) for a, b in zip(_zero_draws("gelu", 0), _zero_draws("gelu", 3)))
+    gelu = _variants.variant("gelu", None)
+    assert _zeros.found(gelu) is _zeros.found(gelu)  # in memory; on disk under JACPUZZLES_CACHE
+
+
+def test_a_stored_search_is_read_back_as_it_was(tmp_path: Path) -> None:
+    puzzle = _variants.variant("max_pool", None)
+    first = _zeros.found(puzzle)
+    _zeros._store(tmp_path / "z.npz", first)
+    again = _zeros._load(puzzle, tmp_path / "z.npz")
+    assert again is not None and again.groups == first.groups
+    assert [label for label, _ in again.zeros] == [label for label, _ in first.zeros]
+
+
+@pytest.mark.parametrize("window", ["2/2", "3/1", "4/4"])
+def test_max_pool_near_ties_compete_inside_one_window_in_both_orders(window: str) -> None:
+    puzzle = _variants.variant("max_pool", {"window": window})
+    width, stride = (int(n) for n in window.split("/"))
+    orders = set()
+    ties = [d for d in draws(puzzle, 0) if d.label.startswith("a near-tie in one window")]
+    assert len(ties) >= 12
+    for d in ties:
+        x = d.values[0]
+        # some window's two largest entries are the near-tie
+        close = []
+        for start in range(0, 8 - width + 1, stride):
+            w = x[start:start + width]
+            top = np.sort(w)[-2:]
+            if 0 < top[1] - top[0] <= 2e-3 * max(1.0, abs(top[1])):
+                first, second = np.argsort(w)[-2:]
+                close.append(first < second)
+        assert close, (d.label, x)
+        orders |= set(close)
+    assert orders == {True, False}
+
+
+def test_attention_sees_scores_beyond_one_and_beyond_ten() -> None:
+    puzzle = _variants.variant("attention", None)
+    scores = [np.abs(d.values[0] @ d.values[1].T / np.sqrt(2.0)).max() for d in draws(puzzle, 0)]
+    assert max(scores) > 10 and sum(s > 1 for s in scores) >= 6
+
+
+# The red team's answers that passed before these draws (tests/redteam/ holds them with witnesses).
+SQRT_2_OVER_PI_10 = 0.7978845608
+
+
+def _gelu_rounded(x: jnp.ndarray) -> jnp.ndarray:
+    t = jnp.tanh(SQRT_2_OVER_PI_10 * (x + 0.044715 * x**3))
+    return jnp.diag(0.5 * (1 + t) + 0.5 * x * (1 - t**2) * SQRT_2_OVER_PI_10 * (1 + 3 * 0.044715 * x**2))
+
+
+def _max_pool_float32(x: jnp.ndarray) -> jnp.ndarray:
+    windows = 2 * jnp.arange(4)[:, None] + jnp.arange(2)
+    winner = 2 * jnp.arange(4)[:, None] + jnp.argmax(x.astype(jnp.float32)[windows], axis=1)[:, None]
+    return 1.0 * (jnp.arange(8) == winner)
+
+
+@pytest.mark.parametrize(("name", "jac"), [("gelu", _gelu_rounded), ("max_pool", _max_pool_float32)])
+def test_answers_wrong_only_at_zeros_or_competing_ties_fail(name: str, jac: object) -> None:
+    verdict = check_answer(name, jac, seed=0)  # type: ignore[arg-type]
+    assert verdict.status is Status.FAIL, verdict.message
+
+
+def test_the_shipped_table_holds_every_canonical_puzzle_as_searched_today() -> None:
+    from checker.engine import _catalog
+
+    stored = set(_zeros._table().files)
+    stale = [p.name for p in _catalog.puzzles() if f"{_zeros._key(p)}-labels" not in stored]
+    assert not stale, f"checker/_data/zeros.npz is stale for {stale}: run `python -m checker.engine._zeros`"
+    max_pool = _variants.variant("max_pool", None)
+    assert _zeros._search(max_pool).groups == _zeros._from_table(max_pool, _zeros._key(max_pool)).groups  # type: ignore[union-attr]
