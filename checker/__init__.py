@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from checker.engine._catalog import Arg, Chapter, Puzzle, UnknownPuzzle, chapters, puzzles, use_packs
     from checker.engine._engine import check_answer, check_file, check_files
+    from checker.engine._errors import JacpuzzlesError
     from checker.learner._notebook import Checked, check
     from checker.engine._report import VerdictView
     from checker.engine._stubs import find_answers
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 _HOME = {
     "checker.engine._catalog": ("Arg", "Chapter", "Puzzle", "UnknownPuzzle", "chapters", "puzzles", "use_packs"),
     "checker.engine._engine": ("check_answer", "check_file", "check_files"),
+    "checker.engine._errors": ("JacpuzzlesError",),
     "checker.learner._notebook": ("Checked", "check"),
     "checker.engine._report": ("VerdictView",),
     "checker.engine._stubs": ("find_answers",),

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from checker.engine import _catalog, _stubs
 from checker.engine._catalog import PACK_FILE, CatalogError, Puzzle
+from checker.engine._errors import JacpuzzlesError
 from checker.engine._verdict import Verdict, counted
 
 if sys.version_info >= (3, 11):
@@ -31,8 +32,11 @@ CHECK_SEEDS = range(5)  # every reference answer passes on each of these
 DENSE_SEEDS = range(5, 25)  # and on these too: about 20 times as many draws, each against jacfwd and jacrev
 
 
-class PackExists(Exception):
-    """`pack new` into a folder that already holds a pack."""
+class PackExists(JacpuzzlesError):
+    """`pack new` into a folder that already holds a pack: nothing is overwritten; the message
+    asks for a new folder. Exit code 2."""
+
+    exit_code = 2
 
 
 _EXAMPLE = '''# A puzzle pack for jacpuzzles: the format of the kit's own chapters (checker/_data/autodiff.toml,

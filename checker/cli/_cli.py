@@ -25,9 +25,9 @@ from rich.text import Text
 from checker.authoring import _generate
 from checker.engine import _badge, _catalog, _stubs, _variants
 from checker.learner import _state, _workspace
-from checker.engine._catalog import UnknownPuzzle, puzzle_named
+from checker.engine._catalog import puzzle_named
 from checker.engine._code import CodeLines
-from checker.cli._cli_extras import UsageError
+from checker.engine._errors import JacpuzzlesError, UsageError
 from checker.engine._stubs import find_answers
 from checker.engine._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
 from checker.engine._verdict import Diagnosis, Kind, Status, Verdict, counted
@@ -35,7 +35,6 @@ from checker.engine._verdict import Diagnosis, Kind, Status, Verdict, counted
 if TYPE_CHECKING:
     from checker.engine import _assignment
 
-USAGE_ERROR = 2
 INTERRUPTED = 130  # the shell's code for a command ended by Ctrl-C
 
 
@@ -49,10 +48,7 @@ def _names(requested: Sequence[str], root: Path | None = None) -> list[str]:
     if not requested:
         return _workspace.puzzle_names(root) if root is not None else [p.name for p in _catalog.puzzles()]
     for name in requested:
-        try:
-            puzzle_named(name)
-        except UnknownPuzzle as exc:
-            raise UsageError(str(exc)) from None
+        puzzle_named(name)  # else UnknownPuzzle, a usage error
     return list(dict.fromkeys(requested))
 
 
@@ -325,7 +321,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
 def cmd_grade(args: argparse.Namespace) -> int:
     from checker.engine import _assignment
     from checker.grading import _shard
-    from checker.grading._grade import BadSetup, grade_class, merge_class  # imports numpy and JAX
+    from checker.grading._grade import grade_class, merge_class  # imports numpy and JAX
     from checker.grading._sandbox import Limits
 
     _stop_on_sigterm()
@@ -362,8 +358,6 @@ def cmd_grade(args: argparse.Namespace) -> int:
         from checker.frontends._autograde import class_exit_code
 
         return class_exit_code(Path(args.out), args.fail_under, _console())
-    except BadSetup as exc:
-        raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
         message = f"jacpuzzles: interrupted (Ctrl-C or a signal to stop); the submissions graded so far are kept in {args.out}: run the same command to finish"
         _console(stderr=True).print(Text(message, style="yellow"))
@@ -389,13 +383,10 @@ def _stop_on_sigterm() -> None:
 def cmd_init(args: argparse.Namespace) -> int:
     root = Path(args.target)
     given = _init_assignment(args)
-    try:
-        if args.classroom:
-            written = _workspace.init_classroom(root)
-        else:
-            written = _workspace.init(root, given, args.student if given is not None else None)
-    except _workspace.WorkspaceError as exc:
-        raise UsageError(str(exc)) from None
+    if args.classroom:
+        written = _workspace.init_classroom(root)
+    else:
+        written = _workspace.init(root, given, args.student if given is not None else None)
     console = _console()
     names = {path.stem for path in written}
     chapters = ", ".join(f"{ch.name}/ ({n})" for ch in _catalog.chapters() if (n := sum(p.name in names for p in ch.puzzles)))
@@ -444,18 +435,12 @@ def _init_assignment(args: argparse.Namespace) -> _assignment.Assignment | None:
         )
     from checker.engine import _assignment
 
-    try:
-        return _assignment.load(Path(args.assignment))
-    except _assignment.BadSetup as exc:
-        raise UsageError(str(exc)) from None
+    return _assignment.load(Path(args.assignment))
 
 
 def cmd_reset(args: argparse.Namespace) -> int:
     puzzle = _one(args.name, Path(args.dir))
-    try:
-        done = _workspace.reset(Path(args.dir), puzzle)
-    except _workspace.WorkspaceError as exc:
-        raise UsageError(str(exc)) from None
+    done = _workspace.reset(Path(args.dir), puzzle)
     console = _console()
     console.print(Text(f"Restored the untouched stub of {puzzle.name} at {done.path}.", style="bold"))
     if done.backup is not None:
@@ -469,10 +454,7 @@ def cmd_solution(args: argparse.Namespace) -> int:
     puzzle = _one(args.name)
     from checker.engine import _solutions
 
-    try:
-        text = _solutions.reference(puzzle)
-    except _solutions.MissingSolution as exc:
-        raise UsageError(str(exc)) from None
+    text = _solutions.reference(puzzle)
     console = _console()
     root = Path(args.dir)
     assigned = _workspace.assignment(root) if root.is_dir() else None
@@ -560,10 +542,7 @@ def _not_yet(root: Path, puzzle: _catalog.Puzzle, status: str, variants: bool = 
 def _one(name: str, root: Path | None = None) -> _catalog.Puzzle:
     """Puzzle `name` as the workspace holding `root` has it (the student's own variant in an
     assignment workspace); the published puzzle when `root` is None."""
-    try:
-        return puzzle_named(name) if root is None else _workspace.puzzle_in(root, name)
-    except UnknownPuzzle as exc:
-        raise UsageError(str(exc)) from None
+    return puzzle_named(name) if root is None else _workspace.puzzle_in(root, name)
 
 
 def _version() -> str:
@@ -685,10 +664,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             given = [str(p) for p in _workspace.packs(Path(args.github_classroom))] or None
         _use_packs(given)
         return int(args.run(args))
-    except (UsageError, _workspace.WorkspaceError) as exc:
+    except JacpuzzlesError as exc:
         # One line: paths in it are whole, copyable, and found by a search of the log.
         _console(stderr=True).print(Text(f"jacpuzzles: {exc}", style="red"), soft_wrap=True)
-        return USAGE_ERROR
+        return exc.exit_code
     except KeyboardInterrupt:
         _console(stderr=True).print(Text("jacpuzzles: interrupted (Ctrl-C); nothing was recorded for this run", style="yellow"))
         return INTERRUPTED
@@ -696,13 +675,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _use_packs(folders: list[str] | None) -> None:
     """Add the packs named by `--pack` to the catalog (none: the kit's chapters alone); a pack that
-    cannot be used is a usage error."""
+    cannot be used is a `PackError` or `CatalogError`, each a usage error (exit code 2)."""
     if not folders and not _catalog.packs():
         return
-    try:
-        _catalog.use_packs([Path(f) for f in folders or ()])
-    except (_catalog.PackError, _catalog.CatalogError) as exc:
-        raise UsageError(f"{exc}") from None
+    _catalog.use_packs([Path(f) for f in folders or ()])
 
 
 def cmd_pack(args: argparse.Namespace) -> int:
@@ -711,10 +687,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
     console = _console()
     folder = Path(args.folder)
     if args.action == "new":
-        try:
-            written = _packs.new(folder)
-        except _packs.PackExists as exc:
-            raise UsageError(str(exc)) from None
+        written = _packs.new(folder)
         for path in written:
             console.print(Text(f"wrote {path}"))
         console.print(Text(f"next: `jacpuzzles pack check {folder}`, then edit pack.toml and add your puzzles (docs/packs.md)"))

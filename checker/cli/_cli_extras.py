@@ -1,4 +1,5 @@
-"""The learner's-loop commands kept out of `_cli`: `show --page`, `show --svg [--mine]` and `notebook`."""
+"""The bodies of `show --page` (a puzzle's page), `show --svg [--mine]` (its pictures) and
+`notebook` (a chapter as a Jupyter notebook); their bad input is a `UsageError`."""
 
 from __future__ import annotations
 
@@ -11,10 +12,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from checker.engine._catalog import Chapter, Puzzle, chapters
-
-
-class UsageError(Exception):
-    """Bad command-line input: printed as one line, exit code 2."""
+from checker.engine._errors import UsageError
 
 
 class PageRest:

@@ -32,6 +32,7 @@ from typing import Any
 
 from checker.engine import _catalog
 from checker.engine._catalog import UnknownPuzzle, puzzle_named
+from checker.engine._errors import JacpuzzlesError
 from checker.engine._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
 
 if sys.version_info >= (3, 11):
@@ -44,8 +45,11 @@ DEFAULT_MEMORY_MB = 1024
 KEYS = ("seed", "timeout", "memory_mb", "jobs", "variants", "packs", "puzzles", "students")
 
 
-class BadSetup(Exception):
-    """Arguments the grader cannot work with (exit code 2): the message says what to fix."""
+class BadSetup(JacpuzzlesError):
+    """An assignment file, grading flags or a results folder the grader cannot work with: the
+    message says what was found where, and what to fix. Exit code 2."""
+
+    exit_code = 2
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from checker.engine._errors import JacpuzzlesError
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -43,8 +45,11 @@ FLOAT_DTYPES = ("float32", "float64")
 INT_DTYPES = ("int32", "int64")
 
 
-class CatalogError(Exception):
-    """A catalog entry is malformed: the kit itself is broken, not the learner's answer."""
+class CatalogError(JacpuzzlesError):
+    """A catalog entry is malformed (in practice a pack's, the kit's own are tested): not the
+    learner's answer; `where` names the entry, `message` what to fix in it. Exit code 2."""
+
+    exit_code = 2
 
     def __init__(self, where: str, message: str) -> None:
         super().__init__(f"{where}: {message}")
@@ -519,9 +524,11 @@ PACK_FILE = "pack.toml"
 _PACKS: list[tuple[Path, str]] = []  # the packs in use: (folder, its catalog's text), in order
 
 
-class PackError(Exception):
+class PackError(JacpuzzlesError):
     """A pack folder that cannot be used: the message says what was expected, what was found and
-    what to do."""
+    what to do. Exit code 2."""
+
+    exit_code = 2
 
 
 def use_packs(folders: Any = (), texts: Any = ()) -> None:
@@ -631,8 +638,11 @@ def closest(name: str, n: int = 3) -> list[str]:
     return difflib.get_close_matches(name, [p.name for p in puzzles()], n=n, cutoff=0.5)
 
 
-class UnknownPuzzle(LookupError):
-    """A puzzle name that is not in the catalog; carries the closest names."""
+class UnknownPuzzle(JacpuzzlesError, LookupError):
+    """A puzzle name that is not in the catalog; carries the closest names, and the message
+    suggests them and `jacpuzzles list`. Also a `LookupError`, as it always was. Exit code 2."""
+
+    exit_code = 2
 
     def __init__(self, name: str) -> None:
         self.name = name

@@ -31,7 +31,9 @@ _OUTPUT_LETTERS = "opqrst"
 
 
 class FormError(Exception):
-    """A per-entry answer that cannot be read as written; `message` says which entry and why."""
+    """A per-entry answer that cannot be read as written; `message` says which entry and why.
+    Control flow: the runner turns it into the answer's verdict, so it never reaches the user
+    as an exception (not a `JacpuzzlesError`)."""
 
     def __init__(self, kind: Kind, message: str) -> None:
         super().__init__(message)

@@ -19,6 +19,7 @@ import numpy as np
 
 from checker.engine import _catalog, _numerics
 from checker.engine._catalog import Puzzle
+from checker.engine._errors import JacpuzzlesError
 from checker.engine._tolerance import close, close_per_draw
 from checker.engine._sampling import Draw, stacked
 from checker.engine._settings import FAST_COMPILE
@@ -29,9 +30,9 @@ Blocks = tuple[np.ndarray, ...]
 
 
 
-class OracleDisagreement(Exception):
+class OracleDisagreement(JacpuzzlesError):
     """Two oracles disagree (jacfwd and jacrev, or JAX and TensorFlow): a bug in the kit (or in
-    a framework), never in the learner's answer."""
+    a framework), never in the learner's answer; the message asks for it to be reported."""
 
     def __init__(self, puzzle: str, draw: str, block: int, worst: float, first: str = "jax.jacfwd", second: str = "jax.jacrev") -> None:
         super().__init__(

@@ -17,13 +17,17 @@ from rich.text import Text
 from checker.engine import _badge, _catalog, _stubs
 from checker.engine._catalog import Puzzle
 from checker.engine._code import CodeLines
+from checker.engine._errors import JacpuzzlesError
 
 PACKAGED = Path(__file__).parents[1] / "_data" / "solutions"
 SOURCE = Path(__file__).parents[2] / "solutions"  # beside the package in a source checkout
 
 
-class MissingSolution(Exception):
-    """The installation has no reference answer for a puzzle: the kit is incomplete."""
+class MissingSolution(JacpuzzlesError):
+    """The installation has no reference answer for a puzzle: the kit is incomplete; reinstall
+    it, or run from the repository. Exit code 2, as the command line has always given it."""
+
+    exit_code = 2
 
     def __init__(self, puzzle: str, looked: tuple[Path, ...]) -> None:
         self.puzzle = puzzle

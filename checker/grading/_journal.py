@@ -21,13 +21,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from checker.engine._errors import JacpuzzlesError
+
 KEY_NAME = ".jacpuzzles-key"  # in OUT, unless --key-file names another
 KEY_CAP = 4096  # bytes of a key file read
 ENTRY_CAP = 64 * 1024 * 1024  # bytes of an entry or feedback file read back
 
 
-class KeyProblem(Exception):
-    """The class's key cannot be read or made: the message says which file and what to do."""
+class KeyProblem(JacpuzzlesError):
+    """The class's key cannot be read or made: the message says which file and what to do.
+    Exit code 2 (the grader raises it as a `BadSetup`)."""
+
+    exit_code = 2
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ import numpy as np
 
 from checker.engine import _catalog
 from checker.engine._catalog import Choices, Puzzle, puzzle_named
+from checker.engine._errors import JacpuzzlesError
 from checker.engine._runner import Problem, Run
 from checker.engine._sampling import Draw
 from checker.engine._verdict import Kind, Status
@@ -95,9 +96,9 @@ class _Ended:
     armed_for: float = 0.0  # seconds from the worker's arming to its end, on the grader's clock
 
 
-class WorkerFailure(Exception):
+class WorkerFailure(JacpuzzlesError):
     """The grader's own worker could not run (no student code had run yet): the submission is
-    ungradable, never scored 0."""
+    ungradable, never scored 0; grading it again may succeed. Exit code 1."""
 
 
 class CopyChanged(WorkerFailure):

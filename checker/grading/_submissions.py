@@ -172,7 +172,8 @@ def read(submission: Submission, names: Sequence[str], scratch: Path) -> Answers
 
 
 class _Refused(Exception):
-    """A submission refused whole: `reason` says why, in the student's terms."""
+    """A submission refused whole: `reason` says why, in the student's terms. Control flow:
+    caught in this module and recorded as the submission's outcome, never raised to the user."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)

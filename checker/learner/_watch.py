@@ -60,7 +60,8 @@ _T = TypeVar("_T")
 
 
 class Cancelled(Exception):
-    """A check stopped before its verdict: its file was saved again, or `q` was pressed."""
+    """A check stopped before its verdict: its file was saved again, or `q` was pressed.
+    Control flow inside the watch loop, which always catches it: not a `JacpuzzlesError`."""
 
 
 class _Events(queue.Queue[Event]):

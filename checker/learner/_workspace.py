@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from checker.engine import _catalog, _stubs, _variants
 from checker.learner import _state
 from checker.engine._catalog import Puzzle, puzzle_named
+from checker.engine._errors import JacpuzzlesError
 from checker.engine._verdict import Diagnosis, Kind, Status, Verdict
 
 if TYPE_CHECKING:
@@ -46,8 +47,11 @@ CLASSROOM_WORKFLOW = Path(".github") / "workflows" / "classroom.yml"
 CLASSROOM_GITIGNORE = "# jacpuzzles: the learner's progress and reset backups stay local\n.jacpuzzles-state.json\n.jacpuzzles/backups/\n__pycache__/\n"
 
 
-class WorkspaceError(Exception):
-    """A workspace operation that cannot be done as asked; the message says why and what to do."""
+class WorkspaceError(JacpuzzlesError):
+    """A workspace operation that cannot be done as asked; the message says why and what to do.
+    Exit code 2."""
+
+    exit_code = 2
 
 
 def marker(root: Path) -> Path:
