@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from checker import chapters, puzzles
-from checker.engine._integrity import category, describe, message, scan
+from checker.engine._integrity import message
+from checker.engine._source_scan import category, describe, scan
 from tests.conftest import PUZZLES, REPO, SOLUTIONS
 
 
