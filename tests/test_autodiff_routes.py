@@ -199,8 +199,8 @@ _runner.own_primitives()
 _integrity.install_guards()  # as the grading worker does
 # An answer that read the kit's source switches every guard of this module off:
 kit = [m for name, m in list(sys.modules.items()) if name.endswith("_integrity")][0]
-kit._ALWAYS, kit._DEPTH[0], kit.refusing = False, 0, (lambda: False)
-kit._MODULE_FILES.clear(), kit._GATED_IDS.clear(), kit._GATED_CLASSES.clear()
+kit._STATE.always, kit._STATE.depth, kit.refusing = False, 0, (lambda: False)
+kit._STATE.module_files.clear(), kit._STATE.gated_ids.clear(), kit._STATE.gated_classes.clear()
 results = {}
 
 def attempt(label, thunk):
@@ -215,7 +215,7 @@ stand_in = jax.jacfwd
 original = [c.cell_contents for c in stand_in.__closure__ if getattr(c.cell_contents, "__name__", "") == "jacfwd"][0]
 attempt("original_jacfwd", lambda: original(f)(jnp.ones(3)))
 attempt("stand_in", lambda: stand_in(f)(jnp.ones(3)))
-attempt("jvp_rule", lambda: kit._GATED[[k for k, v in kit._GATED.items() if "derivative rules" in v[1]][0]][0](jnp.ones(3)))
+attempt("jvp_rule", lambda: kit._STATE.gated[[k for k, v in kit._STATE.gated.items() if "derivative rules" in v[1]][0]][0](jnp.ones(3)))
 attempt("gc", lambda: __import__("gc").get_objects())
 attempt("reload", lambda: importlib.reload(sys.modules["jax._src.api"]))
 attempt("forward_pass_still_works", lambda: jnp.linalg.solve(jnp.eye(3) * 2, jnp.ones(3)))

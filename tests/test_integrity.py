@@ -3,16 +3,20 @@ the grading worker (in a subprocess: they patch JAX and `__import__` for the who
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from checker import chapters, puzzles
-from checker.engine._integrity import category, describe, message, scan
+from checker.engine import _integrity as integrity
+from checker.engine._integrity import message
+from checker.engine._source_scan import category, describe, scan
 from tests.conftest import PUZZLES, REPO, SOLUTIONS
 
 
@@ -172,14 +176,14 @@ def test_rewriting_the_guards_state_while_armed_is_refused_and_undone() -> None:
         with _integrity.armed():
             pass
     assert _integrity.used() == []
-    trusted = _integrity._TRUSTED
+    trusted = _integrity._STATE.trusted
     with _integrity.armed():
-        _integrity._DEPTH[0] = 0
-        _integrity._TRUSTED = ("/",)
-        _integrity._GATED_IDS.clear()
+        _integrity._STATE.depth = 0
+        _integrity._STATE.trusted = ("/",)
+        _integrity._STATE.gated_ids.clear()
         assert not _integrity.refusing()
     assert _integrity.used() == [f"{_integrity.PROBE}rewrites the checker's own guards (its module checker.engine._integrity)"]
-    assert _integrity._DEPTH[0] == 0 and _integrity._TRUSTED == trusted and _integrity._GATED_IDS
+    assert _integrity._STATE.depth == 0 and _integrity._STATE.trusted == trusted and _integrity._STATE.gated_ids
     with _integrity.armed():
         assert _integrity.refusing()
     assert _integrity.used() == []
@@ -221,7 +225,7 @@ def test_rewriting_the_gate_s_own_code_while_armed_is_refused() -> None:
     from checker.engine import _integrity
 
     _integrity.install_guards(always=False)
-    gate = _integrity._GATE_IN_USE[0]
+    gate = _integrity._gate_in_use()
     code, defaults = gate.__code__, gate.__defaults__
     _integrity.used()
     with _integrity.armed():
@@ -253,3 +257,107 @@ def test_jax_s_own_custom_derivative_rules_are_refused_while_armed() -> None:
         assert list(jax.nn.relu(x)) == [0.0, 2.0]  # the function itself is fine
     assert _integrity.used() == [f"{_integrity.REACHED}{_integrity._CUSTOM}"]
     assert jax.jacfwd(jax.nn.relu)(x).tolist() == [[0.0, 0.0], [0.0, 1.0]]  # the kit's own use
+
+
+
+def _switched_off(value: Any) -> Any:
+    """What an answer would put in a field of the guards' state to switch them off."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return 10**9  # a depth never lowered back, a count of modules that no import reaches
+    if isinstance(value, str):
+        return "/"
+    if isinstance(value, tuple):
+        return ("/",)
+    if isinstance(value, frozenset):
+        return frozenset()
+    if isinstance(value, (dict, set, list)):
+        return type(value)()
+    return lambda *args, **kwargs: None  # the gate (None in `check`, meaning `_gate`)
+
+
+def _emptied(value: Any) -> Any:
+    """The same container, emptied in place (a dict of counts: each count raised past anything loaded)."""
+    if isinstance(value, dict) and value and all(type(v) is int for v in value.values()):
+        value.update({k: 10**9 for k in value})
+    elif isinstance(value, (dict, set, list)):
+        value.clear()
+    return value
+
+
+REWRITE = "rewrites the checker's own guards (its module checker.engine._integrity)"
+
+
+def _rewrite_while_armed(rewrite: Any) -> list[str]:
+    integrity.install_guards(always=False)
+    with integrity.armed():
+        pass
+    integrity.used()
+    with integrity.armed():
+        rewrite()
+    return integrity.used()
+
+
+def _still_refusing() -> None:
+    """The next answer finds the guards as they were."""
+    with integrity.armed():
+        assert integrity.refusing()
+        with pytest.raises(integrity.Forbidden, match="calls jax.jacfwd"):
+            import jax
+            jax.jacfwd(lambda x: x)(1.0)
+    assert integrity.used() == ["jax.jacfwd"]
+
+
+@pytest.mark.parametrize("how", ["rebound", "emptied"])
+@pytest.mark.parametrize("name", [f.name for f in dataclasses.fields(integrity._GuardState)])
+def test_rewriting_any_field_of_the_guards_state_while_armed_is_caught(name: str, how: str) -> None:
+    """Every field of the guards' state, whatever its kind, is covered by `armed`'s comparison: an
+    answer that rebinds it (or empties the container it holds) is refused and the field put back;
+    what the guards only remember (a cache) is dropped and made again. A field added to the state
+    is in this test (and in the comparison) without being listed anywhere."""
+    state = integrity._STATE
+    integrity.install_guards(always=False)
+    with integrity.armed():
+        pass
+    value = getattr(state, name)
+    if how == "emptied" and not (isinstance(value, (dict, set, list)) and value):
+        pytest.skip(f"{name} holds no container with something in it")
+    held = value.copy() if isinstance(value, (dict, set, list)) else None
+    places = list(integrity._bindings())  # where JAX holds guarded code, compared after each answer
+    rewritten: list[Any] = []
+
+    def rewrite() -> None:
+        rewritten.append(_switched_off(value) if how == "rebound" else _emptied(getattr(state, name)))
+        setattr(state, name, rewritten[0])
+
+    used = _rewrite_while_armed(rewrite)
+    kind = integrity._tamper(name)
+    assert kind in ("decides", "log", "progress", "cache"), kind
+    if kind == "log" and how == "emptied":
+        assert used == []  # what was refused so far: the kit itself empties it (`used()`)
+    elif kind == "cache":
+        assert used == [] and (getattr(state, name) is not rewritten[0] or getattr(state, name) != held), name
+    else:
+        assert used == [f"{integrity.PROBE}{REWRITE}"], name
+        assert getattr(state, name) is value or (held is None and getattr(state, name) == value), name
+        if held is not None and kind != "log":
+            assert getattr(state, name) == held, name
+    _still_refusing()
+    assert integrity._bindings() == places, name
+
+
+def _module_names() -> list[str]:
+    own = [n for n, v in vars(integrity).items() if getattr(v, "__module__", None) == integrity.__name__ and callable(v)]
+    return sorted({*own, "_STATE", "KIT", "JAX_AUTODIFF", "_TABLES", "_TRACES", "PROBE"})
+
+
+@pytest.mark.parametrize("name", _module_names())
+def test_rebinding_any_name_of_the_guards_module_while_armed_is_caught(name: str) -> None:
+    """The module's names (its functions, its state object, what it imported) are compared too,
+    all of them: an answer that rebinds one is refused, and the name put back."""
+    value = getattr(integrity, name)
+    used = _rewrite_while_armed(lambda: setattr(integrity, name, _switched_off(value)))
+    assert used == [f"{integrity.PROBE}{REWRITE}"]
+    assert getattr(integrity, name) is value
+    _still_refusing()

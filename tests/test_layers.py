@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from checker import Kind, Status, check_answer, check_file
-from checker.engine import _catalog, _integrity, _runner, _sampling, _stubs, _variants
+from checker.engine import _catalog, _runner, _sampling, _source_scan, _stubs, _variants
 from checker.engine._catalog import Chapter, Puzzle
 from checker.engine._oracles import ROUNDING_FLOOR
 from checker.engine._tolerance import close
@@ -199,7 +199,7 @@ def test_the_reference_answer_is_the_canonical_template_below_the_generated_head
 @pytest.mark.parametrize("name", NAMES)
 def test_no_reference_answer_or_template_uses_autodiff_or_the_kit(layers: Chapter, name: str) -> None:
     for path in (SOLUTIONS / CHAPTER / f"{name}.py", TEMPLATES / f"{name}.py"):
-        assert _integrity.scan(path.read_text()) == [], path
+        assert _source_scan.scan(path.read_text()) == [], path
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -263,7 +263,7 @@ def test_each_corpus_entry_is_well_formed(entry: Entry) -> None:
         assert not entry.kinds, f"{entry.id}: a passing answer has no diagnosis to expect"
     else:
         assert entry.kinds, f"{entry.id}: say which diagnosis kind(s) the checker must give"
-    assert _integrity.scan(entry.path.read_text()) == [], entry.id
+    assert _source_scan.scan(entry.path.read_text()) == [], entry.id
 
 
 @pytest.mark.slow

@@ -1,23 +1,19 @@
-"""Answers that let autodiff or the kit do the work: found in the source before an answer runs
-(`scan`), and stopped in the act while it runs (`install_guards`, `armed`, `used`, `message`).
+"""Answers that let autodiff or the kit do the work, stopped in the act while they run
+(`install_guards`, `armed`, `used`, `message`); the scan of their source before they run is
+`_source_scan`'s.
 
 The puzzles ask for Jacobians computed by hand, so an answer may not use JAX's (or TensorFlow's,
 or PyTorch's) automatic differentiation, nor import the checker or the reference answers.
 `check` and the grader apply the same rule with the same words: a learner never sees a pass
 from `check` for an answer the grader refuses.
 
-- `scan` reads an answer file's syntax tree (the file is not run). It follows import aliases
-  (`import jax as J; J.jacfwd`, `from jax import grad as g`), `getattr` and `__import__` with
-  constant strings, and `sys.modules[...]`, so that a learner's own variable called `grad` or
-  function called `vjp` is never mistaken for JAX's.
-- `install_guards` (the grading worker, for good) and `armed` (`check`, while an answer runs)
-  refuse at run time what a scan cannot read (`getattr(jax, "jac" + "fwd")`), and, beyond names,
-  JAX's differentiation machinery itself, whatever route reaches it (see below).
+`install_guards` (the grading worker, for good) and `armed` (`check`, while an answer runs)
+refuse at run time what a scan cannot read (`getattr(jax, "jac" + "fwd")`), and, beyond names,
+JAX's differentiation machinery itself, whatever route reaches it (see below).
 """
 
 from __future__ import annotations
 
-import ast
 import builtins
 import contextlib
 import functools
@@ -28,233 +24,17 @@ import sys
 import sysconfig
 import types
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, NoReturn
 
-# JAX's transformations that differentiate; each is forbidden under `jax.` and `jax._src.api.`.
-JAX_AUTODIFF = ("jacfwd", "jacrev", "jacobian", "grad", "value_and_grad", "vjp", "jvp", "linearize", "hessian", "linear_transpose")
-# Qualified names an answer may not reach: each one, and everything under it.
-AUTODIFF = frozenset({
-    *(f"jax.{n}" for n in JAX_AUTODIFF),
-    *(f"jax._src.api.{n}" for n in JAX_AUTODIFF),
-    "jax.experimental.jet",
-    "jax.interpreters.ad",
-    "jax._src.interpreters.ad",
-    "tensorflow.GradientTape",
-    "tensorflow.gradients",
-    "tensorflow.autodiff",
-    "tensorflow.compat.v1.gradients",
-    "tensorflow.compat.v2.GradientTape",
-    "torch.autograd",
-    "torch.func",
-    "functorch",
-})
-KIT = ("checker", "solutions")  # top-level packages an answer may not import
-_IMPORTERS = ("builtins.__import__", "importlib.import_module", "importlib.__import__")
+from checker.engine._source_scan import JAX_AUTODIFF, KIT
 
 
 class Forbidden(BaseException):
     """Raised inside an answer that called autodiff or imported the kit: a BaseException, so that
     `except Exception` in the answer cannot swallow it (the call is recorded anyway)."""
 
-
-@dataclass(frozen=True)
-class Finding:
-    """One use of something forbidden in an answer's source: what it resolves to, and where."""
-
-    line: int
-    name: str  # the qualified name reached: "jax.jacfwd", "checker.engine._engine"
-    kind: str  # "autodiff" or "kit"
-
-    def describe(self) -> str:
-        """`jax.jacfwd (line 23)`."""
-        return f"{self.name} (line {self.line})"
-
-
-@functools.lru_cache(maxsize=8192)
-def category(name: str) -> str | None:
-    """Whether a qualified name is autodiff (`"autodiff"`), the kit (`"kit"`), or allowed (None)."""
-    if any(name == a or name.startswith(a + ".") for a in AUTODIFF):
-        return "autodiff"
-    if name.partition(".")[0] in KIT:
-        return "kit"
-    return None
-
-
-def scan(source: str) -> list[Finding]:
-    """Every use of autodiff or of the kit in `source`, in line order (first use of each name).
-
-    A file that does not parse gives no findings: running it reports the syntax error.
-    """
-    return list(_scan(source))
-
-
-@functools.lru_cache(maxsize=4096)  # a class hands in many identical files (untouched stubs, copies)
-def _scan(source: str) -> tuple[Finding, ...]:
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return ()
-    scanner = _Scanner(tree)
-    try:
-        scanner.visit(tree)
-    except RecursionError:  # absurdly deep expressions: the runtime guards still apply
-        pass
-    return tuple(scanner.findings())
-
-
-def describe(findings: Iterable[Finding], path: str) -> str:
-    """The diagnosis of an answer file with findings: what it uses, where, and what to do."""
-    found = list(findings)
-    autodiff = [f.describe() for f in found if f.kind == "autodiff"]
-    kit = [f.describe() for f in found if f.kind == "kit"]
-    parts = []
-    if autodiff:
-        parts.append(f"{path} uses {', '.join(autodiff)}: answers must compute the Jacobian by hand; autodiff is not allowed")
-    if kit:
-        parts.append(f"{path} imports {', '.join(kit)}: answers may not use the checker's code or the reference answers")
-    return "; ".join(parts) + ". It was not run: remove that code and resubmit"
-
-
-class _Scanner(ast.NodeVisitor):
-    """Resolves names through the file's imports and records the forbidden ones."""
-
-    def __init__(self, tree: ast.AST) -> None:
-        self.bindings: dict[str, str] = {}  # local name -> qualified name it was imported as
-        self.found: dict[str, Finding] = {}
-        nodes = list(ast.walk(tree))
-        stored = {n.id for n in nodes if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-        stored |= {n.name for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-        stored |= {a.arg for n in nodes if isinstance(n, ast.arguments) for a in (*n.posonlyargs, *n.args, *n.kwonlyargs, n.vararg, n.kwarg) if a is not None}
-        self.stored = stored
-        for node in nodes:  # imports bind names wherever they are (flow-insensitive)
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    self.bindings[alias.asname or alias.name.partition(".")[0]] = alias.name if alias.asname else alias.name.partition(".")[0]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                for alias in node.names:
-                    if alias.name == "*":
-                        self._star(node.module)
-                    else:
-                        self.bindings[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-
-    def _star(self, module: str) -> None:
-        """`from jax import *`: the forbidden names it brings, unless the file defines its own."""
-        for short in (*JAX_AUTODIFF, "GradientTape", "gradients", "autograd", "func", "jet"):
-            if short not in self.stored and category(f"{module}.{short}"):
-                self.bindings[short] = f"{module}.{short}"
-
-    def findings(self) -> list[Finding]:
-        found = sorted(self.found.values(), key=lambda f: f.line)  # stable: in reading order
-        # `jax.experimental.jet.jet` also reaches `jax.experimental.jet` on that line: keep the longer.
-        return [f for f in found if not any(g is not f and g.line == f.line and g.name.startswith(f.name + ".") for g in found)]
-
-    def _record(self, node: ast.AST, name: str) -> None:
-        kind = category(name)
-        if kind is not None and name not in self.found:
-            self.found[name] = Finding(getattr(node, "lineno", 0), name, kind)
-
-    def visit_Import(self, node: ast.Import) -> None:
-        for alias in node.names:
-            self._record(node, alias.name)
-
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        if node.level or not node.module:
-            return
-        if category(node.module):
-            self._record(node, node.module)
-            return
-        for alias in node.names:
-            if alias.name != "*":
-                self._record(node, f"{node.module}.{alias.name}")
-
-    def visit_Name(self, node: ast.Name) -> None:
-        if isinstance(node.ctx, ast.Load) and node.id in self.bindings:
-            self._record(node, self.bindings[node.id])
-
-    def visit_Attribute(self, node: ast.Attribute) -> None:
-        name = self._qualify(node)
-        if name is not None and category(name):
-            self._record(node, name)
-        else:
-            self.generic_visit(node)
-
-    def visit_Subscript(self, node: ast.Subscript) -> None:
-        name = self._qualify(node)
-        if name is not None:
-            self._record(node, name)
-        self.generic_visit(node)
-
-    def visit_Call(self, node: ast.Call) -> None:
-        name = self._qualify(node)
-        if name is not None:
-            self._record(node, name)
-        func = self._qualify(node.func)
-        if func in _IMPORTERS and node.args:
-            target = _constant(node.args[0])
-            if target is not None:
-                self._record(node, target)
-        self.generic_visit(node)
-
-    def _qualify(self, node: ast.AST) -> str | None:
-        """The qualified name an expression evaluates to, when the file's text makes it certain."""
-        if isinstance(node, ast.Name):
-            if node.id in self.bindings:
-                return self.bindings[node.id]
-            if node.id in ("__import__", "getattr", "vars") and node.id not in self.stored:
-                return f"builtins.{node.id}"
-            return None
-        if isinstance(node, ast.Attribute):
-            base = self._qualify(node.value)
-            return f"{base}.{node.attr}" if base is not None else None
-        if isinstance(node, ast.Subscript):
-            key = _constant(node.slice)
-            base = self._qualify(node.value)
-            if key is None or base is None:
-                return None
-            if base == "sys.modules":
-                return key
-            if base.endswith(".__dict__"):
-                return f"{base.removesuffix('.__dict__')}.{key}"
-            return None
-        if isinstance(node, ast.Call):
-            func = self._qualify(node.func)
-            first = node.args[0] if node.args else None
-            if func in _IMPORTERS and first is not None:
-                module = _constant(first)
-                fromlist = len(node.args) > 3 or any(k.arg == "fromlist" for k in node.keywords)
-                if module is None:
-                    return None
-                return module if func == "importlib.import_module" or fromlist else module.partition(".")[0]
-            if func in ("sys.modules.get", "sys.modules.__getitem__", "sys.modules.pop") and first is not None:
-                return _constant(first)
-            if func == "builtins.getattr" and len(node.args) >= 2:
-                base, attr = self._qualify(node.args[0]), _constant(node.args[1])
-                return f"{base}.{attr}" if base is not None and attr is not None else None
-            if func == "builtins.vars" and first is not None:
-                base = self._qualify(first)
-                return f"{base}.__dict__" if base is not None else None
-        return None
-
-
-def _constant(node: ast.AST) -> str | None:
-    """A string expression's value when it is built from literals only (`'ja' + 'x'`), else None."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _constant(node.left), _constant(node.right)
-        return left + right if left is not None and right is not None else None
-    if isinstance(node, ast.JoinedStr):
-        parts = [_constant(v) for v in node.values]
-        return "".join(p for p in parts if p is not None) if all(p is not None for p in parts) else None
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"
-            and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple))):
-        sep = _constant(node.func.value)
-        items = [_constant(e) for e in node.args[0].elts]
-        if sep is not None and all(i is not None for i in items):
-            return sep.join(i for i in items if i is not None)
-    return None
 
 
 # ---- at run time: in the grading worker, and in `check` while an answer runs ----
@@ -288,7 +68,7 @@ def _constant(node: ast.AST) -> str | None:
 # and the derivative rules keep no original at all (`final`: their code raises, whatever its gate
 # does), and the gate and the audit hook read private copies of their state, the gate being a
 # constant of the swapped code (no name in JAX's modules leads to it), so an answer that rewrites
-# this module's names (`_ALWAYS`, `_DEPTH`, `refusing`, `_GATED`), reached through `sys.modules`
+# this module's names or state (`_STATE.always`, `_STATE.depth`, `refusing`, `_STATE.gated`), reached through `sys.modules`
 # or otherwise, brings nothing back. In `check` the originals are kept for the kit's own oracles;
 # an answer that rewrites this module's state is refused when it returns (`armed`), but one that
 # puts every name and table back before returning can get past `check`, not the grader.
@@ -297,12 +77,6 @@ def _constant(node: ast.AST) -> str | None:
 # tell from a hand-made Jacobian (and TensorFlow and PyTorch are refused by the scan only); nor a
 # numerical Jacobian (finite differences, the complex step), which uses no autodiff at all.
 
-_USED: list[str] = []  # what guarded calls and imports were attempted since the last `used()`
-_INSTALLED = False
-_ALWAYS = False  # the grading worker: refused for good once installed
-_DEPTH = [0]  # `check`: refused while > 0 (`armed`)
-_TRUSTED: tuple[str, ...] = ()  # folders whose code may import the kit: the kit, stdlib, site-packages
-_JAX_DIR = ""  # JAX's package folder (frames of JAX's own code)
 
 # Recorded names for what was reached (`message` says "reaches ..."), by what was reached.
 REACHED = "reaches "
@@ -324,20 +98,72 @@ _TABLES = {  # (module, table): what its rules are
 _CUSTOM = "JAX's own derivative rules of its custom_jvp and custom_vjp functions (jax.nn.relu.jvp...)"
 _TRANSPOSE_KINDS = frozenset({_TRANSPOSITION, *(v for (_, t), v in _TABLES.items() if "transpose" in t)})
 
-# key -> (the guarded function's original, as a function of its own; what it reaches; the rule
-# deciding: "trace" for Trace.__init__, "transpose" for transposition, "always" otherwise)
-_GATED: dict[int, tuple[Callable[..., Any] | None, str, str]] = {}
-_GATED_IDS: set[int] = set()  # ids of the functions whose code was swapped
-_GATED_CLASSES: list[type] = []
-_SEEN_RULES: dict[str, int] = {}  # table -> its size when its rules were last guarded
-_MODULE_FILES: dict[str, str] = {}  # file -> module, for the modules of JAX and the kit loaded
-_MODULES_SEEN = [0]  # how many modules were loaded when `_MODULE_FILES` was last brought up to date
-_SOLVE_CODES: frozenset[Any] = frozenset()  # custom_linear_solve's code (see above)
+_GUARD_FILE = "<jacpuzzles autodiff guard>"  # the file name of the swapped code
+_FLAGS_SKIPPED = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
+_HEAP = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents"})
+_GONE = object()  # a binding the answer deleted
+
+# How `armed` treats each field of the guards' state when an answer returns (`_kept`); a field
+# says so in its metadata, and a field that says nothing decides what is refused.
+_LOG = {"tamper": "log"}  # what was refused: grows while an answer runs; rebinding it is a rewrite
+_PROGRESS = {"tamper": "progress"}  # how far the guards got: only the kit moves it forward, never past what is loaded
+_CACHE = {"tamper": "cache"}  # remembered work: a nested check may refresh it; any change is dropped (made again)
+
+
+@dataclass(eq=False)
+class _GuardState:
+    """Everything the guards know, in one object (`_STATE`): set up by `install_guards`, raised
+    and lowered by `armed`, read by the gate and the audit hook. The grading worker's gate and
+    audit hook read copies of their own (`_private_copy`), so rewriting this one changes nothing
+    they decide; in `check`, `armed` compares every field (and every name of this module) before
+    and after an answer (`_state`, `_kept`)."""
+
+    installed: bool = False
+    always: bool = False  # the grading worker: refused for good once installed
+    depth: int = 0  # `check`: refused while > 0 (`armed`)
+    trusted: tuple[str, ...] = ()  # folders whose code may import the kit: the kit, stdlib, site-packages
+    jax_dir: str = ""  # JAX's package folder (frames of JAX's own code)
+    solve_codes: frozenset[Any] = frozenset()  # custom_linear_solve's code (see `_inside_solve`)
+    gate: Callable[..., Any] | None = None  # the gate the swapped code calls (a constant of that code); None: `_gate`
+    # key -> (the guarded function's original, as a function of its own; what it reaches; the rule
+    # deciding: "trace" for Trace.__init__, "transpose" for transposition, "always" otherwise)
+    gated: dict[int, tuple[Callable[..., Any] | None, str, str]] = field(default_factory=dict)
+    gated_ids: set[int] = field(default_factory=set)  # ids of the functions whose code was swapped
+    gated_classes: list[type] = field(default_factory=list)  # classes whose attributes may not be set
+    stand_ins: dict[int, tuple[Any, Callable[..., Any]]] = field(default_factory=dict)  # id of an original -> (it, its stand-in)
+    module_files: dict[str, str] = field(default_factory=dict)  # file -> module, for the modules of JAX and the kit loaded
+    used: list[str] = field(default_factory=list, metadata=_LOG)  # what was attempted since the last `used()`
+    # table -> its size when its rules were last guarded; then how many modules were loaded when
+    # their custom rules were guarded, `module_files` brought up to date, the stand-ins put in place
+    seen_rules: dict[tuple[str, str], int] = field(default_factory=dict, metadata=_PROGRESS)
+    custom_seen: int = field(default=0, metadata=_PROGRESS)
+    modules_seen: int = field(default=0, metadata=_PROGRESS)
+    stand_ins_seen: int = field(default=0, metadata=_PROGRESS)
+    # Where JAX's modules and classes hold guarded functions (`_bindings`): (a module or class, its
+    # namespace), and how many modules were loaded when it was made; what `_bindings` was last
+    # made for and found; the swapped code's templates (`_gate_code`).
+    bindings: list[tuple[Any, Mapping[str, Any]]] = field(default_factory=list, metadata=_CACHE)
+    bindings_seen: int = field(default=-1, metadata=_CACHE)
+    bound_for: tuple[int, ...] | None = field(default=None, metadata=_CACHE)
+    bound: list[tuple[Any, Any, Any]] = field(default_factory=list, metadata=_CACHE)
+    templates: dict[tuple[tuple[str, ...], bool], types.CodeType] = field(default_factory=dict, metadata=_CACHE)
+
+    def _private_copy(self) -> _GuardState:
+        """A copy holding copies of every container, for the grading worker's gate and audit hook."""
+        return _GuardState(**{f.name: _copied(getattr(self, f.name)) for f in fields(self)})
+
+
+def _copied(value: Any) -> Any:
+    return value.copy() if isinstance(value, (dict, set, list)) else value
+
+
+_STATE = _GuardState()
+
 
 
 def refusing() -> bool:
     """Whether the guards refuse now: in the worker, always once installed; in `check`, while armed."""
-    return _ALWAYS or _DEPTH[0] > 0
+    return _STATE.always or _STATE.depth > 0
 
 
 @contextlib.contextmanager
@@ -349,69 +175,67 @@ def armed() -> Iterator[None]:
     _guard_custom_rules()
     _stand_in_everywhere()
     _note_modules()
-    depth = _DEPTH
-    depth[0] += 1
-    before = _state()
+    state = _STATE
+    # Taken now: the answer may rebind this module's names, not these.
+    kept, restore, drop_changed_caches, rebind = _kept, _restore_state, _drop_changed_caches, _rebind
     bound = list(_bindings())  # a copy: the answer cannot reach this one
+    state.depth += 1
+    before = _state()
     try:
         yield
     finally:
-        if not _kept(_state(), before):  # the answer rewrote the guards: put them back, and refuse it
-            _restore_state(before)
-            _USED.append(f"{PROBE}rewrites the checker's own guards (its module {__name__})")
-        rebound = _rebind(bound)
+        if not kept(before):  # the answer rewrote the guards: put them back, and refuse it
+            restore(before)
+            state.used.append(f"{PROBE}rewrites the checker's own guards (its module {__name__})")
+        drop_changed_caches(before)
+        rebound = rebind(bound)
         if rebound:  # the answer put other functions where JAX keeps its guarded ones: back, and refused
-            _USED.append(f"{PROBE}replaces JAX's guarded differentiation code ({', '.join(rebound[:3])}"
-                         f"{', …' if len(rebound) > 3 else ''}) with functions of its own")
-        depth[0] -= 1
+            state.used.append(f"{PROBE}replaces JAX's guarded differentiation code ({', '.join(rebound[:3])}"
+                              f"{', …' if len(rebound) > 3 else ''}) with functions of its own")
+        state.depth -= 1
 
 
 # Where JAX's modules, classes and rule tables hold a guarded function or a stand-in: an answer in
 # `check` (where the originals' code still exists, in JAX's files) could build fresh functions
 # from that code and put them in these places; each is compared after the answer and put back.
 # (A class attribute set raises no audit event, and the tables are plain dicts.)
-_BINDINGS: list[tuple[Any, Mapping[str, Any]]] = []  # (a module or class, its namespace)
-_BINDINGS_SEEN = [-1]  # how many modules were loaded when `_BINDINGS` was last made
 
 
 def _bindings() -> list[tuple[Any, Any, Any]]:
     """Every `(namespace, key, value)` whose value is guarded (a swapped function, a property
     or rule made of one, a stand-in), in JAX's modules and classes and the rule tables."""
     tables = [getattr(sys.modules.get(m), t, None) for m, t in _TABLES]
-    seen = (len(sys.modules), len(_GATED_IDS), *(len(t) if isinstance(t, dict) else -1 for t in tables))
-    if _BOUND[0] == seen:  # nothing loaded or guarded since: the same places (put back after every answer)
-        return list(_BOUND[1])
-    if _BINDINGS_SEEN[0] != len(sys.modules):
-        _BINDINGS.clear()
+    seen = (len(sys.modules), len(_STATE.gated_ids), *(len(t) if isinstance(t, dict) else -1 for t in tables))
+    if _STATE.bound_for == seen:  # nothing loaded or guarded since: the same places (put back after every answer)
+        return list(_STATE.bound)
+    if _STATE.bindings_seen != len(sys.modules):
+        _STATE.bindings.clear()
         for name, module in list(sys.modules.items()):
             if name.partition(".")[0] != "jax" or module is None:
                 continue
             namespace = vars(module)
-            _BINDINGS.append((module, namespace))
+            _STATE.bindings.append((module, namespace))
             for value in list(namespace.values()):
                 if isinstance(value, type) and value.__module__ == name:
-                    _BINDINGS.append((value, value.__dict__))  # read-only mapping: set back with setattr
-        _BINDINGS_SEEN[0] = len(sys.modules)
-    stand_ins = {id(pair[1]) for pair in _STAND_INS.values()}
+                    _STATE.bindings.append((value, value.__dict__))  # read-only mapping: set back with setattr
+        _STATE.bindings_seen = len(sys.modules)
+    stand_ins = {id(pair[1]) for pair in _STATE.stand_ins.values()}
     found = []
-    for owner, held in _BINDINGS:
+    for owner, held in _STATE.bindings:
         for key, value in list(held.items()):
             if _guarded(value, stand_ins):
                 found.append((owner, key, value))
     for table in tables:
         if isinstance(table, dict):
             found += [(table, key, value) for key, value in list(table.items())]
-    _BOUND[:] = [seen, found]
+    _STATE.bound_for, _STATE.bound = seen, found
     return found
-
-
-_BOUND: list[Any] = [None, []]  # (what `_bindings` was made for, what it found)
 
 
 def _guarded(value: Any, stand_ins: set[int]) -> bool:
     if isinstance(value, property):
         value = value.fget
-    return id(value) in _GATED_IDS or id(value) in stand_ins
+    return id(value) in _STATE.gated_ids or id(value) in stand_ins
 
 
 def _rebind(bound: list[tuple[Any, Any, Any]]) -> list[str]:
@@ -430,59 +254,99 @@ def _rebind(bound: list[tuple[Any, Any, Any]]) -> list[str]:
     return changed
 
 
-_GONE = object()
+# What an answer in `check` could rewrite to switch the guards off (the originals stay there, for
+# the kit's oracles; the grading worker depends on none of it): any name of this module (its
+# functions, `_STATE` itself), any field of `_STATE`, any container a field holds. Compared
+# after every answer, field by field as each field's metadata says (`_LOG`, `_PROGRESS`, `_CACHE`).
+_Snapshot = tuple[dict[str, Any], _GuardState, dict[str, Any], dict[str, Any]]  # names, state, fields, contents
 
 
-# What an answer could rewrite in this module to switch the guards off in `check` (where the
-# originals stay, for the kit's oracles). The grading worker does not depend on any of it.
-_STATE_NAMES = ("_ALWAYS", "_DEPTH", "_bindings", "_rebind", "_TRUSTED", "_GATED", "_GATED_IDS", "_GATED_CLASSES", "_STAND_INS", "_MODULE_FILES",
-                "_SOLVE_CODES", "_JAX_DIR", "_USED", "_GATE_IN_USE", "refusing", "armed", "used", "message", "_stop", "_gate",
-                "_audit", "_inside_solve", "_ad_trace", "_trusted", "Forbidden")
+def _state() -> _Snapshot:
+    """This module's names, the state object, its fields' values, and copies of its containers' contents."""
+    values = {f.name: getattr(_STATE, f.name) for f in fields(_GuardState)}
+    contents = {n: v.copy() for n, v in values.items() if isinstance(v, (dict, set, list)) and _tamper(n) != "log"}
+    return dict(globals()), _STATE, values, contents
 
 
-def _state() -> tuple[dict[str, Any], dict[str, Any]]:
-    """This module's names that decide what is refused, and copies of its containers' contents."""
-    names = {n: globals().get(n) for n in _STATE_NAMES}
-    contents: dict[str, Any] = {}
-    for name, value in names.items():
-        if isinstance(value, (dict, set, list)) and name != "_USED":
-            contents[name] = value.copy()
-    return names, contents
+def _tamper(name: str) -> str:
+    """How a field is compared: "decides" (the default), "log", "progress" or "cache"."""
+    return str(_GuardState.__dataclass_fields__[name].metadata.get("tamper", "decides"))
 
 
-def _kept(now: tuple[dict[str, Any], dict[str, Any]], before: tuple[dict[str, Any], dict[str, Any]]) -> bool:
-    """Whether every name is still what it was and every container still holds what it held (the
-    tables may have grown: a check nested in this one guards what was imported since)."""
-    if any(now[0][n] is not before[0][n] for n in _STATE_NAMES):
+def _kept(before: _Snapshot, names_now: Callable[[], dict[str, Any]] = globals, gone: object = _GONE) -> bool:
+    """Whether every name and field is still what it was, every container still holds what it
+    held (the tables may have grown: a check nested in this one guards what was imported since),
+    and the guards' progress only moved forward, as far as what is loaded. The names first, read
+    through defaults bound here: nothing else this module's names lead to is trusted before."""
+    names, state, values, contents = before
+    now = names_now()
+    if any(now.get(n, gone) is not v for n, v in names.items()):
         return False
-    for name, old in before[1].items():
-        new = now[1][name]
-        if isinstance(old, dict):
-            if any(k not in new or new[k] is not v and new[k] != v for k, v in old.items()):
+    for name, old in values.items():
+        new, kind = getattr(state, name), _tamper(name)
+        if kind == "cache":
+            continue  # made again if changed (`_drop_changed_caches`)
+        if kind == "progress":
+            if not _progressed(old, new, contents.get(name)):
                 return False
-        elif isinstance(old, set):
-            if not old <= new:
-                return False
-        elif new[:len(old)] != old:
+        elif new is not old and (isinstance(old, (dict, set, list)) or new != old):
+            return False
+        elif name in contents and not _still_holds(contents[name], new):
             return False
     return True
 
 
-def _restore_state(before: tuple[dict[str, Any], dict[str, Any]]) -> None:
-    """The names as they were, and their containers' contents."""
-    names, contents = before
-    globals().update(names)
+def _still_holds(old: Any, new: Any) -> bool:
+    if isinstance(old, dict):
+        return not any(k not in new or new[k] is not v and new[k] != v for k, v in old.items())
+    if isinstance(old, set):
+        return bool(old <= new)
+    return bool(new[:len(old)] == old)
+
+
+def _progressed(old: Any, new: Any, held: dict[Any, int] | None) -> bool:
+    """Whether a progress field (a count of loaded modules, or `held`: table -> its size) moved
+    forward only, and no further than what is loaded."""
+    if isinstance(old, int):
+        return type(new) is int and old <= new <= max(old, len(sys.modules))
+    if new is not old or held is None:
+        return False
+    old = held
+    for key, size in new.items():
+        table = getattr(sys.modules.get(key[0]), key[1], None) if isinstance(key, tuple) and len(key) == 2 else None
+        if not isinstance(table, dict) or type(size) is not int or not old.get(key, 0) <= size <= max(old.get(key, 0), len(table)):
+            return False
+    return all(key in new for key in old)
+
+
+def _restore_state(before: _Snapshot) -> None:
+    """The names, the state object and its fields as they were, and their containers' contents."""
+    names, state, values, contents = before
+    globals().update(names)  # `_STATE` among them
+    for name, value in values.items():
+        setattr(state, name, value)
     for name, saved in contents.items():
-        container = names[name]
+        container = values[name]
         container.clear()
         container.update(saved) if not isinstance(container, list) else container.extend(saved)
+
+
+def _drop_changed_caches(before: _Snapshot) -> None:
+    """Forget all the guards remembered if any of it changed while the answer ran (the caches
+    hold together: `bound` is what `bound_for` says): it is made again when next needed."""
+    _, state, values, contents = before
+    caches = [f for f in fields(_GuardState) if _tamper(f.name) == "cache"]
+    if all(getattr(state, f.name) is values[f.name] and getattr(state, f.name) == contents.get(f.name, values[f.name]) for f in caches):
+        return
+    for f in caches:
+        setattr(state, f.name, f.default_factory() if callable(f.default_factory) else f.default)
 
 
 def used() -> list[str]:
     """What answers tried since the last call, in order, and forget it: `"jax.jacfwd"` for a
     call, `"import checker.engine._engine"` for an import, `"reaches JAX's ..."` for the machinery."""
-    found = list(dict.fromkeys(_USED))
-    _USED.clear()
+    found = list(dict.fromkeys(_STATE.used))
+    _STATE.used.clear()
     return found
 
 
@@ -510,7 +374,7 @@ def message(names: Iterable[str]) -> str:
 
 
 def _stop(name: str) -> NoReturn:
-    _USED.append(name)
+    _STATE.used.append(name)
     raise Forbidden(message([name]))
 
 
@@ -521,9 +385,8 @@ def install_guards(always: bool = True) -> None:
     Otherwise (`check`) the guards refuse only inside `armed()`.
     A refused call or import records its name (see `used`) and raises `Forbidden`.
     """
-    global _INSTALLED, _TRUSTED, _ALWAYS, _JAX_DIR, _SOLVE_CODES
-    if _INSTALLED:
-        _ALWAYS = _ALWAYS or always
+    if _STATE.installed:
+        _STATE.always = _STATE.always or always
         return
     import jax
     import jax._src.api as api
@@ -539,21 +402,21 @@ def install_guards(always: bool = True) -> None:
     for short in JAX_AUTODIFF:
         original = getattr(api, short, None) or getattr(jax, short, None)
         if original is not None:
-            _STAND_INS[id(original)] = (original, _refuse(f"jax.{short}", original))
+            _STATE.stand_ins[id(original)] = (original, _refuse(f"jax.{short}", original))
     if jet is not None:
-        _STAND_INS[id(jet.jet)] = (jet.jet, _refuse("jax.experimental.jet.jet", jet.jet))
+        _STATE.stand_ins[id(jet.jet)] = (jet.jet, _refuse("jax.experimental.jet.jet", jet.jet))
     _stand_in_everywhere()
-    _JAX_DIR = str(Path(jax.__file__).resolve().parent) + "/"
-    _SOLVE_CODES = frozenset({_unwrapped(solves.custom_linear_solve).__code__})
+    _STATE.jax_dir = str(Path(jax.__file__).resolve().parent) + "/"
+    _STATE.solve_codes = frozenset({_unwrapped(solves.custom_linear_solve).__code__})
     if always:
-        _GATE_IN_USE[0] = _private_gate()
+        _STATE.gate = _private_gate()
     _swap(vars(core.Trace)["__init__"], "a trace", "trace")
     for klass in (ad.JVPTrace, ad.LinearizeTrace, *((jet.JetTrace,) if jet is not None else ())):
-        _GATED_CLASSES.append(klass)
+        _STATE.gated_classes.append(klass)
         for value in list(vars(klass).values()):
             if isinstance(value, types.FunctionType):
                 _swap(value, _TRACES[klass.__name__], "always", final=always)
-    _GATED_CLASSES.append(core.Trace)
+    _STATE.gated_classes.append(core.Trace)
     for name in ("backward_pass", "backward_pass3", "closed_backward_pass", "get_primitive_transpose"):
         function = getattr(ad, name, None)
         if isinstance(function, types.FunctionType):
@@ -562,15 +425,15 @@ def install_guards(always: bool = True) -> None:
     _guard_custom_rules(final=always)
     kit = Path(__file__).resolve().parents[1]  # the whole `checker` package
     paths = sysconfig.get_paths()
-    _TRUSTED = tuple(str(Path(p).resolve()) + "/" for p in {str(kit), *(paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths)})
+    _STATE.trusted = tuple(str(Path(p).resolve()) + "/" for p in {str(kit), *(paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths)})
     _note_modules()
     builtins.__import__ = _import_guard(builtins.__import__)
     importlib.import_module = _import_guard(importlib.import_module)
     importlib.__import__ = _import_guard(importlib.__import__)
     importlib.reload = _reload_guard(importlib.reload)
     sys.addaudithook(_private_audit() if always else _audit)
-    _ALWAYS = always
-    _INSTALLED = True
+    _STATE.always = always
+    _STATE.installed = True
 
 
 def withheld_sources() -> list[str]:
@@ -606,20 +469,16 @@ def _stand_in_everywhere() -> None:
     """Put the stand-ins wherever JAX's modules hold the originals (`jax.jvp`, `jax._src.api.jvp`,
     `jax._src.scipy.special.jvp`...), whenever those modules were imported: so that a name says
     the same (`calls jax.jvp`) in `check` as in the grader, whatever either imported first."""
-    if len(sys.modules) == _STAND_INS_SEEN[0]:
+    if len(sys.modules) == _STATE.stand_ins_seen:
         return
     for name, module in list(sys.modules.items()):
         if name.partition(".")[0] != "jax" or module is None:
             continue
         namespace = vars(module)
         for key, value in list(namespace.items()):
-            if id(value) in _STAND_INS and _STAND_INS[id(value)][0] is value:
-                namespace[key] = _STAND_INS[id(value)][1]
-    _STAND_INS_SEEN[0] = len(sys.modules)
-
-
-_STAND_INS: dict[int, tuple[Any, Callable[..., Any]]] = {}  # id of an original -> (it, its stand-in)
-_STAND_INS_SEEN = [0]  # how many modules were loaded when the stand-ins were last put in place
+            if id(value) in _STATE.stand_ins and _STATE.stand_ins[id(value)][0] is value:
+                namespace[key] = _STATE.stand_ins[id(value)][1]
+    _STATE.stand_ins_seen = len(sys.modules)
 
 
 def _unwrapped(function: Any) -> Any:
@@ -646,16 +505,11 @@ def _refuse(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
 
 # ---- guarding a function wherever it is referenced: its code is swapped ----
 
-_TEMPLATES: dict[tuple[tuple[str, ...], bool], types.CodeType] = {}
-_GUARD_FILE = "<jacpuzzles autodiff guard>"  # the file name of the swapped code
-_FLAGS_SKIPPED = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
-
-
 def _gate_code(freevars: tuple[str, ...], key: int, final: bool) -> types.CodeType:
     """`def f(*args, **kwargs): return _jacpuzzles_autodiff_gate(key, args, kwargs)`, with the
     free variables `freevars` (a function's code can only be swapped for code with the same).
     `final`: the code ends in a `raise` of its own, whatever the gate does."""
-    template = _TEMPLATES.get((freevars, final))
+    template = _STATE.templates.get((freevars, final))
     if template is None:
         # The gate is a constant of the code, not a name looked up in JAX's modules, so that
         # rebinding a name there cannot take it out; the final code raises whatever it returns.
@@ -670,8 +524,8 @@ def _gate_code(freevars: tuple[str, ...], key: int, final: bool) -> types.CodeTy
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SyntaxWarning)  # "'str' object is not callable": replaced below
             exec(compile("\n".join(lines + ["    return gate"]), _GUARD_FILE, "exec"), namespace)  # noqa: S102 - our own text
-        template = _TEMPLATES[(freevars, final)] = namespace["outer"]().__code__
-    constants = {"KEY": key, "GATE": _GATE_IN_USE[0], "REFUSED": _refused}
+        template = _STATE.templates[(freevars, final)] = namespace["outer"]().__code__
+    constants = {"KEY": key, "GATE": _gate_in_use(), "REFUSED": _refused}
     return template.replace(co_consts=tuple(constants.get(c, c) if isinstance(c, str) else c for c in template.co_consts))
 
 
@@ -686,10 +540,10 @@ def _swap(function: types.FunctionType, what: str, rule: str, final: bool = Fals
     `final` (the grading worker, for what nothing there may use: the differentiating traces and
     the derivative rules): the original is not kept anywhere, so nothing an answer finds or
     rewrites in memory brings it back."""
-    if id(function) in _GATED_IDS or function.__code__.co_flags & _FLAGS_SKIPPED:
+    if id(function) in _STATE.gated_ids or function.__code__.co_flags & _FLAGS_SKIPPED:
         return
     final = final and rule == "always"
-    code = _gate_code(function.__code__.co_freevars, len(_GATED), final)
+    code = _gate_code(function.__code__.co_freevars, len(_STATE.gated), final)
     if code.co_freevars != function.__code__.co_freevars:
         return
     original = None
@@ -697,16 +551,16 @@ def _swap(function: types.FunctionType, what: str, rule: str, final: bool = Fals
         original = types.FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__, function.__closure__)
         original.__kwdefaults__ = function.__kwdefaults__
     entry = (original, what, rule)
-    _GATED[len(_GATED)] = entry
-    private = _GATE_IN_USE[0].__globals__["_GATED"]
-    if private is not _GATED:
+    _STATE.gated[len(_STATE.gated)] = entry
+    private = _gate_in_use().__globals__["_STATE"].gated
+    if private is not _STATE.gated:
         private[len(private)] = entry
     function.__code__ = code
-    _GATED_IDS.add(id(function))
+    _STATE.gated_ids.add(id(function))
 
 
 def _gate(key: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    original, what, rule = _GATED[key]
+    original, what, rule = _STATE.gated[key]
     if original is None:
         _stop(REACHED + what)
     if refusing():
@@ -719,16 +573,18 @@ def _gate(key: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     return original(*args, **kwargs)
 
 
-_GATE_IN_USE: list[Callable[..., Any]] = [_gate]  # the gate the swapped code calls (a constant of that code)
+def _gate_in_use() -> Callable[..., Any]:
+    """The gate the swapped code calls: the grading worker's private one, or `_gate`."""
+    return _STATE.gate if _STATE.gate is not None else _gate
 
 
 def _private_gate() -> Callable[..., Any]:
     """The gate for the grading worker: `_gate` with its own copy of what it reads (as the audit
     hook, `_private_audit`), so that an answer that rewrites this module's names (`refusing`,
-    `_ALWAYS`, `_GATED`) changes nothing it decides."""
+    `_STATE.always`, `_STATE.gated`) changes nothing it decides."""
     private = dict(globals())
     private["refusing"] = lambda: True
-    private["_GATED"] = dict(_GATED)
+    private["_STATE"] = _STATE._private_copy()
     private["_inside_solve"] = types.FunctionType(_inside_solve.__code__, private, "_inside_solve")
     private["_ad_trace"] = types.FunctionType(_ad_trace.__code__, private, "_ad_trace")
     return types.FunctionType(_gate.__code__, private, "_gate")
@@ -747,9 +603,9 @@ def _inside_solve() -> bool:
     between the two (an answer's callback in between is the answer transposing)."""
     frame = sys._getframe(1)
     while frame is not None:
-        if frame.f_code in _SOLVE_CODES:
+        if frame.f_code in _STATE.solve_codes:
             return True
-        if not frame.f_code.co_filename.startswith((_JAX_DIR, __file__, _GUARD_FILE)):
+        if not frame.f_code.co_filename.startswith((_STATE.jax_dir, __file__, _GUARD_FILE)):
             return False
         frame = frame.f_back  # type: ignore[assignment]
     return False
@@ -759,28 +615,25 @@ def _guard_new_rules(final: bool = False) -> None:
     """Guard the rules in JAX's derivative tables (again when a module imported since added some)."""
     for (module_name, table_name), what in _TABLES.items():
         table = getattr(sys.modules.get(module_name), table_name, None)
-        if not isinstance(table, dict) or _SEEN_RULES.get(module_name + table_name) == len(table):
+        if not isinstance(table, dict) or _STATE.seen_rules.get((module_name, table_name)) == len(table):
             continue
         rule = "transpose" if what in _TRANSPOSE_KINDS else "always"
         for value in list(table.values()):
             for function in _functions_in(value):
-                _swap(function, what, rule, final or _ALWAYS)
-        _SEEN_RULES[module_name + table_name] = len(table)
-
-
-_CUSTOM_SEEN = [0]  # how many modules were loaded when their custom rules were last guarded
+                _swap(function, what, rule, final or _STATE.always)
+        _STATE.seen_rules[module_name, table_name] = len(table)
 
 
 def _guard_custom_rules(final: bool = False) -> None:
     """Guard the rules of the `custom_jvp` and `custom_vjp` functions in JAX's modules (again when
     modules were imported since): `jax.nn.relu.jvp` is JAX's own derivative of relu, callable by
     hand without any trace (red team, round 3)."""
-    if len(sys.modules) == _CUSTOM_SEEN[0]:
+    if len(sys.modules) == _STATE.custom_seen:
         return
-    _CUSTOM_SEEN[0] = len(sys.modules)  # first: the imports below come back through the import guard
+    _STATE.custom_seen = len(sys.modules)  # first: the imports below come back through the import guard
     for function in _custom_rules():
-        _swap(function, _CUSTOM, "always", final or _ALWAYS)
-    _CUSTOM_SEEN[0] = len(sys.modules)
+        _swap(function, _CUSTOM, "always", final or _STATE.always)
+    _STATE.custom_seen = len(sys.modules)
 
 
 def _custom_rules() -> list[types.FunctionType]:
@@ -789,7 +642,7 @@ def _custom_rules() -> list[types.FunctionType]:
     from jax._src import custom_derivatives
 
     kinds = (custom_derivatives.custom_jvp, custom_derivatives.custom_vjp)
-    public = {id(f) for pair in _STAND_INS.values() for f in pair}  # the originals and their stand-ins
+    public = {id(f) for pair in _STATE.stand_ins.values() for f in pair}  # the originals and their stand-ins
     found = []
     for name, module in list(sys.modules.items()):  # JAX's, and any library's built on it (optax's log-softmax)
         if module is None or name.partition(".")[0] in KIT:
@@ -823,17 +676,14 @@ def _functions_in(value: Any) -> Iterator[types.FunctionType]:
 
 def _note_modules() -> None:
     """Remember the files of JAX's and the kit's modules loaded now: running one again is a reload."""
-    if len(sys.modules) == _MODULES_SEEN[0]:
+    if len(sys.modules) == _STATE.modules_seen:
         return
-    _MODULES_SEEN[0] = len(sys.modules)
+    _STATE.modules_seen = len(sys.modules)
     for name, module in list(sys.modules.items()):
         if name.partition(".")[0] in ("jax", "jaxlib", *KIT):
             file = getattr(module, "__file__", None)
-            if isinstance(file, str) and file not in _MODULE_FILES:
-                _MODULE_FILES[file] = name
-
-
-_HEAP = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents"})
+            if isinstance(file, str) and file not in _STATE.module_files:
+                _STATE.module_files[file] = name
 
 
 def _audit(event: str, args: tuple[Any, ...]) -> None:
@@ -844,7 +694,7 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
         _stop(f"{PROBE}calls {event}")
     elif event == "exec":
         code = args[0] if args else None
-        module = _MODULE_FILES.get(getattr(code, "co_filename", ""))
+        module = _STATE.module_files.get(getattr(code, "co_filename", ""))
         if module is not None:
             _stop(_again(module))
     elif event == "compile" and len(args) > 1 and isinstance(args[1], (str, bytes)):
@@ -855,19 +705,17 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
     elif event == "object.__setattr__" and args:
         target = args[0]
         own = isinstance(target, types.FunctionType) and target.__code__.co_filename in (__file__, _GUARD_FILE)
-        if (id(target) in _GATED_IDS and args[1] == "__code__") or own or any(target is c for c in _GATED_CLASSES):
+        if (id(target) in _STATE.gated_ids and args[1] == "__code__") or own or any(target is c for c in _STATE.gated_classes):
             _stop(f"{PROBE}rewrites {getattr(target, '__qualname__', target)}.{args[1]}")
 
 
 def _private_audit() -> Callable[[str, tuple[Any, ...]], None]:
     """The audit hook for the grading worker: `_audit` with its own copy of what it reads, which
     nothing refers to but the interpreter's list of hooks, so that an answer that rewrites this
-    module's names (`refusing`, `_MODULE_FILES`...) cannot switch it off."""
+    module's names (`refusing`, `_STATE.module_files`...) cannot switch it off."""
     private = dict(globals())
     private["refusing"] = lambda: True
-    private["_MODULE_FILES"] = dict(_MODULE_FILES)
-    private["_GATED_IDS"] = frozenset(_GATED_IDS)
-    private["_GATED_CLASSES"] = tuple(_GATED_CLASSES)
+    private["_STATE"] = _STATE._private_copy()
     private["_trusted"] = types.FunctionType(_trusted.__code__, private, "_trusted")
     return types.FunctionType(_audit.__code__, private, "_audit")
 
@@ -897,7 +745,7 @@ def _trusted(filename: str) -> bool:
         return True
     if not filename.startswith("/"):
         return False  # "<string>" (exec) and relative paths: the learner's
-    return filename.startswith(_TRUSTED)
+    return filename.startswith(_STATE.trusted)
 
 
 def _import_guard(real: Callable[..., Any]) -> Callable[..., Any]:
@@ -908,12 +756,12 @@ def _import_guard(real: Callable[..., Any]) -> Callable[..., Any]:
             level = args[3] if len(args) > 3 else kwargs.get("level", 0)
             caller = sys._getframe(1).f_code.co_filename
             if not level and not _trusted(caller):
-                _USED.append(f"import {name}")
+                _STATE.used.append(f"import {name}")
                 raise Forbidden(message([f"import {name}"]))
         module = real(name, *args, **kwargs)
-        if refusing() and len(sys.modules) != _CUSTOM_SEEN[0]:  # rules a module imported by an answer brought
-            _guard_new_rules(final=_ALWAYS)
-            _guard_custom_rules(final=_ALWAYS)
+        if refusing() and len(sys.modules) != _STATE.custom_seen:  # rules a module imported by an answer brought
+            _guard_new_rules(final=_STATE.always)
+            _guard_custom_rules(final=_STATE.always)
         return module
 
     guarded.__name__ = getattr(real, "__name__", "__import__")

@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from checker.engine import _forms, _integrity, _numerics
+from checker.engine import _forms, _integrity, _numerics, _source_scan
 from checker.engine._catalog import Puzzle
 from checker.engine._settings import DEFAULT_TIMEOUT, FAST_COMPILE, OUTPUT_CAP
 from checker.engine._sampling import Draw
@@ -280,9 +280,9 @@ def precheck(puzzle: Puzzle, path: Path) -> Run | None:
         return Run(problem=Problem(Kind.EXCEPTION, f"cannot read {path}: {exc.strerror or exc}"))
     if text == stub(puzzle):
         return Run(problem=Problem(Kind.UNTOUCHED, "the stub is untouched: fill in `jac`", status=Status.TODO))
-    findings = _integrity.scan(text)
+    findings = _source_scan.scan(text)
     if findings:  # as the grader refuses it, before running it: named as a submission names it
-        return Run(problem=Problem(Kind.FORBIDDEN, _integrity.describe(findings, f"{path.parent.name}/{path.name}")))
+        return Run(problem=Problem(Kind.FORBIDDEN, _source_scan.describe(findings, f"{path.parent.name}/{path.name}")))
     return None
 
 

