@@ -42,7 +42,7 @@ from checker.engine._catalog import Choices, Puzzle, puzzle_named
 from checker.engine._runner import Problem, Run
 from checker.engine._sampling import Draw
 from checker.engine._verdict import Kind, Status
-from checker.grading import _landlock, _worker
+from checker.grading import _landlock, _linux
 from checker.grading._cgroups import oom_recorded
 from checker.grading._worker import BATCH, CURRENT
 
@@ -64,7 +64,7 @@ KIT = Path(__file__).resolve().parents[2]  # the folder holding the `checker` pa
 # PYTHONSTARTUP or any PYTHON* variable, not the working directory on sys.path), with the
 # kit's own folder first: a `numpy.py` or `checker/` in a submission, or a `.pth` planted in
 # some user's site-packages, must not stand in for the real ones.
-_BOOT = "import sys, runpy; sys.path.insert(0, sys.argv.pop(1)); runpy.run_module('checker.grading._worker', run_name='__main__')"
+_BOOT = "import sys, runpy; sys.path.insert(0, sys.argv.pop(1)); runpy.run_module('checker.grading._zygote', run_name='__main__')"
 # What a process that ran out of memory under RLIMIT_AS tends to print before dying.
 _MEMORY_HINTS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory", "RESOURCE_EXHAUSTED")
 
@@ -131,7 +131,7 @@ class Pool:
         self._jobs = 0
         self._events: dict[str, queue.Queue[dict[str, Any]]] = {}
         self._stopped = threading.Event()
-        self.undumpable = _worker._prctl(_worker._PR_SET_DUMPABLE, 0) == 0
+        self.undumpable = _linux.prctl(_linux.PR_SET_DUMPABLE, 0) == 0
         # Workers running as other uids (as root) pass through to their own folders only; a
         # worker of the grader's own uid has no need to.
         os.chmod(scratch, 0o711 if os.geteuid() == 0 else 0o700)
@@ -467,7 +467,7 @@ def _capped_folder(home: Path) -> bool:
     reads the results there): what a worker writes cannot fill the grader's disk. Its pages are
     charged to the job's memory group as it writes them. False where it cannot be mounted."""
     try:
-        _worker._mount("tmpfs", str(home), "tmpfs", _worker._MS_NOSUID | _worker._MS_NODEV, f"size={JOB_FOLDER_SIZE},mode=711")
+        _linux.mount("tmpfs", str(home), "tmpfs", _linux.MS_NOSUID | _linux.MS_NODEV, f"size={JOB_FOLDER_SIZE},mode=711")
     except OSError:
         return False
     return True
@@ -475,7 +475,7 @@ def _capped_folder(home: Path) -> bool:
 
 def _release_folder(home: Path) -> None:
     """Unmount a job's tmpfs (detached: a process still holding a file there cannot keep it)."""
-    _worker._libc().umount2(str(home).encode(), _worker._MNT_DETACH)
+    _linux.libc().umount2(str(home).encode(), _linux.MNT_DETACH)
 
 
 def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None, sums: Mapping[str, str] | None = None) -> Path:
