@@ -12,12 +12,14 @@ from __future__ import annotations
 import fnmatch
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Callable
 
 import numpy as np
 
 from checker.grading import _landlock
+from checker.grading._messages import Config
 from checker.grading._linux import (
     AF_NETLINK, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWUSER, MNT_DETACH, MS_BIND, MS_NODEV, MS_NOEXEC,
     MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, libc, mount, pivot_root, unshare,
@@ -62,7 +64,36 @@ DEVICES = ("null", "zero", "full", "random", "urandom")
 DEVICE_LINKS = (("/dev/fd", "/proc/self/fd"), ("/dev/stdin", "/proc/self/fd/0"), ("/dev/stdout", "/proc/self/fd/1"), ("/dev/stderr", "/proc/self/fd/2"))
 
 
-def probe(config: dict[str, Any]) -> dict[str, str]:
+@dataclass(frozen=True)
+class View:
+    """A worker's file system (`plan_view`), each path at its host path."""
+
+    root: str  # the folder its new root is built in
+    binds: tuple[str, ...]  # folders and files bound read-only
+    links: tuple[tuple[str, str], ...]  # (path, target) of the symbolic links recreated
+    devices: tuple[str, ...]  # devices bound read-write
+    withheld: tuple[str, ...]  # other autodiff frameworks' packages, replaced by one that refuses to import
+    hidden: tuple[str, ...]  # folders and files emptied (the kit's checkout around `checker`, JAX's autodiff)
+
+
+@dataclass(frozen=True)
+class LandlockPlan:
+    """The Landlock ABI and the read rules every worker applies (`landlock_self`)."""
+
+    abi: int
+    read: tuple[tuple[str, int], ...]  # (path, rights)
+
+
+@dataclass(frozen=True)
+class Confinement:
+    """What the zygote found a worker can be confined by, for every job."""
+
+    view: View | None  # as root: the file system of its namespaces
+    landlock: LandlockPlan | None  # None where the kernel has no Landlock
+    seccomp: bool  # the seccomp filter loads and refuses what it should
+
+
+def probe(config: Config, view: View | None) -> dict[str, str]:
     """As root: whether a worker can be enclosed in namespaces of its own (mount, pid, network,
     IPC), and run as another user and still start JAX. Each answer is the empty string when it
     can, or the reason."""
@@ -71,14 +102,14 @@ def probe(config: dict[str, Any]) -> dict[str, str]:
     if os.environ.get("JACPUZZLES_NO_NAMESPACES"):  # as in a container that refuses them (tests, debugging)
         found = {"namespaces": "turned off by JACPUZZLES_NO_NAMESPACES"}
     else:
-        found = {"namespaces": try_in_child(lambda: enclose(config, None, _probe_home(), pidns=False), "namespaces")}
+        found = {"namespaces": try_in_child(lambda: enclose(config, view or plan_view(config), _probe_home()), "namespaces")}
     enclosed = found["namespaces"] == ""
 
     def as_another_user() -> None:  # start JAX's backend and compile, as a worker will
         import jax
 
         if enclosed:
-            enclose(config, None, _probe_home(), pidns=False)
+            enclose(config, view or plan_view(config), _probe_home())
         become(UNPRIVILEGED_PROBE)
         jax.jit(lambda x: x * 2)(np.ones(3)).block_until_ready()
 
@@ -143,53 +174,51 @@ def refuse_escape_calls_and_prove_it() -> None:
         raise OSError("the seccomp filter was loaded, yet process_vm_readv did not fail with EPERM")
 
 
-def probe_landlock(config: dict[str, Any], enclosed: bool) -> str:
-    """Whether a worker can be confined by Landlock ("" when it can, else why not); when it can,
-    `config["landlock"]` holds the ABI and the rules every worker applies."""
+def probe_landlock(config: Config, view: View | None, enclosed: bool) -> tuple[str, LandlockPlan | None]:
+    """Whether a worker can be confined by Landlock ("" when it can, else why not), and the ABI
+    and rules every worker applies (None when there is no Landlock)."""
     version = _landlock.abi()
     if version < 1:
         if os.environ.get("JACPUZZLES_NO_LANDLOCK"):
-            return "turned off by JACPUZZLES_NO_LANDLOCK"
-        return "this kernel has no Landlock (Linux 5.13 or later, with Landlock enabled)"
-    config["landlock"] = {"abi": version, "read": landlock_reads(config, enclosed)}
+            return "turned off by JACPUZZLES_NO_LANDLOCK", None
+        return "this kernel has no Landlock (Linux 5.13 or later, with Landlock enabled)", None
+    plan = LandlockPlan(version, tuple(landlock_reads(config, view or plan_view(config), enclosed)))
 
     def refused_outside() -> None:
-        landlock_self(config, None, None, private=False)
+        landlock_self(plan, None, None, private=False)
         try:
             Path("config.json").read_bytes()  # the grader's, in its scratch folder
         except PermissionError:
             return
         raise OSError("Landlock was applied, yet the grader's config.json could still be read")
 
-    return try_in_child(refused_outside, "Landlock")
+    return try_in_child(refused_outside, "Landlock"), plan
 
 
-def landlock_reads(config: dict[str, Any], enclosed: bool) -> list[tuple[str, int]]:
+def landlock_reads(config: Config, view: View, enclosed: bool) -> list[tuple[str, int]]:
     """What every worker may read, as Landlock rules: the allow-list of its view (`plan_view`),
     without the withheld packages (outside namespaces, where they are still the real ones), the
     kit's reference answers and the grader's folders; the harmless devices, read and written."""
-    view: dict[str, Any] = config.get("view") or plan_view(config)
-    left_out = [*config.get("answers", []), *config.get("hidden", []), *view.get("hidden", [])]
+    left_out = [*config.answers, *config.hidden, *view.hidden]
     if not enclosed:
-        left_out += view["withheld"]
+        left_out += view.withheld
     left_out = [os.path.realpath(p) for p in left_out]
     rules: list[tuple[str, int]] = []
-    for root in view["binds"]:
+    for root in view.binds:
         rules += _landlock.reading(root, left_out)
-    rules += [(device, _landlock.READ_FILE | _landlock.WRITE_FILE) for device in view["devices"]]
+    rules += [(device, _landlock.READ_FILE | _landlock.WRITE_FILE) for device in view.devices]
     rules += [(path, _landlock.READ_FILE) for path in CPU_FILES if os.path.exists(path)]
     return rules
 
 
-def landlock_self(config: dict[str, Any], jobdir: Path | None, code: str | None, private: bool, own_proc: bool = False) -> None:
+def landlock_self(plan: LandlockPlan, jobdir: Path | None, code: str | None, private: bool, own_proc: bool = False) -> None:
     """Confine this process (a worker) by Landlock: read the allow-list and its answers, write
     its job folder only (and `private`, in namespaces of its own: its private /tmp, /var/tmp and
     /dev/shm), read /proc only for itself (all of it when `own_proc`: the /proc of a pid
     namespace of its own); no TCP; no abstract unix socket nor signal out of its domain."""
-    plan = config["landlock"]
-    rules = _landlock.Ruleset(int(plan["abi"]))
-    for path, rights in plan["read"]:
-        rules.grant(str(path), int(rights))
+    rules = _landlock.Ruleset(plan.abi)
+    for path, rights in plan.read:
+        rules.grant(path, rights)
     rules.grant("/proc" if own_proc else f"/proc/{os.getpid()}", _landlock.READ_FILE | _landlock.READ_DIR)
     if code is not None:
         rules.grant(code, _landlock.READ)
@@ -207,7 +236,7 @@ def _probe_home() -> str:
     return str(home)
 
 
-def try_in_child(action: Any, what: str) -> str:
+def try_in_child(action: Callable[[], None], what: str) -> str:
     """Run `action` in a forked child: "" when it worked, else the reason it gave."""
     read, write = os.pipe()
     pid = os.fork()
@@ -238,7 +267,7 @@ def new_pid_namespace(own: int) -> bool:
     return True
 
 
-def enclose(config: dict[str, Any], job: dict[str, Any] | None, home: str, pidns: bool) -> None:
+def enclose(config: Config, view: View, home: str) -> None:
     """Namespaces of its own for a worker (as root, before dropping to its uid): no network, no
     IPC with the host, and a file system of its own, built from an allow-list (`plan_view`).
 
@@ -251,22 +280,21 @@ def enclose(config: dict[str, Any], job: dict[str, Any] | None, home: str, pidns
     folder (`home`: its copy of the answers and its results folder). The host's root is then
     detached (`pivot_root`): nothing else of the host can be reached by any path.
     """
-    view: dict[str, Any] = config.get("view") or plan_view(config)
     unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC)
     mount(None, "/", None, MS_REC | MS_PRIVATE)
-    new = str(view["root"])
+    new = view.root
     mount("tmpfs", new, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
     for folder in PRIVATE:  # first: what the view needs from under the host's /tmp goes inside
         os.makedirs(new + folder, exist_ok=True)
         mount("tmpfs", new + folder, "tmpfs", MS_NOSUID | MS_NODEV, f"size={TMP_SIZE},mode=1777")
-    for path in view["binds"]:
+    for path in view.binds:
         _bind(path, new + path, readonly=True)
-    for path, target in view["links"]:
+    for path, target in view.links:
         os.makedirs(os.path.dirname(new + path), exist_ok=True)
         os.symlink(target, new + path)
-    for device in view["devices"]:
+    for device in view.devices:
         _bind(device, new + device, readonly=False)
-    for folder in view["withheld"]:  # another autodiff framework: a package that refuses to import
+    for folder in view.withheld:  # another autodiff framework: a package that refuses to import
         target = new + folder
         if os.path.isdir(target):
             mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=16k,mode=755")
@@ -274,7 +302,7 @@ def enclose(config: dict[str, Any], job: dict[str, Any] | None, home: str, pidns
             mount(None, target, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
         elif os.path.isfile(target):
             mount("/dev/null", target, None, MS_BIND)
-    for folder in [*config.get("answers", []), *config.get("hidden", []), *view.get("hidden", [])]:
+    for folder in [*config.answers, *config.hidden, *view.hidden]:
         target = new + folder  # the kit's reference answers, and any grader folder in the view
         if os.path.isdir(target) and not os.path.islink(target):
             mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=16k,mode=755")
@@ -292,11 +320,10 @@ def enclose(config: dict[str, Any], job: dict[str, Any] | None, home: str, pidns
     os.rmdir(_OLD_ROOT)
 
 
-
-def plan_view(config: dict[str, Any]) -> dict[str, Any]:
+def plan_view(config: Config) -> View:
     """What a worker's file system holds (worked out once, in the zygote): folders and files to
     bind read-only at their host paths, symbolic links to recreate, devices, withheld packages."""
-    kit = os.path.realpath(str(config.get("kit", "")))
+    kit = os.path.realpath(config.kit)
     binds: set[str] = set()
     links: list[tuple[str, str]] = []
     for path in [*SYSTEM, *(f"/etc/{name}" for name in ETC)]:
@@ -335,7 +362,7 @@ def plan_view(config: dict[str, Any]) -> dict[str, Any]:
     devices = [f"/dev/{name}" for name in DEVICES if os.path.exists(f"/dev/{name}")]
     root = os.path.join(os.getcwd(), "view")
     os.makedirs(root, mode=0o700, exist_ok=True)
-    return {"root": root, "binds": kept, "links": [*links, *DEVICE_LINKS], "devices": devices, "withheld": sorted(set(withheld)), "hidden": hidden}
+    return View(root, tuple(kept), (*links, *DEVICE_LINKS), tuple(devices), tuple(sorted(set(withheld))), tuple(hidden))
 
 
 def _bind(source: str, target: str, readonly: bool) -> None:
@@ -352,9 +379,9 @@ def _bind(source: str, target: str, readonly: bool) -> None:
 
 
 
-def _runtime_roots(config: dict[str, Any]) -> list[str]:
+def _runtime_roots(config: Config) -> list[str]:
     """The folders a worker must read: Python's, the installed packages', the kit's."""
-    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable)), str(config.get("kit", ""))}
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable)), config.kit}
     roots |= {p for p in sys.path if p and os.path.isdir(p)}
     return sorted(os.path.realpath(r) for r in roots if r and os.path.isdir(r))
 

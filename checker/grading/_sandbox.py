@@ -1,6 +1,6 @@
-"""Running a submission's answers out of process, for class grading: the grader's side of `_worker`.
+"""Running a submission's answers out of process, for class grading: the grader's side of `_zygote`.
 
-A `Pool` starts one zygote process (`_worker`), which imports JAX and the kit and loads the
+A `Pool` starts one zygote process (`_zygote`), which imports JAX and the kit and loads the
 class's draws once. For each attempt at a submission, the zygote forks a reaper and the reaper a
 worker: student code runs only there, never in the grader and never in a process where another
 submission's code ran. The worker gets a private copy of the submission's answer files as its
@@ -43,6 +43,7 @@ from checker.engine._runner import Problem, Run
 from checker.engine._sampling import Draw
 from checker.engine._verdict import Kind, Status
 from checker.grading import _landlock, _linux
+from checker.grading._messages import Config, Job
 from checker.grading._cgroups import oom_recorded
 from checker.grading._worker import BATCH, CURRENT
 
@@ -291,8 +292,8 @@ class Pool:
             jobdir.mkdir(mode=0o700)
             if uid is not None:
                 os.chown(jobdir, uid, uid)
-            job = {"id": f"{number}.{attempt}", "jobdir": str(jobdir), "root": str(code), "home": str(home), "uid": uid, "enclose": self.enclosed,
-                   "batch": batch, "puzzles": [list(items[i]) for i in remaining], "indices": remaining}
+            job = Job(id=f"{number}.{attempt}", jobdir=str(jobdir), root=str(code), home=str(home), uid=uid, enclose=self.enclosed,
+                      batch=batch, puzzles=tuple(items[i] for i in remaining), indices=tuple(remaining))
             stages = {f"{what} {i}" for i in remaining for what in ("trace", "run")} | {BATCH}
             ended = self._drive(job, jobdir, stages, granted, allowance)
             allowance -= ended.armed_for
@@ -325,23 +326,23 @@ class Pool:
                     runs[i] = Run(problem=_died(items[i][1], ended, self.limits))
         return [runs[i] for i in range(len(items))]
 
-    def _drive(self, job: dict[str, Any], jobdir: Path, stages: set[str], granted: set[str] | None = None, allowance: float = float("inf")) -> _Ended:
+    def _drive(self, job: Job, jobdir: Path, stages: set[str], granted: set[str] | None = None, allowance: float = float("inf")) -> _Ended:
         """Start a job, watch it against the budgets, and wait until its reaper is gone."""
         box: queue.Queue[dict[str, Any]] = queue.Queue()
         with self._lock:
-            self._events[job["id"]] = box
+            self._events[job.id] = box
         try:
             assert self._proc.stdin is not None
             try:
-                self._proc.stdin.write((json.dumps(job) + "\n").encode())
+                self._proc.stdin.write((job.to_json() + "\n").encode())
                 self._proc.stdin.flush()
             except OSError as exc:
                 raise WorkerFailure(f"the grading processes are gone ({exc})") from None
-            group = Path(self._memory.replace("{job}", str(job["id"]))) if self._memory else None
+            group = Path(self._memory.replace("{job}", job.id)) if self._memory else None
             return self._watch(box, jobdir, stages, group, granted, allowance)
         finally:
             with self._lock:
-                del self._events[job["id"]]
+                del self._events[job.id]
 
     def _watch(self, box: queue.Queue[dict[str, Any]], jobdir: Path, stages: set[str], group: Path | None = None,
                granted: set[str] | None = None, allowance: float = float("inf")) -> _Ended:
@@ -443,22 +444,21 @@ def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limit
     np.savez(packed, allow_pickle=False, **arrays)
     _scratch.write(folder / "draws.npz", packed.getvalue())  # 0600: the draws are the grader's secret
     _scratch.write(folder / "labels.json", json.dumps({name: [d.label for d in ds] for name, ds in draws.items()}).encode())
-    config = {
-        "draws": str(folder / "draws.npz"),
-        "labels": str(folder / "labels.json"),
-        "arity": {name: len(ds[0].values) if ds else 0 for name, ds in draws.items()},
-        "timeout": limits.timeout,
-        "memory_mb": limits.memory_mb,
-        "kit": str(KIT),
-        "hidden": sorted({str(folder.resolve()), *(str(Path(h).resolve()) for h in hidden)}),
-        "answers": [str(p) for p in _reference_folders()] + [str(folder) for folder, _ in _catalog.packs()],
-        "packs": [[str(folder), text] for folder, text in _catalog.packs()],
-        "processes": PROCESSES + 8 * (os.cpu_count() or 1),
-    }
-    if variants:  # rendered by the zygote, before any answer runs
-        config["variants"] = {slot: [name, [list(pair) for pair in chosen]] for slot, (name, chosen) in variants.items()}
+    config = Config(
+        draws=str(folder / "draws.npz"),
+        labels=str(folder / "labels.json"),
+        arity={name: len(ds[0].values) if ds else 0 for name, ds in draws.items()},
+        timeout=limits.timeout,
+        memory_mb=limits.memory_mb,
+        kit=str(KIT),
+        hidden=tuple(sorted({str(folder.resolve()), *(str(Path(h).resolve()) for h in hidden)})),
+        answers=tuple([str(p) for p in _reference_folders()] + [str(folder) for folder, _ in _catalog.packs()]),
+        packs=tuple((str(folder), text) for folder, text in _catalog.packs()),
+        processes=PROCESSES + 8 * (os.cpu_count() or 1),
+        variants=dict(variants or {}),  # rendered by the zygote, before any answer runs
+    )
     path = folder / "config.json"
-    _scratch.write(path, json.dumps(config).encode())
+    _scratch.write(path, config.to_json().encode())
     return path
 
 

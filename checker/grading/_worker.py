@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from checker.grading import _confine
+from checker.grading._confine import Confinement
 from checker.grading._linux import PR_SET_PDEATHSIG, prctl
+from checker.grading._messages import Config, Job
 
 if TYPE_CHECKING:
     from checker.engine._runner import Run
@@ -40,15 +42,19 @@ WORKER_FILES = 1024  # descriptors a worker may hold (RLIMIT_NOFILE)
 # Faster XLA compilation for the kit's small programs; tried first, dropped if this jaxlib lacks it.
 BATCH_OPTIONS: dict[str, Any] = {"xla_cpu_use_fusion_emitters": False}
 
-def work(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple[Draw, ...]]) -> None:
-    """Run the job's answers; never returns (exit status 0 once every result is written)."""
-    jobdir = Path(job["jobdir"])
+
+def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tuple[Draw, ...]], arm: int, pidns: bool) -> None:
+    """Run the job's answers; never returns (exit status 0 once every result is written).
+
+    `arm`: the pipe to the reaper (one byte, "ready"); `pidns`: the reaper is the first process
+    of a pid namespace of the job's own."""
+    jobdir = Path(job.jobdir)
     try:
         os.setsid()
-        _isolate(job, config, jobdir)
-        os.chdir(job["root"])
+        _isolate(job, config, confinement, jobdir, arm, pidns)
+        os.chdir(job.root)
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # after the uid change, which clears it
-        if os.getppid() == 1 and not job.get("pidns"):
+        if os.getppid() == 1 and not pidns:
             os._exit(1)
         _run_job(job, config, draws, jobdir)
     except BaseException:  # noqa: BLE001 - the kit's own failure, for the grader to report
@@ -58,32 +64,30 @@ def work(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple[Dra
     os._exit(0)  # no interpreter shutdown: threads an answer left behind can't hold it up
 
 
-def _isolate(job: dict[str, Any], config: dict[str, Any], jobdir: Path) -> None:
+def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, arm: int, pidns: bool) -> None:
     """Descriptors, limits, and (as root) namespaces of its own and an unprivileged uid."""
-    uid = job.get("uid")
     null = os.open(os.devnull, os.O_RDWR)
     err = os.open(jobdir / "stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.dup2(err, 2)
-    os.dup2(int(job["arm"]), 3)
+    os.dup2(arm, 3)
     os.closerange(4, _max_fd())
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_CAP, FILE_CAP))
     resource.setrlimit(resource.RLIMIT_NOFILE, (WORKER_FILES, WORKER_FILES))
-    if job.get("enclose"):
-        _confine.enclose(config, job, str(job["home"]), bool(job.get("pidns")))
-    if config.get("seccomp"):
+    if job.enclose:
+        _confine.enclose(config, confinement.view or _confine.plan_view(config), job.home)
+    if confinement.seccomp:
         _confine.refuse_escape_calls()
-    if uid is not None:
-        nproc = int(config.get("processes", 0))
+    if job.uid is not None:
+        nproc = config.processes
         if nproc > 0:  # the uid is this job's alone: this counts the job's processes and threads
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-        _confine.become(uid)
+        _confine.become(job.uid)
     _private_home(jobdir)
-    if config.get("landlock"):
-        enclosed = bool(job.get("enclose"))
-        _confine.landlock_self(config, jobdir, str(job["root"]), private=enclosed, own_proc=enclosed and bool(job.get("pidns")))
+    if confinement.landlock is not None:
+        _confine.landlock_self(confinement.landlock, jobdir, job.root, private=job.enclose, own_proc=job.enclose and pidns)
 
 
 def _private_home(jobdir: Path) -> None:
@@ -103,14 +107,14 @@ def _max_fd() -> int:
     return soft if 0 < soft < 1 << 20 else 4096
 
 
-def _run_job(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple[Draw, ...]], jobdir: Path) -> None:
+def _run_job(job: Job, config: Config, draws: dict[str, tuple[Draw, ...]], jobdir: Path) -> None:
     import jax.numpy as jnp
 
     from checker.engine import _integrity, _numerics, _runner
 
-    timeout = float(config["timeout"])
-    memory_mb = int(config["memory_mb"])
-    items = [(int(i), name, path) for i, (name, path) in zip(job["indices"], job["puzzles"])]
+    timeout = config.timeout
+    memory_mb = config.memory_mb
+    items = [(i, name, path) for i, (name, path) in zip(job.indices, job.puzzles)]
     with _numerics.pinned():
         jnp.zeros(1).block_until_ready()  # the backend and its threads exist before the limit
         _limit_memory(memory_mb)
@@ -120,7 +124,7 @@ def _run_job(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple
         os.write(3, b"r")  # to the reaper, then to the grader: the worker is ready
         os.close(3)
         traced: dict[int, Any] = {}
-        if job.get("batch", True):
+        if job.batch:
             for index, name, path in items:
                 _mark(jobdir, f"trace {index}")
                 found = _runner.trace_batched(_puzzle(name), Path(path), draws[name], timeout)
@@ -216,12 +220,12 @@ def _mark(jobdir: Path, what: str) -> None:
 _VARIANTS: dict[str, Any] = {}
 
 
-def load_variants(config: dict[str, Any]) -> None:
+def load_variants(config: Config) -> None:
     """Render the grader's variants (slot -> puzzle name and choices) into `_VARIANTS`."""
     from checker.engine import _variants
 
-    for slot, (name, chosen) in dict(config.get("variants") or {}).items():
-        _VARIANTS[slot] = _variants.variant(name, tuple((str(k), v) for k, v in chosen))
+    for slot, (name, chosen) in config.variants.items():
+        _VARIANTS[slot] = _variants.variant(name, chosen)
 
 
 def _puzzle(slot: str) -> Any:
@@ -231,15 +235,15 @@ def _puzzle(slot: str) -> Any:
     return _VARIANTS[slot] if slot in _VARIANTS else puzzle_named(slot)
 
 
-def load_draws(config: dict[str, Any]) -> dict[str, tuple[Draw, ...]]:
+def load_draws(config: Config) -> dict[str, tuple[Draw, ...]]:
     """The grader's draws, per puzzle, from its `.npz` and labels file (no pickle)."""
     from checker.engine._sampling import Draw
 
-    labels: dict[str, list[str]] = json.loads(Path(config["labels"]).read_text())
+    labels: dict[str, list[str]] = json.loads(Path(config.labels).read_text())
     found: dict[str, tuple[Draw, ...]] = {}
-    with np.load(config["draws"], allow_pickle=False) as arrays:
-        for name, count in config["arity"].items():
-            stacked = [arrays[f"{name}.{i}"] for i in range(int(count))] if labels[name] else []
+    with np.load(config.draws, allow_pickle=False) as arrays:
+        for name, count in config.arity.items():
+            stacked = [arrays[f"{name}.{i}"] for i in range(count)] if labels[name] else []
             found[name] = tuple(Draw(label, tuple(a[k] for a in stacked)) for k, label in enumerate(labels[name]))
     return found
 

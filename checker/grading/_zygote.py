@@ -15,8 +15,8 @@ code. For each job the grader sends it (a JSON line on stdin), it forks:
   stderr into the job's folder, core dumps off, files capped; as root, namespaces of its own
   (mount: a file system of its own, an allow-list, with a private /tmp; pid: the reaper is its first process;
   network; IPC), control groups (memory over the tree, processes) and an unprivileged uid of
-  its own, with a process limit; in every configuration a seccomp filter (`_refuse_escape_calls`)
-  and Landlock (`_landlock_self`: read the allow-list, write its job folder only, no TCP, no
+  its own, with a process limit; in every configuration a seccomp filter (`_confine.refuse_escape_calls`)
+  and Landlock (`_confine.landlock_self`: read the allow-list, write its job folder only, no TCP, no
   abstract sockets or signals out), and HOME and TMPDIR of its own in its job folder; the
   working directory is a private copy of the submission's answer files. Its only other
   descriptor, a pipe to the reaper, carries one byte ("ready, no answer loaded yet") and is
@@ -47,7 +47,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from checker.grading import _cgroups, _confine, _worker
+from checker.grading._confine import Confinement
 from checker.grading._linux import PR_SET_CHILD_SUBREAPER, PR_SET_DUMPABLE, PR_SET_PDEATHSIG, prctl
+from checker.grading._messages import Config, Job
 
 if TYPE_CHECKING:
     from checker.engine._sampling import Draw
@@ -77,7 +79,7 @@ def zygote(config_path: str) -> int:
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     prctl(PR_SET_DUMPABLE, 0)  # no process of its uid reads its memory, environment or descriptors
-    config = json.loads(Path(config_path).read_text())
+    config = Config.from_json(Path(config_path).read_text())
     import importlib
 
     for module in PRELOAD:  # once here, so no job pays for them (and a worker that runs as
@@ -86,24 +88,14 @@ def zygote(config_path: str) -> int:
         except ImportError:
             pass
 
-    if config.get("packs"):  # the packs' catalogs, as text: their folders (and answers) are never in view
+    if config.packs:  # the packs' catalogs, as text: their folders (and answers) are never in view
         from checker.engine import _catalog
 
-        _catalog.use_packs(texts=[(str(folder), str(text)) for folder, text in config["packs"]])
+        _catalog.use_packs(texts=list(config.packs))
     draws = _worker.load_draws(config)
     _worker.load_variants(config)
     _faster_compilation()
-    if os.geteuid() == 0 and sys.platform.startswith("linux"):
-        config["view"] = _confine.plan_view(config)
-    found = _confine.probe(config)
-    found.update(_probe_groups(config))
-    found["landlock"] = _confine.probe_landlock(config, enclosed=found.get("namespaces") == "")
-    if found["landlock"]:
-        config.pop("landlock", None)
-    else:
-        found["landlock_abi"] = config["landlock"]["abi"]
-    found["seccomp"] = _confine.try_in_child(_confine.refuse_escape_calls_and_prove_it, "seccomp") if _confine.seccomp_available() == "" else _confine.seccomp_available()
-    config["seccomp"] = found["seccomp"] == ""
+    found, confinement = _probe(config)
     own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY) if found.get("namespaces") == "" else None
     from checker.engine import _runner
 
@@ -125,13 +117,13 @@ def zygote(config_path: str) -> int:
             pending += chunk
             while b"\n" in pending:
                 line, pending = pending.split(b"\n", 1)
-                job = json.loads(line)
-                job["pidns"] = own_pid_ns is not None and _confine.new_pid_namespace(own_pid_ns)
+                job = Job.from_json(line)
+                pidns = own_pid_ns is not None and _confine.new_pid_namespace(own_pid_ns)
                 pid = os.fork()
                 if pid == 0:
-                    _reaper(job, config, draws)  # never returns
-                _send({"event": "forked", "id": job["id"], "reaper": pid})
-                reapers[pid] = job["id"]
+                    _reaper(job, pidns, config, confinement, draws)  # never returns
+                _send({"event": "forked", "id": job.id, "reaper": pid})
+                reapers[pid] = job.id
         _reap(reapers)
         if time.monotonic() - last_scan > _ORPHAN_SCAN:
             _kill_children(exclude=set(reapers))
@@ -139,10 +131,26 @@ def zygote(config_path: str) -> int:
     for pid in list(reapers):
         _kill(pid)
     _kill_tree()
-    for job in reapers.values():
-        _release_groups(job)
+    for job_id in reapers.values():
+        _release_groups(job_id)
     _cgroups.remove(_GROUPS[0] if _GROUPS else None)
     return 0
+
+
+def _probe(config: Config) -> tuple[dict[str, Any], Confinement]:
+    """What confinement this machine allows a worker: for the grader, each kind "" when it can,
+    else why not; for the workers, how to apply it."""
+    view = _confine.plan_view(config) if os.geteuid() == 0 and sys.platform.startswith("linux") else None
+    found: dict[str, Any] = {**_confine.probe(config, view)}
+    found.update(_probe_groups(config))
+    found["landlock"], plan = _confine.probe_landlock(config, view, enclosed=found.get("namespaces") == "")
+    if found["landlock"]:
+        plan = None
+    else:
+        assert plan is not None
+        found["landlock_abi"] = plan.abi
+    found["seccomp"] = _confine.try_in_child(_confine.refuse_escape_calls_and_prove_it, "seccomp") if _confine.seccomp_available() == "" else _confine.seccomp_available()
+    return found, Confinement(view, plan, seccomp=found["seccomp"] == "")
 
 
 def _faster_compilation() -> None:
@@ -179,7 +187,7 @@ def _reap(reapers: dict[int, str]) -> None:
 
 
 
-def _probe_groups(config: dict[str, Any]) -> dict[str, str]:
+def _probe_groups(config: Config) -> dict[str, str]:
     """Whether a job can get control groups of its own, for the grader: `groups` "" when it
     can (else why not), `memory_groups` the memory folder of job `{job}`, `cgroup` which kind."""
     groups, why_not = _cgroups.probe(os.getpid())
@@ -194,10 +202,10 @@ def _probe_groups(config: dict[str, Any]) -> dict[str, str]:
     return {"groups": "", "memory_groups": groups.memory_template(), "cgroup": groups.describe()}
 
 
-def _join_groups(job: str, config: dict[str, Any], groups: _cgroups.Groups, join: bool = True) -> dict[str, Path]:
+def _join_groups(job: str, config: Config, groups: _cgroups.Groups, join: bool = True) -> dict[str, Path]:
     """Make the job's control groups, with its limits, and move this process (the reaper) in."""
-    memory_mb = int(config["memory_mb"])
-    folders = _cgroups.make(groups, job, (memory_mb + MEMORY_ALLOWANCE_MB) * 1024 * 1024 if memory_mb > 0 else 0, int(config.get("processes", 0)))
+    memory_mb = config.memory_mb
+    folders = _cgroups.make(groups, job, (memory_mb + MEMORY_ALLOWANCE_MB) * 1024 * 1024 if memory_mb > 0 else 0, config.processes)
     if join:
         _cgroups.join(folders, os.getpid())
     return folders
@@ -216,35 +224,35 @@ def _release_groups(job: str, folders: dict[str, Path] | None = None) -> dict[st
 # The reaper
 
 
-def _reaper(job: dict[str, Any], config: dict[str, Any], draws: dict[str, tuple[Draw, ...]]) -> None:
-    """Fork the worker, wait for it, kill whatever it left, report; never returns."""
+def _reaper(job: Job, pidns: bool, config: Config, confinement: Confinement, draws: dict[str, tuple[Draw, ...]]) -> None:
+    """Fork the worker, wait for it, kill whatever it left, report; never returns. `pidns`: this
+    process is the first of a pid namespace of the job's own."""
     try:
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         prctl(PR_SET_CHILD_SUBREAPER, 1)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         if _GROUPS:
-            _join_groups(str(job["id"]), config, _GROUPS[0])
+            _join_groups(job.id, config, _GROUPS[0])
         armed, arm = os.pipe()
         worker = os.fork()
         if worker == 0:
             os.close(armed)
-            job["arm"] = arm
-            _worker.work(job, config, draws)  # never returns
+            _worker.work(job, config, confinement, draws, arm, pidns)  # never returns
         os.close(arm)
         # In a pid namespace the worker's pid means nothing outside it: the grader kills this
         # process instead, the namespace's first, which takes every other one with it.
-        _send({"event": "started", "id": job["id"], "worker": None if job.get("pidns") else worker})
+        _send({"event": "started", "id": job.id, "worker": None if pidns else worker})
         # One byte before any answer is loaded, then the worker closes its end: what it does
         # afterwards cannot take back that it was ready, nor claim it later.
         if os.read(armed, 1) == b"r":
-            _send({"event": "armed", "id": job["id"]})
+            _send({"event": "armed", "id": job.id})
         os.close(armed)
         _, status = os.waitpid(worker, 0)
-        if job.get("pidns"):
+        if pidns:
             _kill_namespace()
         else:
             _kill_tree()
-        _send({"event": "ended", "id": job["id"], "status": _returncode(status)})
+        _send({"event": "ended", "id": job.id, "status": _returncode(status)})
     finally:
         os._exit(0)
 
