@@ -33,12 +33,12 @@ STAGES = ("backend", "load", "trace", "trace again", "compare", "vmap and lower"
 def _measure(submission: Path) -> dict[str, float]:
     """The stages, timed in this process (a fresh one)."""
     sys.path.insert(0, str(REPO))
-    from checker.grading import _worker
+    from checker.grading import _worker, _zygote
 
-    os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {_worker.WORKER_XLA_FLAGS}".strip()
+    os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {_zygote.WORKER_XLA_FLAGS}".strip()
     import importlib
 
-    for module in _worker.PRELOAD:  # what the zygote has imported before it forks a worker
+    for module in _zygote.PRELOAD:  # what the zygote has imported before it forks a worker
         try:
             importlib.import_module(module)
         except ImportError:

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from checker.grading import _sandbox
+from checker.grading._messages import Job
 from checker.engine._verdict import Kind, Status
 
 
@@ -153,8 +154,8 @@ def test_a_worker_that_keeps_claiming_a_stage_cannot_keep_the_grader_retrying(tm
     pool.enclosed = False
     attempts: list[list[int]] = []
 
-    def drive(job: dict[str, object], jobdir: Path, stages: set[str], *budgets: object) -> _sandbox._Ended:
-        attempts.append(list(job["indices"]))  # type: ignore[call-overload]
+    def drive(job: Job, jobdir: Path, stages: set[str], *budgets: object) -> _sandbox._Ended:
+        attempts.append(list(job.indices))
         if len(attempts) > 10:
             raise AssertionError(f"still retrying after {attempts}")
         return _sandbox._Ended(-9, True, True, "", claim)
@@ -207,7 +208,7 @@ def test_a_worker_walking_through_stages_gets_each_budget_once_per_submission(tm
 
     monkeypatch.setattr(_sandbox, "_kill_job", kill)
 
-    def drive(job: dict[str, object], jobdir: Path, stages: set[str], granted: set[str], allowance: float) -> _sandbox._Ended:
+    def drive(job: Job, jobdir: Path, stages: set[str], granted: set[str], allowance: float) -> _sandbox._Ended:
         box: "queue.Queue[dict[str, object]]" = queue.Queue()
         killed.append(threading.Event())
         done = killed[-1]

@@ -1,6 +1,6 @@
-"""Running a submission's answers out of process, for class grading: the grader's side of `_worker`.
+"""Running a submission's answers out of process, for class grading: the grader's side of `_zygote`.
 
-A `Pool` starts one zygote process (`_worker`), which imports JAX and the kit and loads the
+A `Pool` starts one zygote process (`_zygote`), which imports JAX and the kit and loads the
 class's draws once. For each attempt at a submission, the zygote forks a reaper and the reaper a
 worker: student code runs only there, never in the grader and never in a process where another
 submission's code ran. The worker gets a private copy of the submission's answer files as its
@@ -43,7 +43,8 @@ from checker.engine._errors import JacpuzzlesError
 from checker.engine._runner import Problem, Run
 from checker.engine._sampling import Draw
 from checker.engine._verdict import Kind, Status
-from checker.grading import _landlock, _worker
+from checker.grading import _landlock, _linux
+from checker.grading._messages import Config, Job
 from checker.grading._cgroups import oom_recorded
 from checker.grading._worker import BATCH, CURRENT
 
@@ -65,7 +66,7 @@ KIT = Path(__file__).resolve().parents[2]  # the folder holding the `checker` pa
 # PYTHONSTARTUP or any PYTHON* variable, not the working directory on sys.path), with the
 # kit's own folder first: a `numpy.py` or `checker/` in a submission, or a `.pth` planted in
 # some user's site-packages, must not stand in for the real ones.
-_BOOT = "import sys, runpy; sys.path.insert(0, sys.argv.pop(1)); runpy.run_module('checker.grading._worker', run_name='__main__')"
+_BOOT = "import sys, runpy; sys.path.insert(0, sys.argv.pop(1)); runpy.run_module('checker.grading._zygote', run_name='__main__')"
 # What a process that ran out of memory under RLIMIT_AS tends to print before dying.
 _MEMORY_HINTS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory", "RESOURCE_EXHAUSTED")
 
@@ -132,7 +133,7 @@ class Pool:
         self._jobs = 0
         self._events: dict[str, queue.Queue[dict[str, Any]]] = {}
         self._stopped = threading.Event()
-        self.undumpable = _worker._prctl(_worker._PR_SET_DUMPABLE, 0) == 0
+        self.undumpable = _linux.prctl(_linux.PR_SET_DUMPABLE, 0) == 0
         # Workers running as other uids (as root) pass through to their own folders only; a
         # worker of the grader's own uid has no need to.
         os.chmod(scratch, 0o711 if os.geteuid() == 0 else 0o700)
@@ -292,8 +293,8 @@ class Pool:
             jobdir.mkdir(mode=0o700)
             if uid is not None:
                 os.chown(jobdir, uid, uid)
-            job = {"id": f"{number}.{attempt}", "jobdir": str(jobdir), "root": str(code), "home": str(home), "uid": uid, "enclose": self.enclosed,
-                   "batch": batch, "puzzles": [list(items[i]) for i in remaining], "indices": remaining}
+            job = Job(id=f"{number}.{attempt}", jobdir=str(jobdir), root=str(code), home=str(home), uid=uid, enclose=self.enclosed,
+                      batch=batch, puzzles=tuple(items[i] for i in remaining), indices=tuple(remaining))
             stages = {f"{what} {i}" for i in remaining for what in ("trace", "run")} | {BATCH}
             ended = self._drive(job, jobdir, stages, granted, allowance)
             allowance -= ended.armed_for
@@ -326,23 +327,23 @@ class Pool:
                     runs[i] = Run(problem=_died(items[i][1], ended, self.limits))
         return [runs[i] for i in range(len(items))]
 
-    def _drive(self, job: dict[str, Any], jobdir: Path, stages: set[str], granted: set[str] | None = None, allowance: float = float("inf")) -> _Ended:
+    def _drive(self, job: Job, jobdir: Path, stages: set[str], granted: set[str] | None = None, allowance: float = float("inf")) -> _Ended:
         """Start a job, watch it against the budgets, and wait until its reaper is gone."""
         box: queue.Queue[dict[str, Any]] = queue.Queue()
         with self._lock:
-            self._events[job["id"]] = box
+            self._events[job.id] = box
         try:
             assert self._proc.stdin is not None
             try:
-                self._proc.stdin.write((json.dumps(job) + "\n").encode())
+                self._proc.stdin.write((job.to_json() + "\n").encode())
                 self._proc.stdin.flush()
             except OSError as exc:
                 raise WorkerFailure(f"the grading processes are gone ({exc})") from None
-            group = Path(self._memory.replace("{job}", str(job["id"]))) if self._memory else None
+            group = Path(self._memory.replace("{job}", job.id)) if self._memory else None
             return self._watch(box, jobdir, stages, group, granted, allowance)
         finally:
             with self._lock:
-                del self._events[job["id"]]
+                del self._events[job.id]
 
     def _watch(self, box: queue.Queue[dict[str, Any]], jobdir: Path, stages: set[str], group: Path | None = None,
                granted: set[str] | None = None, allowance: float = float("inf")) -> _Ended:
@@ -444,22 +445,21 @@ def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limit
     np.savez(packed, allow_pickle=False, **arrays)
     _scratch.write(folder / "draws.npz", packed.getvalue())  # 0600: the draws are the grader's secret
     _scratch.write(folder / "labels.json", json.dumps({name: [d.label for d in ds] for name, ds in draws.items()}).encode())
-    config = {
-        "draws": str(folder / "draws.npz"),
-        "labels": str(folder / "labels.json"),
-        "arity": {name: len(ds[0].values) if ds else 0 for name, ds in draws.items()},
-        "timeout": limits.timeout,
-        "memory_mb": limits.memory_mb,
-        "kit": str(KIT),
-        "hidden": sorted({str(folder.resolve()), *(str(Path(h).resolve()) for h in hidden)}),
-        "answers": [str(p) for p in _reference_folders()] + [str(folder) for folder, _ in _catalog.packs()],
-        "packs": [[str(folder), text] for folder, text in _catalog.packs()],
-        "processes": PROCESSES + 8 * (os.cpu_count() or 1),
-    }
-    if variants:  # rendered by the zygote, before any answer runs
-        config["variants"] = {slot: [name, [list(pair) for pair in chosen]] for slot, (name, chosen) in variants.items()}
+    config = Config(
+        draws=str(folder / "draws.npz"),
+        labels=str(folder / "labels.json"),
+        arity={name: len(ds[0].values) if ds else 0 for name, ds in draws.items()},
+        timeout=limits.timeout,
+        memory_mb=limits.memory_mb,
+        kit=str(KIT),
+        hidden=tuple(sorted({str(folder.resolve()), *(str(Path(h).resolve()) for h in hidden)})),
+        answers=tuple([str(p) for p in _reference_folders()] + [str(folder) for folder, _ in _catalog.packs()]),
+        packs=tuple((str(folder), text) for folder, text in _catalog.packs()),
+        processes=PROCESSES + 8 * (os.cpu_count() or 1),
+        variants=dict(variants or {}),  # rendered by the zygote, before any answer runs
+    )
     path = folder / "config.json"
-    _scratch.write(path, json.dumps(config).encode())
+    _scratch.write(path, config.to_json().encode())
     return path
 
 
@@ -468,7 +468,7 @@ def _capped_folder(home: Path) -> bool:
     reads the results there): what a worker writes cannot fill the grader's disk. Its pages are
     charged to the job's memory group as it writes them. False where it cannot be mounted."""
     try:
-        _worker._mount("tmpfs", str(home), "tmpfs", _worker._MS_NOSUID | _worker._MS_NODEV, f"size={JOB_FOLDER_SIZE},mode=711")
+        _linux.mount("tmpfs", str(home), "tmpfs", _linux.MS_NOSUID | _linux.MS_NODEV, f"size={JOB_FOLDER_SIZE},mode=711")
     except OSError:
         return False
     return True
@@ -476,7 +476,7 @@ def _capped_folder(home: Path) -> bool:
 
 def _release_folder(home: Path) -> None:
     """Unmount a job's tmpfs (detached: a process still holding a file there cannot keep it)."""
-    _worker._libc().umount2(str(home).encode(), _worker._MNT_DETACH)
+    _linux.libc().umount2(str(home).encode(), _linux.MNT_DETACH)
 
 
 def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None, sums: Mapping[str, str] | None = None) -> Path:

@@ -1,0 +1,399 @@
+"""The confinement of a worker on Linux: what it may see, call and touch.
+
+As root, namespaces of its own (`enclose`: mount, over a file system built from an allow-list,
+`plan_view`; network; IPC; pid) and an unprivileged uid (`become`); in every configuration a seccomp
+filter (`refuse_escape_calls`) and Landlock (`landlock_self`, over the rules `landlock_reads`
+works out; `_landlock` is the system-call layer). The zygote probes once what this machine
+allows (`probe`, `probe_landlock`, `seccomp_available`), each answer "" when it can, else why not.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from checker.grading import _landlock
+from checker.grading._messages import Config
+from checker.grading._linux import (
+    AF_NETLINK, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWUSER, MNT_DETACH, MS_BIND, MS_NODEV, MS_NOEXEC,
+    MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, libc, mount, pivot_root, unshare,
+)
+
+TMP_SIZE = "64m"  # each private /tmp, /var/tmp, /dev/shm a worker gets
+PRIVATE = ("/tmp", "/var/tmp", "/dev/shm")  # each a private, empty, size-capped tmpfs in a worker
+# What the C library reads to count the cores, by which XLA sizes its thread pools: the only
+# files of the machine a worker reads beyond its own /proc under Landlock (JAX starts without them).
+CPU_FILES = ("/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible")
+UNPRIVILEGED_PROBE = 619999  # the uid the zygote's probe drops to (no such user exists)
+
+# System calls a worker never needs, each a way out of its confinement or into another
+# process: refused by its seccomp filter with EPERM (`refuse_escape_calls`).
+REFUSED_CALLS = (
+    "ptrace", "process_vm_readv", "process_vm_writev",  # another process's memory
+    "keyctl", "add_key", "request_key",  # the kernel's key rings (the grader user's keys)
+    "bpf", "perf_event_open", "userfaultfd",  # kernel attack surface
+    "mount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen", "fsmount",
+    "io_uring_setup", "io_uring_enter", "io_uring_register",  # io_uring opens sockets past a filter
+)
+
+
+_OLD_ROOT = "/.host"
+# Packages of other autodiff (or symbolic differentiation) frameworks, left out of a worker's view
+# (fnmatch patterns over the names in each site-packages folder). JAX, numpy, scipy, ml_dtypes,
+# opt_einsum stay: answers need them, and the kit's guards watch JAX's autodiff.
+WITHHELD = (
+    "tensorflow", "tensorflow_*", "tensorflow-*", "tf_keras", "keras", "tensorboard", "tensorboard_*",
+    "torch", "torchgen", "functorch", "torchvision", "torchaudio", "autograd", "autograd_gamma",
+    "mxnet", "paddle", "theano", "pytensor", "aesara", "chainer", "tangent", "mlx", "sympy",
+    "isympy.py", "casadi", "numdifftools", "jittor", "oneflow", "cupy", "dynet",
+)
+_WITHHELD_INIT = (
+    "raise ImportError('{name} is not available to answers: compute the Jacobian with jax.numpy "
+    "yourself (other autodiff frameworks are not installed for grading)')\n"
+)
+# What a worker sees of the host's /, /etc and /dev (each only where it exists).
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+ETC = ("ld.so.cache", "ld.so.conf", "localtime", "timezone", "passwd", "group", "nsswitch.conf", "host.conf", "hosts", "os-release")
+DEVICES = ("null", "zero", "full", "random", "urandom")
+DEVICE_LINKS = (("/dev/fd", "/proc/self/fd"), ("/dev/stdin", "/proc/self/fd/0"), ("/dev/stdout", "/proc/self/fd/1"), ("/dev/stderr", "/proc/self/fd/2"))
+
+
+@dataclass(frozen=True)
+class View:
+    """A worker's file system (`plan_view`), each path at its host path."""
+
+    root: str  # the folder its new root is built in
+    binds: tuple[str, ...]  # folders and files bound read-only
+    links: tuple[tuple[str, str], ...]  # (path, target) of the symbolic links recreated
+    devices: tuple[str, ...]  # devices bound read-write
+    withheld: tuple[str, ...]  # other autodiff frameworks' packages, replaced by one that refuses to import
+    hidden: tuple[str, ...]  # folders and files emptied (the kit's checkout around `checker`, JAX's autodiff)
+
+
+@dataclass(frozen=True)
+class LandlockPlan:
+    """The Landlock ABI and the read rules every worker applies (`landlock_self`)."""
+
+    abi: int
+    read: tuple[tuple[str, int], ...]  # (path, rights)
+
+
+@dataclass(frozen=True)
+class Confinement:
+    """What the zygote found a worker can be confined by, for every job."""
+
+    view: View | None  # as root: the file system of its namespaces
+    landlock: LandlockPlan | None  # None where the kernel has no Landlock
+    seccomp: bool  # the seccomp filter loads and refuses what it should
+
+
+def probe(config: Config, view: View | None) -> dict[str, str]:
+    """As root: whether a worker can be enclosed in namespaces of its own (mount, pid, network,
+    IPC), and run as another user and still start JAX. Each answer is the empty string when it
+    can, or the reason."""
+    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
+        return {"namespaces": "the grader does not run as root", "user": "the grader does not run as root"}
+    if os.environ.get("JACPUZZLES_NO_NAMESPACES"):  # as in a container that refuses them (tests, debugging)
+        found = {"namespaces": "turned off by JACPUZZLES_NO_NAMESPACES"}
+    else:
+        found = {"namespaces": try_in_child(lambda: enclose(config, view or plan_view(config), _probe_home()), "namespaces")}
+    enclosed = found["namespaces"] == ""
+
+    def as_another_user() -> None:  # start JAX's backend and compile, as a worker will
+        import jax
+
+        if enclosed:
+            enclose(config, view or plan_view(config), _probe_home())
+        become(UNPRIVILEGED_PROBE)
+        jax.jit(lambda x: x * 2)(np.ones(3)).block_until_ready()
+
+    found["user"] = try_in_child(as_another_user, "user")
+    return found
+
+
+def seccomp_available() -> str:
+    """Load libseccomp here, in the zygote (its lookup runs `ldconfig`, which a worker's view
+    may not have): "" when it loads, else why not."""
+    if not sys.platform.startswith("linux"):
+        return "not Linux"
+    try:
+        import pyseccomp  # noqa: F401
+    except (ImportError, RuntimeError, OSError) as exc:
+        return f"no libseccomp ({exc}): install libseccomp2"
+    return ""
+
+def refuse_escape_calls() -> None:
+    """A seccomp filter for this process and all it starts. No new user namespace (`unshare`
+    or `clone` with CLONE_NEWUSER fail with EPERM; `clone3`, whose flags a filter cannot read,
+    fails with ENOSYS, and the C library falls back to `clone`): in a user namespace of its own
+    a worker would hold every capability over a network namespace of its own, its loopback up,
+    socket buffers that cgroup v1 does not charge to the job (red team 6). No socket of any
+    family: no TCP or UDP to the grader's machine or beyond, no netlink (whose queued replies
+    cgroup v1 does not charge either: red team 7 parked 5.4 GB in them), no unix socket to a
+    service of the host (Landlock does not cover connecting to a named one); `socketpair`
+    stays. And none of `REFUSED_CALLS`."""
+    import errno
+
+    import pyseccomp as seccomp
+
+    rules = seccomp.SyscallFilter(seccomp.ALLOW)
+    for call in ("unshare", "clone"):
+        rules.add_rule(seccomp.ERRNO(errno.EPERM), call, seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
+    rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "socket")
+    for call in REFUSED_CALLS:
+        try:
+            rules.add_rule(seccomp.ERRNO(errno.EPERM), call)
+        except (RuntimeError, ValueError, OSError):  # a call this architecture or libseccomp does not know
+            pass
+    rules.load()
+
+
+def refuse_escape_calls_and_prove_it() -> None:
+    """Load the filter (in the probe's child) and check that it refuses what it should."""
+    import ctypes
+    import socket
+
+    refuse_escape_calls()
+    if libc().unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0 or ctypes.get_errno() != 1:
+        raise OSError("the seccomp filter was loaded, yet unshare(CLONE_NEWUSER) did not fail with EPERM")
+    for family, kind in ((AF_NETLINK, socket.SOCK_RAW), (socket.AF_INET, socket.SOCK_STREAM), (socket.AF_UNIX, socket.SOCK_STREAM)):
+        try:
+            socket.socket(family, kind, 0).close()
+        except PermissionError:
+            continue
+        raise OSError(f"the seccomp filter was loaded, yet a socket of family {family} opened")
+    # Reading no bytes of its own memory needs no privilege: only the filter refuses it.
+    if libc().process_vm_readv(os.getpid(), None, 0, None, 0, 0) == 0 or ctypes.get_errno() != 1:
+        raise OSError("the seccomp filter was loaded, yet process_vm_readv did not fail with EPERM")
+
+
+def probe_landlock(config: Config, view: View | None, enclosed: bool) -> tuple[str, LandlockPlan | None]:
+    """Whether a worker can be confined by Landlock ("" when it can, else why not), and the ABI
+    and rules every worker applies (None when there is no Landlock)."""
+    version = _landlock.abi()
+    if version < 1:
+        if os.environ.get("JACPUZZLES_NO_LANDLOCK"):
+            return "turned off by JACPUZZLES_NO_LANDLOCK", None
+        return "this kernel has no Landlock (Linux 5.13 or later, with Landlock enabled)", None
+    plan = LandlockPlan(version, tuple(landlock_reads(config, view or plan_view(config), enclosed)))
+
+    def refused_outside() -> None:
+        landlock_self(plan, None, None, private=False)
+        try:
+            Path("config.json").read_bytes()  # the grader's, in its scratch folder
+        except PermissionError:
+            return
+        raise OSError("Landlock was applied, yet the grader's config.json could still be read")
+
+    return try_in_child(refused_outside, "Landlock"), plan
+
+
+def landlock_reads(config: Config, view: View, enclosed: bool) -> list[tuple[str, int]]:
+    """What every worker may read, as Landlock rules: the allow-list of its view (`plan_view`),
+    without the withheld packages (outside namespaces, where they are still the real ones), the
+    kit's reference answers and the grader's folders; the harmless devices, read and written."""
+    left_out = [*config.answers, *config.hidden, *view.hidden]
+    if not enclosed:
+        left_out += view.withheld
+    left_out = [os.path.realpath(p) for p in left_out]
+    rules: list[tuple[str, int]] = []
+    for root in view.binds:
+        rules += _landlock.reading(root, left_out)
+    rules += [(device, _landlock.READ_FILE | _landlock.WRITE_FILE) for device in view.devices]
+    rules += [(path, _landlock.READ_FILE) for path in CPU_FILES if os.path.exists(path)]
+    return rules
+
+
+def landlock_self(plan: LandlockPlan, jobdir: Path | None, code: str | None, private: bool, own_proc: bool = False) -> None:
+    """Confine this process (a worker) by Landlock: read the allow-list and its answers, write
+    its job folder only (and `private`, in namespaces of its own: its private /tmp, /var/tmp and
+    /dev/shm), read /proc only for itself (all of it when `own_proc`: the /proc of a pid
+    namespace of its own); no TCP; no abstract unix socket nor signal out of its domain."""
+    rules = _landlock.Ruleset(plan.abi)
+    for path, rights in plan.read:
+        rules.grant(path, rights)
+    rules.grant("/proc" if own_proc else f"/proc/{os.getpid()}", _landlock.READ_FILE | _landlock.READ_DIR)
+    if code is not None:
+        rules.grant(code, _landlock.READ)
+    if jobdir is not None:
+        rules.grant_write(str(jobdir))
+    if private:
+        for folder in PRIVATE:
+            rules.grant_write(folder)
+    rules.restrict()
+
+
+def _probe_home() -> str:
+    home = Path.cwd() / "probe"
+    home.mkdir(mode=0o711, exist_ok=True)
+    return str(home)
+
+
+def try_in_child(action: Callable[[], None], what: str) -> str:
+    """Run `action` in a forked child: "" when it worked, else the reason it gave."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            action()
+            os._exit(0)
+        except BaseException as exc:  # noqa: BLE001 - the probe's answer
+            os.write(write, f"{type(exc).__name__}: {exc}".encode()[:500])
+            os._exit(1)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        said = pipe.read().decode("utf-8", "replace")
+    _, status = os.waitpid(pid, 0)
+    return "" if status == 0 else (said or f"the {what} probe exited with status {os.waitstatus_to_exitcode(status)}")
+
+
+
+def new_pid_namespace(own: int) -> bool:
+    """Make the zygote's next child the first process of a pid namespace of its own."""
+    import ctypes
+
+    c = libc()
+    if c.setns(own, CLONE_NEWPID) != 0 or c.unshare(CLONE_NEWPID) != 0:
+        os.write(2, f"no pid namespace for a job: {os.strerror(ctypes.get_errno())}\n".encode())
+        return False
+    return True
+
+
+def enclose(config: Config, view: View, home: str) -> None:
+    """Namespaces of its own for a worker (as root, before dropping to its uid): no network, no
+    IPC with the host, and a file system of its own, built from an allow-list (`plan_view`).
+
+    Its root is a new, small tmpfs holding only, each at its host path: Python and the installed
+    packages (read-only, but the other autodiff frameworks' folders, replaced by an empty package
+    that refuses to import), the kit's `checker` folder alone (read-only; its reference answers
+    and recorded Jacobians emptied), /usr and the system's library folders (read-only), a few
+    files of /etc, the harmless devices, a private, size-capped, empty /tmp, /var/tmp and
+    /dev/shm, a /proc (in a pid namespace of its own: only its own processes), and the job's own
+    folder (`home`: its copy of the answers and its results folder). The host's root is then
+    detached (`pivot_root`): nothing else of the host can be reached by any path.
+    """
+    unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC)
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    new = view.root
+    mount("tmpfs", new, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
+    for folder in PRIVATE:  # first: what the view needs from under the host's /tmp goes inside
+        os.makedirs(new + folder, exist_ok=True)
+        mount("tmpfs", new + folder, "tmpfs", MS_NOSUID | MS_NODEV, f"size={TMP_SIZE},mode=1777")
+    for path in view.binds:
+        _bind(path, new + path, readonly=True)
+    for path, target in view.links:
+        os.makedirs(os.path.dirname(new + path), exist_ok=True)
+        os.symlink(target, new + path)
+    for device in view.devices:
+        _bind(device, new + device, readonly=False)
+    for folder in view.withheld:  # another autodiff framework: a package that refuses to import
+        target = new + folder
+        if os.path.isdir(target):
+            mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=16k,mode=755")
+            Path(target, "__init__.py").write_text(_WITHHELD_INIT.format(name=os.path.basename(folder)))
+            mount(None, target, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+        elif os.path.isfile(target):
+            mount("/dev/null", target, None, MS_BIND)
+    for folder in [*config.answers, *config.hidden, *view.hidden]:
+        target = new + folder  # the kit's reference answers, and any grader folder in the view
+        if os.path.isdir(target) and not os.path.islink(target):
+            mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=16k,mode=755")
+        elif os.path.isfile(target):  # expected results recorded on the default seed's draws
+            mount("/dev/null", target, None, MS_BIND)
+    os.makedirs(new + home, exist_ok=True)
+    mount(home, new + home, None, MS_BIND | MS_REC)
+    os.makedirs(new + "/proc", exist_ok=True)
+    mount("proc", new + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    os.makedirs(new + _OLD_ROOT)
+    pivot_root(new, new + _OLD_ROOT)
+    os.chdir("/")
+    if libc().umount2(_OLD_ROOT.encode(), MNT_DETACH) != 0:
+        raise OSError("cannot detach the host's root from a worker's view")
+    os.rmdir(_OLD_ROOT)
+
+
+def plan_view(config: Config) -> View:
+    """What a worker's file system holds (worked out once, in the zygote): folders and files to
+    bind read-only at their host paths, symbolic links to recreate, devices, withheld packages."""
+    kit = os.path.realpath(config.kit)
+    binds: set[str] = set()
+    links: list[tuple[str, str]] = []
+    for path in [*SYSTEM, *(f"/etc/{name}" for name in ETC)]:
+        if os.path.islink(path):
+            links.append((path, os.readlink(path)))
+            if path.startswith("/etc/"):  # /etc/localtime: its target too
+                target = os.path.realpath(path)
+                if os.path.exists(target):
+                    binds.add(target)
+        elif os.path.exists(path):
+            binds.add(path)
+    import site
+
+    installed = {os.path.realpath(p) for p in [*site.getsitepackages(), site.getusersitepackages(), sys.prefix, sys.base_prefix, sys.exec_prefix]}
+    for root in _runtime_roots(config):
+        if root == kit and root not in installed:
+            continue  # the kit's checkout (put on sys.path first): only its `checker` package below
+        binds.add(root)
+    if kit:
+        binds.add(os.path.join(kit, "checker"))
+    kept = sorted(binds)
+    kept = [b for b in kept if not any(o != b and _under(b, o) for o in kept)]
+    # A checkout inside a folder in view (under /usr, say): all of it but `checker` emptied.
+    around = kit and kit not in installed and any(_under(kit, b) and b != kit for b in kept)
+    hidden = [os.path.join(kit, n) for n in sorted(os.listdir(kit)) if n != "checker"] if around else []
+    # JAX's differentiating code, replaced in memory by the worker's guards: its files too.
+    from checker.engine import _integrity
+
+    hidden += _integrity.withheld_sources()
+    withheld = []
+    for root in kept:
+        for folder in [p for p in sys.path if p and _under(os.path.realpath(p), root) and os.path.isdir(p)]:
+            for name in sorted(os.listdir(folder)):
+                if not name.endswith((".dist-info", ".egg-info")) and any(fnmatch.fnmatchcase(name, w) for w in WITHHELD):
+                    withheld.append(os.path.join(os.path.realpath(folder), name))
+    devices = [f"/dev/{name}" for name in DEVICES if os.path.exists(f"/dev/{name}")]
+    root = os.path.join(os.getcwd(), "view")
+    os.makedirs(root, mode=0o700, exist_ok=True)
+    return View(root, tuple(kept), (*links, *DEVICE_LINKS), tuple(devices), tuple(sorted(set(withheld))), tuple(hidden))
+
+
+def _bind(source: str, target: str, readonly: bool) -> None:
+    """Bind `source` (a folder or a file) at `target` in the view being built."""
+    if os.path.isdir(source):
+        os.makedirs(target, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "a"):
+            pass
+    mount(source, target, None, MS_BIND | MS_REC)
+    if readonly:
+        mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID)
+
+
+
+def _runtime_roots(config: Config) -> list[str]:
+    """The folders a worker must read: Python's, the installed packages', the kit's."""
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable)), config.kit}
+    roots |= {p for p in sys.path if p and os.path.isdir(p)}
+    return sorted(os.path.realpath(r) for r in roots if r and os.path.isdir(r))
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def become(uid: int) -> None:
+    """Drop root for `uid` (and the group of the same number), with no supplementary groups."""
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
+
+
