@@ -12,6 +12,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import sys
+import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -112,6 +113,10 @@ def probe(config: Config, view: View | None) -> dict[str, str]:
             enclose(config, view or plan_view(config), _probe_home())
         become(UNPRIVILEGED_PROBE)
         jax.jit(lambda x: x * 2)(np.ones(3)).block_until_ready()
+        # What the zygote did not preload must still import: the other uid reads Python's own
+        # folders (not so for a Python under a 0700 /root, without a mount namespace to show it).
+        for kind in ("stdlib", "purelib"):
+            os.listdir(sysconfig.get_paths()[kind])
 
     found["user"] = try_in_child(as_another_user, "user")
     return found
