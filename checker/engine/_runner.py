@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import importlib.util
 import inspect
 import io
@@ -611,6 +612,12 @@ def traceable(jaxpr: Any, batched: bool = False) -> bool:
     return all(id(q) in own and "callback" not in q.name and not (batched and q.name == "custom_vmap_call") for q in _primitives(jaxpr))
 
 
+# Objects already frozen when this module is imported (Python 3.12 freezes some at start-up);
+# the zygote freezes its heap later, once `own_primitives` has run: more frozen than this means
+# it ran too late.
+_FROZEN_BEFORE = gc.get_freeze_count()
+
+
 @functools.cache
 def own_primitives() -> dict[int, Any]:
     """JAX's own primitives by id (kept, so that their ids stay theirs), found once, before any learner code runs (`_load`; the
@@ -621,15 +628,13 @@ def own_primitives() -> dict[int, Any]:
     `check_answer`, called from a notebook, finds them on its first call, after the notebook's
     own code has run: a primitive the learner made before that counts as JAX's own there (it
     fools only that notebook; files, `check` and the grader are not affected)."""
-    import gc
-
     import jax.nn  # noqa: F401 - what answers use, with the primitives they define
     import jax.numpy  # noqa: F401
     import jax.scipy.special  # noqa: F401
     from jax import errors
     from jax.extend.core import Primitive
 
-    if gc.get_freeze_count():  # the frozen heap is not listed: the answer would be "none"
+    if gc.get_freeze_count() > _FROZEN_BEFORE:  # the frozen heap is not listed: the answer would be "none"
         raise RuntimeError("JAX's own primitives must be found before gc.freeze()")
     for error in (errors.ConcretizationTypeError, errors.TracerArrayConversionError, errors.TracerBoolConversionError, errors.TracerIntegerConversionError):
         error.__init__ = _counted(error.__init__)  # type: ignore[method-assign]
