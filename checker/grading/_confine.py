@@ -138,11 +138,11 @@ def refuse_escape_calls() -> None:
     or `clone` with CLONE_NEWUSER fail with EPERM; `clone3`, whose flags a filter cannot read,
     fails with ENOSYS, and the C library falls back to `clone`): in a user namespace of its own
     a worker would hold every capability over a network namespace of its own, its loopback up,
-    socket buffers that cgroup v1 does not charge to the job (red team 6). No socket of any
-    family: no TCP or UDP to the grader's machine or beyond, no netlink (whose queued replies
-    cgroup v1 does not charge either: red team 7 parked 5.4 GB in them), no unix socket to a
-    service of the host (Landlock does not cover connecting to a named one); `socketpair`
-    stays. And none of `REFUSED_CALLS`."""
+    socket buffers that cgroup v1 does not charge to the job. No socket of any family: no TCP
+    or UDP to the grader's machine or beyond, no netlink (whose queued replies cgroup v1 does
+    not charge either), no unix socket to a service of the host (Landlock does not cover
+    connecting to a named one); `socketpair` stays. No `prlimit` or `setpriority` of another
+    process. And none of `REFUSED_CALLS`."""
     import errno
 
     import pyseccomp as seccomp
@@ -152,6 +152,10 @@ def refuse_escape_calls() -> None:
         rules.add_rule(seccomp.ERRNO(errno.EPERM), call, seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "socket")
+    # Limits and priorities of other processes: as the grader's own user, prlimit(RLIMIT_CPU) of
+    # the grader or a classmate's worker would kill it (Landlock does not cover these calls).
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "prlimit64", seccomp.Arg(0, seccomp.NE, 0))
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "setpriority", seccomp.Arg(1, seccomp.NE, 0))
     for call in REFUSED_CALLS:
         try:
             rules.add_rule(seccomp.ERRNO(errno.EPERM), call)
@@ -174,6 +178,14 @@ def refuse_escape_calls_and_prove_it() -> None:
         except PermissionError:
             continue
         raise OSError(f"the seccomp filter was loaded, yet a socket of family {family} opened")
+    import resource
+
+    try:  # the zygote is of the same user: only the filter refuses this
+        resource.prlimit(os.getppid(), resource.RLIMIT_NOFILE)
+    except PermissionError:
+        pass
+    else:
+        raise OSError("the seccomp filter was loaded, yet prlimit of another process did not fail with EPERM")
     # Reading no bytes of its own memory needs no privilege: only the filter refuses it.
     if libc().process_vm_readv(os.getpid(), None, 0, None, 0, 0) == 0 or ctypes.get_errno() != 1:
         raise OSError("the seccomp filter was loaded, yet process_vm_readv did not fail with EPERM")
