@@ -183,7 +183,7 @@ class Pool:
         if self.landlock:
             held.append(_landlock.describe(self.landlock))
         if self.filtered:
-            held.append("seccomp (no sockets, user namespaces, ptrace, io_uring, bpf, keys, mounts)")
+            held.append("seccomp (no sockets, user namespaces, ptrace, limits of other processes, io_uring, bpf, keys, mounts)")
         if self.unprivileged:
             held.append("a uid of its own")
         if self.grouped:
