@@ -12,6 +12,7 @@ import pytest
 
 from checker import Status, check_answer
 from checker.engine import _variants, _zeros
+from checker.engine._sampling import SAMPLER
 from checker.engine._sampling import draws
 
 
@@ -37,12 +38,12 @@ def test_zero_draws_are_the_same_on_every_seed_and_found_once() -> None:
     assert [label for label, _ in _zero_draws("gelu", 0)] == [label for label, _ in _zero_draws("gelu", 3)]
     assert all(np.array_equal(a[1][0], b[1][0]) for a, b in zip(_zero_draws("gelu", 0), _zero_draws("gelu", 3)))
     gelu = _variants.variant("gelu", None)
-    assert _zeros.found(gelu) is _zeros.found(gelu)  # in memory; on disk under JACPUZZLES_CACHE
+    assert _zeros.found(gelu, SAMPLER) is _zeros.found(gelu, SAMPLER)  # in memory; on disk under JACPUZZLES_CACHE
 
 
 def test_a_stored_search_is_read_back_as_it_was(tmp_path: Path) -> None:
     puzzle = _variants.variant("max_pool", None)
-    first = _zeros.found(puzzle)
+    first = _zeros.found(puzzle, SAMPLER)
     _zeros._store(tmp_path / "z.npz", first)
     again = _zeros._load(puzzle, tmp_path / "z.npz")
     assert again is not None and again.groups == first.groups
@@ -103,6 +104,6 @@ def test_the_shipped_table_holds_every_canonical_puzzle_as_searched_today() -> N
 
     stored = set(_zeros._table().files)
     stale = [p.name for p in _catalog.puzzles() if f"{_zeros._key(p)}-labels" not in stored]
-    assert not stale, f"checker/_data/zeros.npz is stale for {stale}: run `python -m checker.engine._zeros`"
+    assert not stale, f"checker/_data/zeros.npz is stale for {stale}: run `python -m checker.authoring._zero_table`"
     max_pool = _variants.variant("max_pool", None)
-    assert _zeros._search(max_pool).groups == _zeros._from_table(max_pool, _zeros._key(max_pool)).groups  # type: ignore[union-attr]
+    assert _zeros._search(max_pool, SAMPLER).groups == _zeros._from_table(max_pool, _zeros._key(max_pool)).groups  # type: ignore[union-attr]

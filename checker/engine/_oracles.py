@@ -21,7 +21,7 @@ from checker.engine import _catalog, _numerics
 from checker.engine._catalog import Puzzle
 from checker.engine._errors import JacpuzzlesError
 from checker.engine._tolerance import close, close_per_draw
-from checker.engine._sampling import Draw, stacked
+from checker.engine._draw import Draw, stacked
 from checker.engine._settings import FAST_COMPILE
 from checker.engine._verdict import draw_phrase
 

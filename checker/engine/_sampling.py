@@ -40,6 +40,8 @@ from typing import Any
 import numpy as np
 
 from checker.engine._catalog import FLOAT_DTYPES, GENERIC_EDGES, INT_DTYPES, Arg, Puzzle
+from checker.engine import _zeros
+from checker.engine._draw import Draw as Draw, stacked as stacked  # the sampler's output type, for its callers
 from checker.engine._numerics import PRECISION
 from checker.engine._settings import DEFAULT_SEED
 
@@ -69,14 +71,6 @@ MASK_ULPS = (1, 4)
 # TensorFlow on CPU, so a value closer to 0 would be 0 to the oracles and not to numpy.
 ALMOST_ZERO = 1e-300
 _TRIES = 12  # fresh random bases tried before a structure that a guard refuses is given up
-
-
-@dataclass(frozen=True)
-class Draw:
-    """One input to `f` and `jac`: a value per argument, and what kind of draw it is."""
-
-    label: str
-    values: tuple[np.ndarray, ...]
 
 
 # A structure makes one argument's values: from the draw so far (all arguments) and a generator.
@@ -694,9 +688,7 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
     """Draws at the zeros of the expected Jacobian, near-ties inside the groups of entries that
     compete for one output (both orders, every distance of TIE_DISTANCES), and the regions the
     catalog declares (`magnitudes`). The zeros come from `_zeros` and are the same on every seed."""
-    from checker.engine import _zeros
-
-    found = _zeros.found(puzzle)
+    found = _zeros.found(puzzle, SAMPLER)
     extra: list[Draw | None] = [Draw(label, tuple(np.asarray(v).astype(_dtype(a)) for a, v in zip(puzzle.args, values))) for label, values in found.zeros]
     for k, groups in found.groups:
         name = puzzle.args[k].name
@@ -837,6 +829,6 @@ def _coincidence_label(puzzle: Puzzle, c: _Coincidence, rng: np.random.Generator
     return f"{target.name} equal to {minus}{source.name}{where}" + (f", {pointers}" if pointers else "")
 
 
-def stacked(batch: tuple[Draw, ...]) -> tuple[np.ndarray, ...]:
-    """The draws as one array per argument, the draw index first (for a vmapped oracle)."""
-    return tuple(np.stack(column) for column in zip(*(d.values for d in batch)))
+# What the zero search (`_zeros`) draws its random segments with: the sampler's own functions,
+# handed over so that the search does not import the sampler that consults it.
+SAMPLER = _zeros.Sampler(dtype=_dtype, random=_random, valid=_valid)

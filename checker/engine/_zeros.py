@@ -29,12 +29,13 @@ import os
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from checker.engine import _numerics
-from checker.engine._catalog import FLOAT_DTYPES, Puzzle
+from checker.engine._catalog import FLOAT_DTYPES, Arg, Puzzle
+from checker.engine._draw import Draw, stacked
 
 LINES = 4  # random segments through the domain
 GRID = 24  # points per segment where signs are compared
@@ -62,13 +63,22 @@ def _key(puzzle: Puzzle) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def found(puzzle: Puzzle) -> Found:
+@dataclass(frozen=True)
+class Sampler:
+    """The sampler's functions the search draws its segments' ends with (`_sampling.SAMPLER`)."""
+
+    dtype: Callable[[Arg], str]
+    random: Callable[[Arg, np.random.Generator], np.ndarray]
+    valid: Callable[..., bool]  # (puzzle, values, structured=False): whether f's domain holds them
+
+
+def found(puzzle: Puzzle, sampler: Sampler) -> Found:
     """The zero-crossing draws and competing groups of `puzzle` (cached on disk and in memory)."""
-    return _found(puzzle, _key(puzzle))
+    return _found(puzzle, _key(puzzle), sampler)
 
 
 # The search's results for every canonical puzzle, shipped with the kit, so that a first check
-# on an empty cache costs no search (`python -m checker.engine._zeros` rewrites it; a test
+# on an empty cache costs no search (`python -m checker.authoring._zero_table` rewrites it; a test
 # fails when it is stale). Variants are searched on first use and cached.
 TABLE = Path(__file__).resolve().parents[1] / "_data" / "zeros.npz"
 
@@ -101,7 +111,7 @@ def _arrays(result: Found, prefix: str = "") -> dict[str, Any]:
     return arrays
 
 
-def write_table() -> int:
+def write_table(sampler: Sampler) -> int:
     """Search every canonical puzzle afresh and write `TABLE`; returns how many it holds."""
     from checker.engine import _catalog
 
@@ -109,14 +119,14 @@ def write_table() -> int:
     for puzzle in _catalog.puzzles():
         key = _key(puzzle)
         with _numerics.pinned():
-            arrays |= _arrays(_search(puzzle), f"{key}-")
+            arrays |= _arrays(_search(puzzle, sampler), f"{key}-")
     np.savez_compressed(TABLE, **arrays)
     _table.cache_clear()
     return len(_catalog.puzzles())
 
 
 @functools.lru_cache(maxsize=256)
-def _found(puzzle: Puzzle, key: str) -> Found:
+def _found(puzzle: Puzzle, key: str, sampler: Sampler) -> Found:
     shipped = _from_table(puzzle, key)
     if shipped is not None:
         return shipped
@@ -129,7 +139,7 @@ def _found(puzzle: Puzzle, key: str) -> Found:
         if loaded is not None:
             return loaded
     with _numerics.pinned():
-        result = _search(puzzle)
+        result = _search(puzzle, sampler)
     if path is not None:
         _store(path, result)
     return result
@@ -173,17 +183,15 @@ def _unflatten(rows: np.ndarray) -> tuple[tuple[int, tuple[tuple[int, ...], ...]
     return tuple((k, tuple(tuple(members) for _, members in sorted(found.items()))) for k, found in sorted(out.items()))
 
 
-def _lines(puzzle: Puzzle) -> list[tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]]:
-    from checker.engine._sampling import _dtype, _random, _valid
-
+def _lines(puzzle: Puzzle, sampler: Sampler) -> list[tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]]:
     rng = np.random.default_rng([zlib.crc32(puzzle.name.encode()), zlib.crc32(repr(puzzle.variant).encode()), 22])
     lines = []
     for _ in range(LINES):
         ends = []
         for _ in range(2):
             for _ in range(100):
-                values = tuple(np.asarray(_random(a, rng)).astype(_dtype(a)) for a in puzzle.args)
-                if _valid(puzzle, values):
+                values = tuple(np.asarray(sampler.random(a, rng)).astype(sampler.dtype(a)) for a in puzzle.args)
+                if sampler.valid(puzzle, values):
                     break
             ends.append(values)
         start, end = ends
@@ -219,19 +227,15 @@ def _jacobian(puzzle: Puzzle) -> Any:
 
 
 def _evaluate(program: Any, puzzle: Puzzle, points: list[tuple[np.ndarray, ...]]) -> list[np.ndarray]:
-    from checker.engine._sampling import Draw, stacked
-
     stack = stacked(tuple(Draw("", p) for p in points))
     return [np.asarray(leaf, np.float64).reshape(len(points), -1) for leaf in program(puzzle.dynamic(stack))]
 
 
-def _search(puzzle: Puzzle) -> Found:
-    from checker.engine._sampling import _valid
-
+def _search(puzzle: Puzzle, sampler: Sampler) -> Found:
     if not any(a.differentiable for a in puzzle.args):
         return Found((), ())
     program = _jacobian(puzzle)
-    lines = _lines(puzzle)
+    lines = _lines(puzzle, sampler)
     ts = np.linspace(0.0, 1.0, GRID)
     batch = LINES * GRID  # every call has this many points: one compilation
     grid = _evaluate(program, puzzle, [_at(puzzle, line, t) for line in lines for t in ts])
@@ -282,7 +286,7 @@ def _search(puzzle: Puzzle) -> Found:
             if not np.isfinite(scale) or scale == 0.0 or abs(entry) > ZERO_ULPS * np.finfo(np.float64).eps * scale:
                 continue
             point = _at(puzzle, lines[c[0]], float(end[i]))
-            if any(np.array_equal(point[0], v[0]) for _, v in kept) or not _valid(puzzle, point, structured=True):
+            if any(np.array_equal(point[0], v[0]) for _, v in kept) or not sampler.valid(puzzle, point, structured=True):
                 continue
             kept.append((_label(puzzle, c[2], c[3]), point))
             blocks_used.append(c[2])
@@ -290,7 +294,7 @@ def _search(puzzle: Puzzle) -> Found:
     # Every block that has a zero first, then the rest, up to ZEROS.
     firsts = [i for i, b in enumerate(blocks_used) if b not in blocks_used[:i]]
     picked = sorted((firsts + [i for i in range(len(kept)) if i not in firsts])[:ZEROS])
-    zeros = tuple((kept[i][0], _shrink(program, puzzle, batch, kept[i][1], *zero_at[i])) for i in picked)
+    zeros = tuple((kept[i][0], _shrink(program, puzzle, sampler, batch, kept[i][1], *zero_at[i])) for i in picked)
     return Found(zeros, groups)
 
 
@@ -298,15 +302,13 @@ SHRINK_VALUES = 12  # values each other entry tries, evenly over its domain
 SHRINK_FLOOR = 1e-2  # the block's largest entry is brought down to no less than this share of it
 
 
-def _shrink(program: Any, puzzle: Puzzle, batch: int, point: tuple[np.ndarray, ...], block: int, entry: int) -> tuple[np.ndarray, ...]:
+def _shrink(program: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: tuple[np.ndarray, ...], block: int, entry: int) -> tuple[np.ndarray, ...]:
     """`point` with the other entries moved (one pass, each over SHRINK_VALUES values of its
     domain) to where the zero entry's block is smallest while that entry stays at zero: the
     contract's allowance there is 1e-12 of the block's largest entry, so a smaller block shows
     a smaller mistake. Elementwise functions keep their zero; coupled ones mostly refuse the
     moves. Never below SHRINK_FLOOR of the block's first scale, where rounding would start to
     count."""
-    from checker.engine._sampling import _valid
-
     def measure(points: list[tuple[np.ndarray, ...]]) -> list[tuple[float, float, float]]:
         found = []
         for start in range(0, len(points), batch):
@@ -345,12 +347,12 @@ def _shrink(program: Any, puzzle: Puzzle, batch: int, point: tuple[np.ndarray, .
     # All the moves at once, and part of the way there: all at once may overshoot the floor.
     blends = [tuple(p + t * (q - p) if np.issubdtype(p.dtype, np.floating) else p for p, q in zip(point, together)) for t in np.linspace(1.0, 0.05, 20)]
     options = [(scale, b) for b, (scale, value, _) in zip(blends, measure(blends)) if fine(scale, value, floor) and scale < scale0]
-    options = [(scale, b) for scale, b in options if _valid(puzzle, b, structured=True)]
+    options = [(scale, b) for scale, b in options if sampler.valid(puzzle, b, structured=True)]
     if options:
         return min(options, key=lambda o: o[0])[1]
     (k, j), (_, v) = min(best.items(), key=lambda item: item[1][0])
     single = moved(point, [(k, j, v)])
-    return single if _valid(puzzle, single, structured=True) else point
+    return single if sampler.valid(puzzle, single, structured=True) else point
 
 
 def _padded(points: list[tuple[np.ndarray, ...]], batch: int) -> list[tuple[np.ndarray, ...]]:
@@ -395,5 +397,3 @@ def _groups(puzzle: Puzzle, grid: list[np.ndarray]) -> tuple[tuple[int, tuple[tu
     return tuple(out)
 
 
-if __name__ == "__main__":  # pragma: no cover - rewrites the shipped table
-    print(f"{write_table()} puzzles searched; written to {TABLE}")
