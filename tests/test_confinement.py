@@ -80,28 +80,44 @@ def _plain_user() -> pwd.struct_passwd:
         return pwd.getpwnam(USER)
 
 
-def _unreachable_python() -> str | None:
-    """The first folder above this Python that other users cannot enter (as /root, for a Python
-    installed under it), or None."""
-    path = Path(os.path.realpath(sys.executable)).parent
+def _closed_to_others(path: Path) -> Path | None:
+    """The first folder from / down to `path` that other users cannot enter, or None."""
     for folder in [*reversed(path.parents), path]:
         if not os.stat(folder).st_mode & 0o001:
-            return str(folder)
+            return folder
     return None
 
 
+def _openings() -> dict[Path, set[str]]:
+    """What the plain user must reach (this Python, this virtualenv, this checkout), by the first
+    folder above each that other users cannot enter (/root for a Python installed under it, a
+    0700 temporary folder holding a virtualenv): that folder's entries on the way down."""
+    needed = (Path(os.path.realpath(sys.executable)).parent, Path(sys.prefix), REPO)
+    found: dict[Path, set[str]] = {}
+    for path in needed:
+        closed = _closed_to_others(path)
+        if closed is not None and closed != path:
+            found.setdefault(closed, set()).add(path.relative_to(closed).parts[0])
+    return found
+
+
 def _as_user(command: list[str], scratch: Path) -> list[str]:
-    """`command` as the plain user; where this Python lives in a folder closed to others (/root),
-    in a private mount namespace in which that folder alone is opened (a tmpfs over it, holding
-    only the way down to Python): the kit and the venv are world-readable, the machine untouched."""
-    closed = _unreachable_python()
-    if closed is None:
+    """`command` as the plain user; where this Python, the virtualenv or the checkout lives in a
+    folder closed to others, in a private mount namespace in which that folder alone is opened
+    (a tmpfs over it, holding only the ways down): the machine is untouched."""
+    openings = _openings()
+    if not openings:
         return ["runuser", "-u", USER, "--", *command]
-    inside = os.path.relpath(os.path.realpath(sys.executable), closed).split(os.sep)[0]
-    stage = scratch / "stage"
-    stage.mkdir()
-    script = (f'mount --bind "{closed}/{inside}" "{stage}" && mount -t tmpfs -o mode=755 tmpfs "{closed}" && mkdir "{closed}/{inside}" '
-              f'&& mount --move "{stage}" "{closed}/{inside}" && exec runuser -u {USER} -- "$@"')
+    steps = []
+    for n, (closed, insides) in enumerate(sorted(openings.items())):
+        for m, inside in enumerate(sorted(insides)):
+            stage = scratch / f"stage-{n}-{m}"
+            stage.mkdir()
+            steps.append(f'mount --bind "{closed}/{inside}" "{stage}"')
+        steps.append(f'mount -t tmpfs -o mode=755 tmpfs "{closed}"')
+        for m, inside in enumerate(sorted(insides)):
+            steps.append(f'mkdir "{closed}/{inside}" && mount --move "{scratch}/stage-{n}-{m}" "{closed}/{inside}"')
+    script = " && ".join([*steps, f'exec runuser -u {USER} -- "$@"'])
     return ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", *command]
 
 

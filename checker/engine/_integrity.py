@@ -748,6 +748,16 @@ def _trusted(filename: str) -> bool:
     return filename.startswith(_STATE.trusted)
 
 
+def _after_failed_import() -> None:
+    """A failed import takes its modules back out of `sys.modules`, after the guards may have
+    counted them: the counts come back down to what is loaded (a count that differs from what is
+    loaded only makes the guards look again, so this never switches them off)."""
+    loaded = len(sys.modules)
+    for name in ("custom_seen", "modules_seen", "stand_ins_seen"):
+        if getattr(_STATE, name) > loaded:
+            setattr(_STATE, name, loaded)
+
+
 def _import_guard(real: Callable[..., Any]) -> Callable[..., Any]:
     """`real` (an import function), refusing `checker` and `solutions` to untrusted callers."""
 
@@ -758,7 +768,11 @@ def _import_guard(real: Callable[..., Any]) -> Callable[..., Any]:
             if not level and not _trusted(caller):
                 _STATE.used.append(f"import {name}")
                 raise Forbidden(message([f"import {name}"]))
-        module = real(name, *args, **kwargs)
+        try:
+            module = real(name, *args, **kwargs)
+        except BaseException:
+            _after_failed_import()
+            raise
         if refusing() and len(sys.modules) != _STATE.custom_seen:  # rules a module imported by an answer brought
             _guard_new_rules(final=_STATE.always)
             _guard_custom_rules(final=_STATE.always)
