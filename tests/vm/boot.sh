@@ -39,7 +39,9 @@ ramdisk="$(mktemp -d)"
 trap 'rm -rf "$ramdisk"' EXIT
 mkdir -p "$ramdisk"/tree/bin "$ramdisk"/tree/mod "$ramdisk"/tree/newroot
 cp "$(command -v busybox)" "$ramdisk"/tree/bin/busybox
-order="virtio virtio_ring virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p"
+# Dependencies first; which module needs which changes between kernel builds (virtio needs
+# virtio_ring since 6.1.0-56), so init also makes a second pass for any that failed.
+order="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p"
 for module in $order; do
   found="$(find "$modules" -name "$module.ko" | head -1)"
   [ -n "$found" ] && cp "$found" "$ramdisk"/tree/mod/
@@ -50,7 +52,7 @@ b=/bin/busybox
 \$b mkdir -p /proc /dev
 \$b mount -t proc proc /proc
 \$b mount -t devtmpfs dev /dev
-for m in $order; do [ -f /mod/\$m.ko ] && \$b insmod /mod/\$m.ko; done
+for pass in 1 2; do for m in $order; do [ -f /mod/\$m.ko ] && \$b insmod /mod/\$m.ko 2>/dev/null; done; done
 \$b mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose host /newroot || { echo "JACPUZZLES-VM-STATUS 4 (no 9p root)"; \$b poweroff -f; }
 \$b mount -t proc proc /newroot/proc
 \$b mount -t sysfs sys /newroot/sys
