@@ -72,10 +72,10 @@ def test_max_pool_near_ties_compete_inside_one_window_in_both_orders(window: str
     assert orders == {True, False}
 
 
-def test_attention_sees_scores_beyond_one_and_beyond_ten() -> None:
+def test_attention_sees_scores_beyond_one_and_beyond_five() -> None:
     puzzle = _variants.variant("attention", None)
     scores = [np.abs(d.values[0] @ d.values[1].T / np.sqrt(2.0)).max() for d in draws(puzzle, 0)]
-    assert max(scores) > 10 and sum(s > 1 for s in scores) >= 6
+    assert max(scores) > 5 and sum(s > 1 for s in scores) >= 6
 
 
 # The red team's answers that passed before these draws (tests/redteam/ holds them with witnesses).
