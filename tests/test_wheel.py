@@ -1,7 +1,9 @@
 """From a wheel, without the repository: build, install in a fresh venv, and take the learner's loop.
 
-The venv sees the system's packages (JAX is not downloaded again), so the test first proves that
-`checker` is imported from the venv, not from this checkout.
+The venv sees the packages of the interpreter running the tests (JAX is not downloaded again)
+through a path file: behind its own, and without running their path files, so an editable
+install of this checkout is not among them. The test still proves first that `checker` is
+imported from the venv, not from this checkout.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -61,8 +64,11 @@ def test_learner_loop_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> No
     venv = tmp_path / "venv"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
     env["COLUMNS"] = "160"
-    run(sys.executable, "-m", "venv", "--system-site-packages", venv, cwd=tmp_path, env=env)
+    run(sys.executable, "-m", "venv", venv, cwd=tmp_path, env=env)
     python, jacpuzzles = venv / "bin" / "python", venv / "bin" / "jacpuzzles"
+    (own,) = venv.glob("lib/python*/site-packages")
+    ours = dict.fromkeys(sysconfig.get_path(name) for name in ("purelib", "platlib"))
+    (own / "zz-the-tests-packages.pth").write_text("".join(f"{path}\n" for path in ours))
     run(python, "-m", "pip", "install", "--no-deps", "--no-index", "-q", wheel, cwd=tmp_path, env=env)
     home = tmp_path / "home"  # outside the repository, no workspace above it
     home.mkdir()

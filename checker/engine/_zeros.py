@@ -54,7 +54,8 @@ class Found:
     groups: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]  # (argument, its competing groups)
 
 
-def _key(puzzle: Puzzle) -> str:
+def key(puzzle: Puzzle) -> str:
+    """The name of `puzzle`'s rows in `TABLE` and its file in the cache: a digest of what the search reads."""
     shapes = [(a.name, a.shape, a.dtype, a.low, a.high, a.avoid, a.static, a.sampler, a.cotangent) for a in puzzle.args]
     text = f"{puzzle.name}|{puzzle.variant!r}|{puzzle.code}|{puzzle.backward}|{puzzle.outs!r}|{shapes!r}|{puzzle.guard}"
     # Not the JAX version: a zero found under one version is a zero to within ulps under the next,
@@ -74,17 +75,18 @@ class Sampler:
 
 def found(puzzle: Puzzle, sampler: Sampler) -> Found:
     """The zero-crossing draws and competing groups of `puzzle` (cached on disk and in memory)."""
-    return _found(puzzle, _key(puzzle), sampler)
+    return _found(puzzle, key(puzzle), sampler)
 
 
-# The search's results for every canonical puzzle, shipped with the kit, so that a first check
-# on an empty cache costs no search (`python -m checker.authoring._zero_table` rewrites it; a test
-# fails when it is stale). Variants are searched on first use and cached.
+# The search's results for every variant of every puzzle, shipped with the kit, so that no check
+# waits on a search (`python -m checker.authoring._zero_table` rewrites it; a test fails when it
+# is stale). A puzzle the table lacks (a catalog being written) is searched on first use and
+# cached.
 TABLE = Path(__file__).resolve().parents[1] / "_data" / "zeros.npz"
 
 
 @functools.lru_cache(maxsize=1)
-def _table() -> Any:
+def shipped() -> Any:
     """The shipped table, opened lazily: a check reads only its own puzzle's three arrays."""
     try:
         return np.load(TABLE, allow_pickle=False)
@@ -93,7 +95,7 @@ def _table() -> Any:
 
 
 def _from_table(puzzle: Puzzle, key: str) -> Found | None:
-    table = _table()
+    table = shipped()
     if f"{key}-labels" not in getattr(table, "files", table):
         return None
     labels = [str(s) for s in table[f"{key}-labels"]]
@@ -111,18 +113,16 @@ def _arrays(result: Found, prefix: str = "") -> dict[str, Any]:
     return arrays
 
 
-def write_table(sampler: Sampler) -> int:
-    """Search every canonical puzzle afresh and write `TABLE`; returns how many it holds."""
-    from checker.engine import _catalog
+def searched(puzzle: Puzzle, sampler: Sampler) -> dict[str, Any]:
+    """A fresh search of `puzzle`, as the arrays of its rows in `TABLE`."""
+    with _numerics.pinned():
+        return _arrays(_search(puzzle, sampler), f"{key(puzzle)}-")
 
-    arrays: dict[str, Any] = {}
-    for puzzle in _catalog.puzzles():
-        key = _key(puzzle)
-        with _numerics.pinned():
-            arrays |= _arrays(_search(puzzle, sampler), f"{key}-")
+
+def write_table(arrays: dict[str, Any]) -> None:
+    """Write `TABLE` from the rows of `searched` (`python -m checker.authoring._zero_table`)."""
     np.savez_compressed(TABLE, **arrays)
-    _table.cache_clear()
-    return len(_catalog.puzzles())
+    shipped.cache_clear()
 
 
 @functools.lru_cache(maxsize=256)
