@@ -1,8 +1,7 @@
 """From a wheel, without the repository: build, install in a fresh venv, and take the learner's loop.
 
-The venv sees the packages of the interpreter running the tests (JAX is not downloaded again)
-through a path file: behind its own, and without running their path files, so an editable
-install of this checkout is not among them. The test still proves first that `checker` is
+The venv sees the packages of the interpreter running the tests but the kit (JAX is not
+downloaded again) through a path file, behind its own. The test still proves first that `checker` is
 imported from the venv, not from this checkout.
 """
 
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from checker.engine._stubs import answer_part
 from tests.conftest import REPO, SOLUTIONS
 
 pytestmark = pytest.mark.slow
@@ -60,15 +60,28 @@ def test_the_wheel_carries_every_reference_answer_unchanged(wheel: Path) -> None
     assert {"checker/_data/autodiff.toml", "checker/_data/indexing.toml", "checker/_data/classroom.yml", "checker/py.typed"} <= names
 
 
-def test_learner_loop_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> None:
+def _fresh_venv(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A venv without the kit that sees this interpreter's other packages; its python and env."""
     venv = tmp_path / "venv"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
     env["COLUMNS"] = "160"
     run(sys.executable, "-m", "venv", venv, cwd=tmp_path, env=env)
-    python, jacpuzzles = venv / "bin" / "python", venv / "bin" / "jacpuzzles"
+    # The other packages, linked one by one into a folder of their own: the kit's own record
+    # (an editable install's dist-info) would tell pip and importlib that the kit is there.
+    others = tmp_path / "others"
+    others.mkdir()
+    for folder in dict.fromkeys(Path(sysconfig.get_path(name)) for name in ("purelib", "platlib")):
+        for entry in folder.iterdir():
+            if not entry.name.lower().startswith(("jacpuzzles", "__editable__", "checker")) and entry.suffix != ".pth":
+                (others / entry.name).symlink_to(entry)
     (own,) = venv.glob("lib/python*/site-packages")
-    ours = dict.fromkeys(sysconfig.get_path(name) for name in ("purelib", "platlib"))
-    (own / "zz-the-tests-packages.pth").write_text("".join(f"{path}\n" for path in ours))
+    (own / "zz-the-tests-packages.pth").write_text(f"{others}\n")
+    return venv, env
+
+
+def test_learner_loop_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> None:
+    venv, env = _fresh_venv(tmp_path)
+    python, jacpuzzles = venv / "bin" / "python", venv / "bin" / "jacpuzzles"
     run(python, "-m", "pip", "install", "--no-deps", "--no-index", "-q", wheel, cwd=tmp_path, env=env)
     home = tmp_path / "home"  # outside the repository, no workspace above it
     home.mkdir()
@@ -94,3 +107,23 @@ def test_learner_loop_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> No
     assert "return (Is <= Os) / 20" in shown.stdout and "Why it is right" in shown.stdout
     run(jacpuzzles, "init", "--classroom", "template", cwd=home, env=env)  # the workflow is package data
     assert (home / "template" / ".github" / "workflows" / "classroom.yml").read_text() == (REPO / "docs" / "templates" / "classroom.yml").read_text()
+
+
+def test_a_notebooks_setup_cell_installs_the_kit_in_a_fresh_environment(wheel: Path, tmp_path: Path) -> None:
+    """The set-up cell of a notebook written with `--install-from WHEEL`, run as a fresh Colab
+    kernel would (a Python without the kit), then a check cell of the reference answer."""
+    import nbformat
+
+    venv, env = _fresh_venv(tmp_path)
+    python = venv / "bin" / "python"
+    missing = subprocess.run([python, "-c", "import checker"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert missing.returncode != 0, "the fresh environment must start without the kit"
+    written = tmp_path / "autodiff.ipynb"
+    run(sys.executable, "-m", "checker", "notebook", written, "--blank", "--install-from", wheel, cwd=tmp_path, env=dict(os.environ))
+    cells = nbformat.read(str(written), as_version=4).cells
+    setup = next(c.source for c in cells if c.cell_type == "code")
+    answer = answer_part((SOLUTIONS / "autodiff" / "cumsum.py").read_text())
+    program = f"{setup}\n\n{answer}\n\nresult = checker.check('cumsum', jac)\nprint('passed' if result.passed else 'failed', checker.__file__)\n"
+    ran = run(python, "-c", program, cwd=tmp_path, env=env)
+    assert ran.stdout.split()[-2] == "passed", ran.stdout
+    assert Path(ran.stdout.split()[-1]).resolve().is_relative_to(venv.resolve())  # installed by the cell

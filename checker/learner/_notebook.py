@@ -22,11 +22,12 @@ from checker.engine._verdict import Verdict
 
 _INSTALL = """\
 # On Colab (or any fresh kernel), the kit is installed first: {note}
-import importlib.metadata, subprocess, sys
+import importlib, importlib.metadata, subprocess, sys
 try:
     importlib.metadata.version("jacpuzzles")
 except importlib.metadata.PackageNotFoundError:
     subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", {requirement!r}])
+    importlib.invalidate_caches()  # this kernel looked at site-packages before the kit was in it
 """
 
 _SETUP = """\
