@@ -128,6 +128,17 @@ def listener() -> Iterator[_Listener]:
     found.close()
 
 
+def write_corpus(subs: Path, values: dict[str, str]) -> None:
+    """Copy every case of the corpus into `subs`, its `@NAME@` marks replaced by `values`."""
+    for case in CASES:
+        shutil.copytree(CORPUS / case, subs / case)
+        answer = subs / case / "autodiff" / "cumsum.py"
+        text = answer.read_text()
+        for key, value in values.items():
+            text = text.replace(key, value)
+        answer.write_text(text)
+
+
 def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any]:
     """Build the corpus in `root` and grade it in `configuration`; what the test checks after."""
     prefix, overrides = CONFIGURATIONS[configuration]
@@ -140,13 +151,7 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
     values = {"@KIT@": str(REPO), "@SECRET@": SECRET, "@PORT@": str(listener.port), "@ABSTRACT@": listener.abstract,
               "@VICTIM@": str(victim.pid), "@TAG@": tag, "@HOST_HOME@": str(home)}
     subs = root / "submissions"
-    for case in CASES:
-        shutil.copytree(CORPUS / case, subs / case)
-        answer = subs / case / "autodiff" / "cumsum.py"
-        text = answer.read_text()
-        for key, value in values.items():
-            text = text.replace(key, value)
-        answer.write_text(text)
+    write_corpus(subs, values)
     out = root / "out"
     if user:
         subprocess.run(["chown", "-R", USER, str(root)], check=True)
