@@ -178,7 +178,7 @@ def _planted(tag: str) -> list[str]:
 
     mark = f"jacpuzzles_planted_{tag}.pth"
     version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
-    places = [sysconfig.get_paths()["purelib"], *site.getsitepackages(), "/tmp", f"/tmp/.local/lib/{version}/site-packages"]
+    places = dict.fromkeys([sysconfig.get_paths()["purelib"], *site.getsitepackages(), "/tmp", f"/tmp/.local/lib/{version}/site-packages"])
     found = [os.path.join(p, mark) for p in places if os.path.exists(os.path.join(p, mark))]
     for path in found:
         os.unlink(path)

@@ -120,7 +120,7 @@ def facts(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     profile = _docker_profile(folder) if request.param == "Docker's default" else None
     mounted = _mounted()
     _rootfs(folder / "root", mounted)
-    result = subprocess.run(_podman(folder / "root", mounted, profile), capture_output=True, text=True, timeout=800, stdin=subprocess.DEVNULL)
+    result = subprocess.run(_podman(folder / "root", mounted, profile), check=False, capture_output=True, text=True, timeout=800, stdin=subprocess.DEVNULL)
     lines = [line for line in result.stdout.splitlines() if line.startswith("FACTS ")]
     assert result.returncode == 0 and lines, f"status {result.returncode}\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
     found: dict[str, object] = json.loads(lines[-1][len("FACTS "):])
@@ -167,3 +167,11 @@ def test_honest_students_get_full_marks_in_the_container(facts: dict[str, object
     for name in facts["honest"]:  # type: ignore[attr-defined]
         entry = grade["entries"][name]
         assert entry["score"] == entry["max_score"] > 0, (name, entry)
+
+
+def test_without_landlock_the_grader_refuses_to_start_in_the_container(facts: dict[str, object]) -> None:
+    """Namespaces refused and Landlock off: nothing could confine a worker, so no answer runs."""
+    refused = facts["without_landlock"]
+    assert isinstance(refused, dict) and refused["status"] == 2, refused
+    assert "grade refuses to run submissions here: no namespaces (PermissionError: [Errno 1] unshare(" in refused["stderr"], refused
+    assert "no Landlock (turned off by JACPUZZLES_NO_LANDLOCK)" in refused["stderr"] and not refused["graded"], refused

@@ -20,8 +20,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from checker.grading import _landlock, _linux  # noqa: E402
-from tests.test_confinement import ASSIGNMENT, CASES, SECRET, _Listener, _planted, write_corpus  # noqa: E402
+from checker.grading import _landlock, _linux
+from tests.test_confinement import (
+    ASSIGNMENT,
+    CASES,
+    SECRET,
+    _Listener,
+    _planted,
+    write_corpus,
+)
 
 HONEST = ("honest_ana", "honest_ben")
 PR_GET_SECCOMP = 21
@@ -99,12 +106,26 @@ def _grade(root: Path, listener: _Listener) -> dict[str, object]:
             "planted": _planted(tag), "bashrc": (home / ".bashrc").read_text(), "secret_in_out": secret_in}
 
 
+def _without_landlock(root: Path) -> dict[str, object]:
+    """One honest student, Landlock turned off: with namespaces refused too, the grader must
+    refuse to start (exit 2), never grade unconfined."""
+    subs = root / "alone" / HONEST[0] / "autodiff"
+    subs.mkdir(parents=True)
+    shutil.copy(REPO / "solutions" / "autodiff" / "cumsum.py", subs / "cumsum.py")
+    out = root / "alone-out"
+    command = [sys.executable, "-m", "checker", "grade", str(root / "alone"), "--out", str(out), "--assignment", str(ASSIGNMENT), "--timeout", "5"]
+    result = subprocess.run(command, check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300,
+                            env={**os.environ, "JACPUZZLES_NO_LANDLOCK": "1", "COLUMNS": "1000"})
+    return {"status": result.returncode, "stderr": result.stderr[-2000:], "graded": (out / f"{HONEST[0]}.json").exists()}
+
+
 def main() -> int:
     facts: dict[str, object] = {"kernel": _kernel(), "cases": CASES, "honest": list(HONEST)}
     listener = _Listener()
     root = Path(tempfile.mkdtemp(prefix="jacpuzzles-container-"))
     try:
         facts["grade"] = _grade(root, listener)
+        facts["without_landlock"] = _without_landlock(root)
     finally:
         listener.close()
         shutil.rmtree(root, ignore_errors=True)
