@@ -44,7 +44,12 @@ def _unavailable(why: str) -> None:
 
 def _docker_profile(folder: Path) -> Path:
     """Docker's default seccomp profile, from Debian's package of Docker's sources."""
-    found = subprocess.run(["apt-get", "download", "-q", DOCKER_PROFILE_PACKAGE], cwd=folder, capture_output=True, text=True, timeout=300, check=False)
+    for attempt in range(2):
+        if attempt:  # an old package list names a version the mirror no longer has
+            subprocess.run(["apt-get", "update", "-q"], capture_output=True, timeout=300, check=False)
+        found = subprocess.run(["apt-get", "download", "-q", DOCKER_PROFILE_PACKAGE], cwd=folder, capture_output=True, text=True, timeout=300, check=False)
+        if found.returncode == 0:
+            break
     debs = sorted(folder.glob(f"{DOCKER_PROFILE_PACKAGE}_*.deb"))
     if not debs:
         _unavailable(f"apt-get download {DOCKER_PROFILE_PACKAGE} failed (Docker's seccomp profile): {found.stderr.strip()[-300:]}")
