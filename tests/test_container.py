@@ -1,7 +1,7 @@
 """The grader inside a real container, as Gradescope and CI jobs with `container:` run it: rootful
-podman, the engine's default capabilities (root without CAP_SYS_ADMIN) and a default seccomp
-profile: podman's own, and Docker's (from Debian's golang-github-docker-docker-dev, fetched with
-`apt-get download`). No image is pulled: the container's root is a folder of this machine's own
+podman, as root without CAP_SYS_ADMIN, twice: with podman's default capabilities and seccomp
+profile, and with Docker's (its profile from Debian's golang-github-docker-docker-dev, fetched
+with `apt-get download`; its capabilities are podman's and AUDIT_WRITE, MKNOD, NET_RAW). No image is pulled: the container's root is a folder of this machine's own
 files (/usr read-only; this Python, the virtualenv and the checkout each at its own path, as an
 overlay whose writes are dropped with the container). Inside, tests/container/grade.py grades
 the confinement corpus and two honest students in one run and prints what it found.
@@ -32,6 +32,7 @@ CAP_SYS_ADMIN = 21
 DOCKER_PROFILE_PACKAGE = "golang-github-docker-docker-dev"
 DOCKER_PROFILE_PATH = "usr/share/gocode/src/github.com/docker/docker/profiles/seccomp/default.json"
 PROFILES = ("podman's default", "Docker's default")
+DOCKER_EXTRA_CAPABILITIES = ("AUDIT_WRITE", "MKNOD", "NET_RAW")  # in Docker's default set, not podman's
 ETC = ("passwd", "group", "nsswitch.conf", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime")
 
 
@@ -110,8 +111,8 @@ def _podman(root: Path, mounted: list[Path], profile: Path | None) -> list[str]:
                 "-v", "/usr:/usr:ro"]
     for path in mounted:
         command += ["-v", f"{path}:{path}:O"]
-    if profile is not None:
-        command += ["--security-opt", f"seccomp={profile}"]
+    if profile is not None:  # Docker's defaults: its profile, and its capabilities (podman's and three more)
+        command += ["--security-opt", f"seccomp={profile}", "--cap-add", ",".join(DOCKER_EXTRA_CAPABILITIES)]
     return [*command, "-w", str(REPO), "--rootfs", str(root), sys.executable, "tests/container/grade.py"]
 
 
