@@ -4,7 +4,9 @@ profile, and with Docker's (its profile from Debian's golang-github-docker-docke
 with `apt-get download`; its capabilities are podman's and AUDIT_WRITE, MKNOD, NET_RAW). No image is pulled: the container's root is a folder of this machine's own
 files (/usr read-only; this Python, the virtualenv and the checkout each at its own path, as an
 overlay whose writes are dropped with the container). Inside, tests/container/grade.py grades
-the confinement corpus and two honest students in one run and prints what it found.
+the confinement corpus, the attacks of tests/container/cases/ (on what root keeps in a
+container: device nodes, raw sockets) and two honest students in one run, and prints what it
+found.
 
 Skipped without podman (or not as root), except where JACPUZZLES_CONTAINER=required (`.ci/run`,
 which installs podman and runc): there a container that cannot start fails the test.

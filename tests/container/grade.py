@@ -31,6 +31,8 @@ from tests.test_confinement import (
 )
 
 HONEST = ("honest_ana", "honest_ben")
+# Attacks on what only a container's root has, graded beside the corpus's.
+OWN_CASES = Path(__file__).resolve().parent / "cases"
 PR_GET_SECCOMP = 21
 
 
@@ -77,6 +79,8 @@ def _grade(root: Path, listener: _Listener) -> dict[str, object]:
               "@VICTIM@": str(victim.pid), "@TAG@": tag, "@HOST_HOME@": str(home)}
     subs = root / "submissions"
     write_corpus(subs, values)
+    for case in sorted(OWN_CASES.iterdir()):
+        shutil.copytree(case, subs / case.name)
     for name in HONEST:
         (subs / name / "autodiff").mkdir(parents=True)
         for puzzle in ("cumsum", "neg", "relu"):
@@ -120,7 +124,7 @@ def _without_landlock(root: Path) -> dict[str, object]:
 
 
 def main() -> int:
-    facts: dict[str, object] = {"kernel": _kernel(), "cases": CASES, "honest": list(HONEST)}
+    facts: dict[str, object] = {"kernel": _kernel(), "cases": [*CASES, *sorted(p.name for p in OWN_CASES.iterdir())], "honest": list(HONEST)}
     listener = _Listener()
     root = Path(tempfile.mkdtemp(prefix="jacpuzzles-container-"))
     try:
