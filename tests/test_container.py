@@ -1,9 +1,10 @@
 """The grader inside a real container, as Gradescope and CI jobs with `container:` run it: rootful
 podman, as root without CAP_SYS_ADMIN, twice: with podman's default capabilities and seccomp
 profile, and with Docker's (its profile from Debian's golang-github-docker-docker-dev, fetched
-with `apt-get download`; its capabilities are podman's and AUDIT_WRITE, MKNOD, NET_RAW). No image is pulled: the container's root is a folder of this machine's own
-files (/usr read-only; this Python, the virtualenv and the checkout each at its own path, as an
-overlay whose writes are dropped with the container). Inside, tests/container/grade.py grades
+with `apt-get download`; its capabilities are podman's and AUDIT_WRITE, MKNOD, NET_RAW). No
+image is pulled: the container's root is a folder of this machine's own files (/usr read-only;
+this Python, the virtualenv and the checkout each at its own path, as an overlay whose writes
+are dropped with the container). Inside, tests/container/grade.py grades
 the confinement corpus, the attacks of tests/container/cases/ (on what root keeps in a
 container: device nodes, raw sockets) and two honest students in one run, and prints what it
 found.
