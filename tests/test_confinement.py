@@ -168,7 +168,24 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
         victim.kill()
         victim.wait()
     return {"result": result, "out": out, "connections": listener.connections - before, "victim_alive": alive, "planted": _planted(tag),
-            "bashrc": (home / ".bashrc").read_text()}
+            "bashrc": (home / ".bashrc").read_text(), "bashrc_changed": bashrc_changed(home / ".bashrc")}
+
+
+def bashrc_changed(path: Path) -> list[str]:
+    """What of the instructor's `.bashrc` the corpus's `changes_modes` changed: its mode, owner
+    (4242) or extended attribute."""
+    found = []
+    status = path.stat()
+    if status.st_mode & 0o022:
+        found.append(f"mode {oct(status.st_mode & 0o7777)}")
+    if status.st_uid == 4242:
+        found.append("owner 4242")
+    try:
+        if "user.jacpuzzles" in os.listxattr(path):
+            found.append("xattr user.jacpuzzles")
+    except OSError:  # a file system without extended attributes
+        pass
+    return found
 
 
 def _planted(tag: str) -> list[str]:
@@ -214,7 +231,7 @@ def test_every_attack_is_refused_in_every_configuration(configuration: str, root
         assert found["connections"] == 0, configuration
         assert found["victim_alive"], configuration
         assert found["planted"] == [], configuration
-        assert "planted" not in found["bashrc"], configuration
+        assert "planted" not in found["bashrc"] and found["bashrc_changed"] == [], configuration
         for path in found["out"].rglob("*"):
             assert not path.is_file() or SECRET.encode() not in path.read_bytes(), path
     finally:

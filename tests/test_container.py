@@ -167,7 +167,7 @@ def test_every_attack_is_held_in_the_container(facts: dict[str, object]) -> None
         cumsum = entries[case]["results"]["cumsum"]
         assert cumsum["status"] == "pass" and "LEAKED" not in cumsum["output"], (facts["profile"], case, cumsum)
     assert grade["connections"] == 0 and grade["victim_alive"] and grade["planted"] == [], grade
-    assert "planted" not in grade["bashrc"] and grade["secret_in_out"] == [], grade
+    assert "planted" not in grade["bashrc"] and grade["bashrc_changed"] == [] and grade["secret_in_out"] == [], grade
 
 
 def test_honest_students_get_full_marks_in_the_container(facts: dict[str, object]) -> None:

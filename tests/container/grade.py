@@ -27,6 +27,7 @@ from tests.test_confinement import (
     SECRET,
     _Listener,
     _planted,
+    bashrc_changed,
     write_corpus,
 )
 
@@ -107,7 +108,8 @@ def _grade(root: Path, listener: _Listener) -> dict[str, object]:
     lines = result.stderr.splitlines()
     return {"status": result.returncode, "seconds": seconds, "isolation": [line for line in lines if line.startswith("isolation:")],
             "stderr": result.stderr[-3000:], "entries": entries, "connections": listener.connections, "victim_alive": alive,
-            "planted": _planted(tag), "bashrc": (home / ".bashrc").read_text(), "secret_in_out": secret_in}
+            "planted": _planted(tag), "bashrc": (home / ".bashrc").read_text(),
+            "bashrc_changed": bashrc_changed(home / ".bashrc"), "secret_in_out": secret_in}
 
 
 def _without_landlock(root: Path) -> dict[str, object]:
