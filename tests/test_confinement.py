@@ -128,6 +128,17 @@ def listener() -> Iterator[_Listener]:
     found.close()
 
 
+def write_corpus(subs: Path, values: dict[str, str]) -> None:
+    """Copy every case of the corpus into `subs`, its `@NAME@` marks replaced by `values`."""
+    for case in CASES:
+        shutil.copytree(CORPUS / case, subs / case)
+        answer = subs / case / "autodiff" / "cumsum.py"
+        text = answer.read_text()
+        for key, value in values.items():
+            text = text.replace(key, value)
+        answer.write_text(text)
+
+
 def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any]:
     """Build the corpus in `root` and grade it in `configuration`; what the test checks after."""
     prefix, overrides = CONFIGURATIONS[configuration]
@@ -140,13 +151,7 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
     values = {"@KIT@": str(REPO), "@SECRET@": SECRET, "@PORT@": str(listener.port), "@ABSTRACT@": listener.abstract,
               "@VICTIM@": str(victim.pid), "@TAG@": tag, "@HOST_HOME@": str(home)}
     subs = root / "submissions"
-    for case in CASES:
-        shutil.copytree(CORPUS / case, subs / case)
-        answer = subs / case / "autodiff" / "cumsum.py"
-        text = answer.read_text()
-        for key, value in values.items():
-            text = text.replace(key, value)
-        answer.write_text(text)
+    write_corpus(subs, values)
     out = root / "out"
     if user:
         subprocess.run(["chown", "-R", USER, str(root)], check=True)
@@ -163,7 +168,24 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
         victim.kill()
         victim.wait()
     return {"result": result, "out": out, "connections": listener.connections - before, "victim_alive": alive, "planted": _planted(tag),
-            "bashrc": (home / ".bashrc").read_text()}
+            "bashrc": (home / ".bashrc").read_text(), "bashrc_changed": bashrc_changed(home / ".bashrc")}
+
+
+def bashrc_changed(path: Path) -> list[str]:
+    """What of the instructor's `.bashrc` the corpus's `changes_modes` changed: its mode, owner
+    (4242) or extended attribute."""
+    found = []
+    status = path.stat()
+    if status.st_mode & 0o022:
+        found.append(f"mode {oct(status.st_mode & 0o7777)}")
+    if status.st_uid == 4242:
+        found.append("owner 4242")
+    try:
+        if "user.jacpuzzles" in os.listxattr(path):
+            found.append("xattr user.jacpuzzles")
+    except OSError:  # a file system without extended attributes
+        pass
+    return found
 
 
 def _planted(tag: str) -> list[str]:
@@ -173,7 +195,7 @@ def _planted(tag: str) -> list[str]:
 
     mark = f"jacpuzzles_planted_{tag}.pth"
     version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
-    places = [sysconfig.get_paths()["purelib"], *site.getsitepackages(), "/tmp", f"/tmp/.local/lib/{version}/site-packages"]
+    places = dict.fromkeys([sysconfig.get_paths()["purelib"], *site.getsitepackages(), "/tmp", f"/tmp/.local/lib/{version}/site-packages"])
     found = [os.path.join(p, mark) for p in places if os.path.exists(os.path.join(p, mark))]
     for path in found:
         os.unlink(path)
@@ -209,7 +231,7 @@ def test_every_attack_is_refused_in_every_configuration(configuration: str, root
         assert found["connections"] == 0, configuration
         assert found["victim_alive"], configuration
         assert found["planted"] == [], configuration
-        assert "planted" not in found["bashrc"], configuration
+        assert "planted" not in found["bashrc"] and found["bashrc_changed"] == [], configuration
         for path in found["out"].rglob("*"):
             assert not path.is_file() or SECRET.encode() not in path.read_bytes(), path
     finally:

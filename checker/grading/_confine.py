@@ -41,6 +41,11 @@ REFUSED_CALLS = (
     "bpf", "perf_event_open", "userfaultfd",  # kernel attack surface
     "mount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen", "fsmount",
     "io_uring_setup", "io_uring_enter", "io_uring_register",  # io_uring opens sockets past a filter
+    # Landlock covers no file's mode, owner or extended attributes: a worker that runs as root
+    # (a container, no uid of its own) could make the grader's key or site-packages writable
+    # by all, give them away, or set a file capability on a program of the machine.
+    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
+    "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
 )
 
 
@@ -189,6 +194,12 @@ def refuse_escape_calls_and_prove_it() -> None:
     # Reading no bytes of its own memory needs no privilege: only the filter refuses it.
     if libc().process_vm_readv(os.getpid(), None, 0, None, 0, 0) == 0 or ctypes.get_errno() != 1:
         raise OSError("the seccomp filter was loaded, yet process_vm_readv did not fail with EPERM")
+    try:  # its own folder, to the mode it has: only the filter refuses this
+        os.chmod(".", os.stat(".").st_mode & 0o7777)
+    except PermissionError:
+        pass
+    else:
+        raise OSError("the seccomp filter was loaded, yet chmod did not fail with EPERM")
 
 
 def probe_landlock(config: Config, view: View | None, enclosed: bool) -> tuple[str, LandlockPlan | None]:
