@@ -74,11 +74,13 @@ _GROUPS: list[_cgroups.Groups] = []  # where this zygote's jobs get their groups
 # The zygote
 
 
-def zygote(config_path: str) -> int:
-    """Serve jobs from stdin until it closes; returns the exit status."""
+def zygote(config_path: str, user_namespace: str) -> int:
+    """Serve jobs from stdin until it closes; returns the exit status. `user_namespace`: "" when
+    it runs in a user namespace of its own (`_linux.zygote_user_namespace`), else why not."""
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     prctl(PR_SET_DUMPABLE, 0)  # no process of its uid reads its memory, environment or descriptors
+    # (after the user namespace's maps are written: a non-dumpable process cannot write its own)
     config = Config.from_json(Path(config_path).read_text())
     import importlib
 
@@ -95,8 +97,8 @@ def zygote(config_path: str) -> int:
     draws = _worker.load_draws(config)
     _worker.load_variants(config)
     _faster_compilation()
-    found, confinement = _probe(config)
-    own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY) if found.get("namespaces") == "" else None
+    found, confinement = _probe(config, user_namespace)
+    enclosed = found.get("namespaces") == ""
     from checker.engine import _runner
 
     _runner.own_primitives()  # JAX's own primitives, found before the heap is frozen (and hidden)
@@ -118,10 +120,9 @@ def zygote(config_path: str) -> int:
             while b"\n" in pending:
                 line, pending = pending.split(b"\n", 1)
                 job = Job.from_json(line)
-                pidns = own_pid_ns is not None and _confine.new_pid_namespace(own_pid_ns)
                 pid = os.fork()
                 if pid == 0:
-                    _reaper(job, pidns, config, confinement, draws)  # never returns
+                    _reaper(job, enclosed and _confine.new_pid_namespace(), config, confinement, draws)  # never returns
                 _send({"event": "forked", "id": job.id, "reaper": pid})
                 reapers[pid] = job.id
         _reap(reapers)
@@ -137,11 +138,12 @@ def zygote(config_path: str) -> int:
     return 0
 
 
-def _probe(config: Config) -> tuple[dict[str, Any], Confinement]:
+def _probe(config: Config, user_namespace: str) -> tuple[dict[str, Any], Confinement]:
     """What confinement this machine allows a worker: for the grader, each kind "" when it can,
     else why not; for the workers, how to apply it."""
-    view = _confine.plan_view(config) if os.geteuid() == 0 and sys.platform.startswith("linux") else None
-    found: dict[str, Any] = {**_confine.probe(config, view)}
+    privileged = (os.geteuid() == 0 or user_namespace == "") and sys.platform.startswith("linux")
+    view = _confine.plan_view(config) if privileged else None
+    found: dict[str, Any] = {**_confine.probe(config, view, user_namespace), "user_namespace": user_namespace}
     found.update(_probe_groups(config))
     found["landlock"], plan = _confine.probe_landlock(config, view, enclosed=found.get("namespaces") == "")
     if found["landlock"]:
@@ -330,4 +332,4 @@ def _returncode(status: int) -> int:
 
 
 if __name__ == "__main__":
-    os._exit(zygote(sys.argv[1]))
+    os._exit(zygote(sys.argv[1], sys.argv[2]))
