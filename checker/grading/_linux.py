@@ -151,13 +151,13 @@ def enter_user_namespace(uid: int, gid: int) -> str:
             mount("tmpfs", os.getcwd(), "tmpfs", MS_NOSUID | MS_NODEV, "size=16k")
             os._exit(0)
         except BaseException as exc:  # noqa: BLE001 - the reason, for the parent
-            os.write(write, str(exc).encode()[:300])
+            os.write(write, (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)).encode()[:300])
             os._exit(1)
     os.close(write)
     with os.fdopen(read, "rb") as pipe:
         said = pipe.read().decode("utf-8", "replace")
     if os.waitpid(pid, 0)[1] != 0:
-        return f"{said or 'refused'} (user.max_user_namespaces, AppArmor's restrict_unprivileged_userns or a container's seccomp filter)"
+        return f"{said or 'refused'} (by user.max_user_namespaces, AppArmor's restrict_unprivileged_userns or a container's seccomp filter?)"
     enter()
     return ""
 
