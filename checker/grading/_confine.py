@@ -1,7 +1,9 @@
 """The confinement of a worker on Linux: what it may see, call and touch.
 
-As root, namespaces of its own (`enclose`: mount, over a file system built from an allow-list,
-`plan_view`; network; IPC; pid) and an unprivileged uid (`become`); in every configuration a seccomp
+As root, or as a plain user in the zygote's user namespace (`_linux.zygote_user_namespace`),
+namespaces of its own (`enclose`: mount, over a file system built from an allow-list,
+`plan_view`; network; IPC; UTS; pid, `new_pid_namespace`); as root, an unprivileged uid
+(`become`); in every configuration every capability given up (`_linux.drop_capabilities`), a seccomp
 filter (`refuse_escape_calls`) and Landlock (`landlock_self`, over the rules `landlock_reads`
 works out; `_landlock` is the system-call layer). The zygote probes once what this machine
 allows (`probe`, `probe_landlock`, `seccomp_available`), each answer "" when it can, else why not.

@@ -65,7 +65,8 @@ def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tu
 
 
 def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, arm: int, pidns: bool) -> None:
-    """Descriptors, limits, and (as root) namespaces of its own and an unprivileged uid."""
+    """Descriptors, limits, namespaces of its own (as root, or in the zygote's user namespace),
+    the seccomp filter, (as root) an unprivileged uid, no capability, and Landlock."""
     null = os.open(os.devnull, os.O_RDWR)
     err = os.open(jobdir / "stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(null, 0)

@@ -11,11 +11,14 @@ code. For each job the grader sends it (a JSON line on stdin), it forks:
 - a **reaper**, trusted kit code, a child subreaper: every process the job starts stays in its
   tree, whatever sessions it makes; it forks the worker, tells the grader the worker's pid,
   waits for it, then kills everything left in its tree and reports how the worker ended.
+  Where jobs get namespaces, it is the first process of a pid namespace of the job's own, made
+  by the zygote's child that forks it and waits outside (`_confine.new_pid_namespace`).
 - the **worker**, where the student's code runs: a new session, stdin and stdout on /dev/null,
-  stderr into the job's folder, core dumps off, files capped; as root, namespaces of its own
+  stderr into the job's folder, core dumps off, files capped; as root (or as a plain user, in
+  the zygote's user namespace: `_linux.zygote_user_namespace`), namespaces of its own
   (mount: a file system of its own, an allow-list, with a private /tmp; pid: the reaper is its first process;
-  network; IPC), control groups (memory over the tree, processes) and an unprivileged uid of
-  its own, with a process limit; in every configuration a seccomp filter (`_confine.refuse_escape_calls`)
+  network; IPC; UTS); as root, control groups (memory over the tree, processes) and an unprivileged uid of
+  its own, with a process limit; in every configuration no capability left, a seccomp filter (`_confine.refuse_escape_calls`)
   and Landlock (`_confine.landlock_self`: read the allow-list, write its job folder only, no TCP, no
   abstract sockets or signals out), and HOME and TMPDIR of its own in its job folder; the
   working directory is a private copy of the submission's answer files. Its only other
