@@ -136,6 +136,9 @@ def enter_user_namespace(uid: int, gid: int) -> str:
 
     def enter() -> None:
         unshare(CLONE_NEWUSER)
+        # Its own /proc files are root's while it is non-dumpable: writable again for the maps
+        # (the zygote, fresh from exec, nothing loaded yet, then sets it back).
+        prctl(PR_SET_DUMPABLE, 1)
         for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
             with open(f"/proc/self/{name}", "w") as file:  # setgroups first: the kernel requires it for gid_map
                 file.write(text)
@@ -148,7 +151,7 @@ def enter_user_namespace(uid: int, gid: int) -> str:
             enter()
             unshare(CLONE_NEWNS)
             mount(None, "/", None, MS_REC | MS_PRIVATE)
-            mount("tmpfs", os.getcwd(), "tmpfs", MS_NOSUID | MS_NODEV, "size=16k")
+            mount("tmpfs", "/", "tmpfs", MS_NOSUID | MS_NODEV, "size=16k")  # over /, in its own mount namespace
             os._exit(0)
         except BaseException as exc:  # noqa: BLE001 - the reason, for the parent
             os.write(write, (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)).encode()[:300])
