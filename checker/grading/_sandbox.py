@@ -4,8 +4,9 @@ A `Pool` starts one zygote process (`_zygote`), which imports JAX and the kit an
 class's draws once. For each attempt at a submission, the zygote forks a reaper and the reaper a
 worker: student code runs only there, never in the grader and never in a process where another
 submission's code ran. The worker gets a private copy of the submission's answer files as its
-working directory (and, when the grader runs as root, namespaces, control groups and an
-unprivileged uid of its own: docs/grading.md, "The threat model, as built"), a wall-clock
+working directory (and namespaces of its own, as root or, as a plain user, where user
+namespaces are allowed; as root, control groups and an unprivileged uid of its own:
+docs/grading.md, "The threat model, as built"), a wall-clock
 budget kept by this side's clock, and a memory limit. Results come back as `.npz` and JSON
 files in the worker's folder, read here as hostile data: never through a link, FIFO or device,
 capped in size, numbers only, every status decided here. A worker that dies, hangs or runs out
