@@ -45,10 +45,11 @@ CONFIGURATIONS = {
     "plain user without user namespaces": (["runuser", "-u", USER, "--"], {"JACPUZZLES_NO_USER_NAMESPACES": "1"}),
 }
 PLAIN = ("plain user", "plain user without user namespaces")
-# What a configuration is known not to stop (docs/grading.md, "The threat model, as built"): as
-# a plain user without namespaces, a worker of the grader's uid sees its processes and may change
-# their scheduling. Graded "fail" there, so the gap cannot close (or widen) unnoticed.
-GAPS = {("plain user without user namespaces", "reaches_host_processes")}
+# Cases only a pid namespace or a uid of the worker's own stops (docs/grading.md, "The threat
+# model, as built"): without either (a plain user where user namespaces are refused; root
+# whose workers cannot have another uid) a worker sees the grader's user's processes and may
+# change their scheduling. Graded "fail" there, so the gap cannot close (or widen) unnoticed.
+NEEDS_NAMESPACES_OR_UID = {"reaches_host_processes"}
 
 
 class _Listener:
@@ -188,6 +189,12 @@ def _planted(tag: str) -> list[str]:
     return found
 
 
+def _separated(line: str) -> bool:
+    """Whether the start-up line says workers get a pid namespace or a uid of their own."""
+    held = line.partition("; missing:")[0]
+    return held.startswith("isolation: namespaces (") or "a uid of its own" in held
+
+
 def _user_namespaces_allowed() -> bool:
     """Whether this kernel lets the plain user make a user namespace (and mount in it)."""
     probe = ["runuser", "-u", USER, "--", "unshare", "--map-root-user", "--mount", "mount", "-t", "tmpfs", "tmpfs", "/tmp"]
@@ -222,11 +229,12 @@ def test_every_attack_is_refused_in_every_configuration(configuration: str, root
             else:
                 assert "no namespaces (the grader does not run as root, and has no user namespace of its own: " in line, line
         if configuration == "plain user without user namespaces":
+            assert not _separated(line), line
             assert "no namespaces (the grader does not run as root, and has no user namespace of its own: turned off by JACPUZZLES_NO_USER_NAMESPACES)" in line, line
         for case in CASES:
             doc = json.loads((found["out"] / f"{case}.json").read_text())
             cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
-            if (configuration, case) in GAPS:
+            if case in NEEDS_NAMESPACES_OR_UID and not _separated(line):
                 assert cumsum["status"] == "fail" and "LEAKED" in cumsum["output"], (configuration, case, cumsum)
             else:
                 assert cumsum["status"] == "pass", (configuration, case, cumsum)
