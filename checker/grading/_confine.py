@@ -103,11 +103,11 @@ def probe(config: Config, view: View | None, user_namespace: str) -> dict[str, s
     start JAX. Each answer is the empty string when it can, or the reason."""
     not_root = "the grader does not run as root"
     if not sys.platform.startswith("linux"):
-        return {"namespaces": "not Linux", "user": "not Linux"}
-    if os.geteuid() != 0 and user_namespace:
-        return {"namespaces": f"{not_root}, and has no user namespace of its own: {user_namespace}", "user": not_root}
+        return {"namespaces": "not Linux", "user": not_root if os.geteuid() != 0 else "not Linux"}
     if os.environ.get("JACPUZZLES_NO_NAMESPACES"):  # as in a container that refuses them (tests, debugging)
         found = {"namespaces": "turned off by JACPUZZLES_NO_NAMESPACES"}
+    elif os.geteuid() != 0 and user_namespace:
+        return {"namespaces": f"{not_root}, and has no user namespace of its own: {user_namespace}", "user": not_root}
     else:
         def enclosed_as_a_job() -> None:  # in a pid namespace of its own: its /proc is mounted
             if not new_pid_namespace():
@@ -117,7 +117,7 @@ def probe(config: Config, view: View | None, user_namespace: str) -> dict[str, s
         found = {"namespaces": try_in_child(enclosed_as_a_job, "namespaces")}
     enclosed = found["namespaces"] == ""
     if os.geteuid() != 0:  # a user namespace maps the grader's uid alone: no other to drop to
-        found["user"] = f"{not_root} (its user namespace maps its own uid only)"
+        found["user"] = f"{not_root}, and its user namespace maps its own uid only" if user_namespace == "" else not_root
         return found
 
     def as_another_user() -> None:  # start JAX's backend and compile, as a worker will
