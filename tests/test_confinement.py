@@ -45,11 +45,12 @@ CONFIGURATIONS = {
     "plain user without user namespaces": (["runuser", "-u", USER, "--"], {"JACPUZZLES_NO_USER_NAMESPACES": "1"}),
 }
 PLAIN = ("plain user", "plain user without user namespaces")
-# Cases only a pid namespace or a uid of the worker's own stops (docs/grading.md, "The threat
-# model, as built"): without either (a plain user where user namespaces are refused; root
-# whose workers cannot have another uid) a worker sees the grader's user's processes and may
-# change their scheduling. Graded "fail" there, so the gap cannot close (or widen) unnoticed.
-NEEDS_NAMESPACES_OR_UID = {"reaches_host_processes"}
+# Cases a plain user's grader stops only with namespaces (docs/grading.md, "The threat model, as
+# built"): without them a worker of the grader's uid sees its processes and may change their
+# scheduling (as root, a worker has a uid of its own, or runs as root with no capability, and the
+# kernel refuses it on a process that holds more). Graded "fail" there, so the gap cannot close
+# (or widen) unnoticed.
+PLAIN_USER_NEEDS_NAMESPACES = {"reaches_host_processes"}
 
 
 class _Listener:
@@ -189,10 +190,9 @@ def _planted(tag: str) -> list[str]:
     return found
 
 
-def _separated(line: str) -> bool:
-    """Whether the start-up line says workers get a pid namespace or a uid of their own."""
-    held = line.partition("; missing:")[0]
-    return held.startswith("isolation: namespaces (") or "a uid of its own" in held
+def _enclosed(line: str) -> bool:
+    """Whether the start-up line says workers get namespaces of their own."""
+    return line.startswith("isolation: namespaces (")
 
 
 def _user_namespaces_allowed() -> bool:
@@ -229,12 +229,12 @@ def test_every_attack_is_refused_in_every_configuration(configuration: str, root
             else:
                 assert "no namespaces (the grader does not run as root, and has no user namespace of its own: " in line, line
         if configuration == "plain user without user namespaces":
-            assert not _separated(line), line
+            assert not _enclosed(line), line
             assert "no namespaces (the grader does not run as root, and has no user namespace of its own: turned off by JACPUZZLES_NO_USER_NAMESPACES)" in line, line
         for case in CASES:
             doc = json.loads((found["out"] / f"{case}.json").read_text())
             cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
-            if case in NEEDS_NAMESPACES_OR_UID and not _separated(line):
+            if case in PLAIN_USER_NEEDS_NAMESPACES and configuration in PLAIN and not _enclosed(line):
                 assert cumsum["status"] == "fail" and "LEAKED" in cumsum["output"], (configuration, case, cumsum)
             else:
                 assert cumsum["status"] == "pass", (configuration, case, cumsum)

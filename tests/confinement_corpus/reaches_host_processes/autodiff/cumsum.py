@@ -2,7 +2,8 @@
 started): its CPU affinity and its scheduling policy, each set to what it already is (harmless
 if allowed; as that user, SCHED_IDLE or one busy core would starve the grader). Neither
 Landlock nor the seccomp filter covers these calls: a pid namespace of its own hides the
-process, a uid of its own makes it another user's. "pass" means both were refused."""
+process, a uid of its own makes it another user's (as root, a worker holds no capability, and
+the kernel refuses it on a process that holds more). "pass" means both were refused."""
 import os
 
 import jax.numpy as np
