@@ -1,7 +1,9 @@
 """The confinement of a worker on Linux: what it may see, call and touch.
 
-As root, namespaces of its own (`enclose`: mount, over a file system built from an allow-list,
-`plan_view`; network; IPC; pid) and an unprivileged uid (`become`); in every configuration a seccomp
+As root, or as a plain user in the zygote's user namespace (`_linux.zygote_user_namespace`),
+namespaces of its own (`enclose`: mount, over a file system built from an allow-list,
+`plan_view`; network; IPC; UTS; pid, `new_pid_namespace`); as root, an unprivileged uid
+(`become`); in every configuration every capability given up (`_linux.drop_capabilities`), a seccomp
 filter (`refuse_escape_calls`) and Landlock (`landlock_self`, over the rules `landlock_reads`
 works out; `_landlock` is the system-call layer). The zygote probes once what this machine
 allows (`probe`, `probe_landlock`, `seccomp_available`), each answer "" when it can, else why not.
@@ -22,8 +24,8 @@ import numpy as np
 from checker.grading import _landlock
 from checker.grading._messages import Config
 from checker.grading._linux import (
-    AF_NETLINK, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWUSER, MNT_DETACH, MS_BIND, MS_NODEV, MS_NOEXEC,
-    MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, libc, mount, pivot_root, unshare,
+    AF_NETLINK, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWUSER, CLONE_NEWUTS, MNT_DETACH, PR_SET_PDEATHSIG, MS_BIND, MS_NODEV, MS_NOEXEC,
+    MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, libc, mount, pivot_root, prctl, unshare,
 )
 
 TMP_SIZE = "64m"  # each private /tmp, /var/tmp, /dev/shm a worker gets
@@ -99,17 +101,29 @@ class Confinement:
     seccomp: bool  # the seccomp filter loads and refuses what it should
 
 
-def probe(config: Config, view: View | None) -> dict[str, str]:
-    """As root: whether a worker can be enclosed in namespaces of its own (mount, pid, network,
-    IPC), and run as another user and still start JAX. Each answer is the empty string when it
-    can, or the reason."""
-    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
-        return {"namespaces": "the grader does not run as root", "user": "the grader does not run as root"}
+def probe(config: Config, view: View | None, user_namespace: str) -> dict[str, str]:
+    """As root, or as a plain user in a user namespace of its own (`user_namespace` "": the
+    zygote's, mapping its uid only): whether a worker can be enclosed in namespaces of its own
+    (mount, pid, network, IPC, UTS); as root, whether it can also run as another user and still
+    start JAX. Each answer is the empty string when it can, or the reason."""
+    not_root = "the grader does not run as root"
+    if not sys.platform.startswith("linux"):
+        return {"namespaces": "not Linux", "user": not_root if os.geteuid() != 0 else "not Linux"}
     if os.environ.get("JACPUZZLES_NO_NAMESPACES"):  # as in a container that refuses them (tests, debugging)
         found = {"namespaces": "turned off by JACPUZZLES_NO_NAMESPACES"}
+    elif os.geteuid() != 0 and user_namespace:
+        return {"namespaces": f"{not_root}, and has no user namespace of its own: {user_namespace}", "user": not_root}
     else:
-        found = {"namespaces": try_in_child(lambda: enclose(config, view or plan_view(config), _probe_home()), "namespaces")}
+        def enclosed_as_a_job() -> None:  # in a pid namespace of its own: its /proc is mounted
+            if not new_pid_namespace():
+                raise OSError("no pid namespace of its own")
+            enclose(config, view or plan_view(config), _probe_home())
+
+        found = {"namespaces": try_in_child(enclosed_as_a_job, "namespaces")}
     enclosed = found["namespaces"] == ""
+    if os.geteuid() != 0:  # a user namespace maps the grader's uid alone: no other to drop to
+        found["user"] = f"{not_root}, and its user namespace maps its own uid only" if user_namespace == "" else not_root
+        return found
 
     def as_another_user() -> None:  # start JAX's backend and compile, as a worker will
         import jax
@@ -284,15 +298,32 @@ def try_in_child(action: Callable[[], None], what: str) -> str:
 
 
 
-def new_pid_namespace(own: int) -> bool:
-    """Make the zygote's next child the first process of a pid namespace of its own."""
-    import ctypes
+def new_pid_namespace() -> bool:
+    """In a child of the zygote: make a pid namespace of the job's own and fork its first process,
+    in which this returns True. This process stays outside: it waits for that one and exits with
+    its status (killing it, as the grader does to end a job, kills the namespace's first process
+    by its parent-death signal, and so the whole namespace). False, nothing made, where the
+    kernel refuses. (The zygote cannot make it itself: going back to its own pid namespace after
+    each one, `setns`, needs CAP_SYS_ADMIN over the host's, which a user namespace lacks.)"""
+    import signal
 
-    c = libc()
-    if c.setns(own, CLONE_NEWPID) != 0 or c.unshare(CLONE_NEWPID) != 0:
-        os.write(2, f"no pid namespace for a job: {os.strerror(ctypes.get_errno())}\n".encode())
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    try:
+        unshare(CLONE_NEWPID)
+    except OSError as exc:
+        os.write(2, f"no pid namespace for a job: {exc}\n".encode())
         return False
-    return True
+    first = os.fork()
+    if first == 0:
+        return True
+    while True:
+        try:
+            _, status = os.waitpid(first, 0)
+            break
+        except InterruptedError:
+            continue
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(code if code >= 0 else 128 - code)
 
 
 def enclose(config: Config, view: View, home: str) -> None:
@@ -308,7 +339,7 @@ def enclose(config: Config, view: View, home: str) -> None:
     folder (`home`: its copy of the answers and its results folder). The host's root is then
     detached (`pivot_root`): nothing else of the host can be reached by any path.
     """
-    unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC)
+    unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS)
     mount(None, "/", None, MS_REC | MS_PRIVATE)
     new = view.root
     mount("tmpfs", new, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
@@ -403,7 +434,10 @@ def _bind(source: str, target: str, readonly: bool) -> None:
             pass
     mount(source, target, None, MS_BIND | MS_REC)
     if readonly:
-        mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID)
+        # The flags the host's mount already has, kept: in a user namespace they are locked, and
+        # a remount that would clear one (nodev, noexec, an atime flag) is refused.
+        kept = os.statvfs(target).f_flag & (os.ST_NODEV | os.ST_NOEXEC | os.ST_NOATIME | os.ST_NODIRATIME | os.ST_RELATIME)
+        mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | kept)
 
 
 
@@ -419,7 +453,8 @@ def _under(path: str, folder: str) -> bool:
 
 
 def become(uid: int) -> None:
-    """Drop root for `uid` (and the group of the same number), with no supplementary groups."""
+    """Drop root for `uid` (and the group of the same number), with no supplementary groups
+    (the capabilities left, `_linux.drop_capabilities`)."""
     os.setgroups([])
     os.setgid(uid)
     os.setuid(uid)

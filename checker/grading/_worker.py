@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from checker.grading import _confine
+from checker.grading import _confine, _linux
 from checker.grading._confine import Confinement
-from checker.grading._linux import PR_SET_PDEATHSIG, prctl
+from checker.grading._linux import PR_SET_DUMPABLE, PR_SET_PDEATHSIG, prctl
 from checker.grading._messages import Config, Job
 
 if TYPE_CHECKING:
@@ -65,7 +65,8 @@ def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tu
 
 
 def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, arm: int, pidns: bool) -> None:
-    """Descriptors, limits, and (as root) namespaces of its own and an unprivileged uid."""
+    """Descriptors, limits, namespaces of its own (as root, or in the zygote's user namespace),
+    the seccomp filter, (as root) an unprivileged uid, no capability, and Landlock."""
     null = os.open(os.devnull, os.O_RDWR)
     err = os.open(jobdir / "stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(null, 0)
@@ -80,11 +81,16 @@ def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, a
         _confine.enclose(config, confinement.view or _confine.plan_view(config), job.home)
     if confinement.seccomp:
         _confine.refuse_escape_calls()
+    # In namespaces of its own (as root, or in the zygote's user namespace) it holds every
+    # capability until here: none is kept that could undo the namespaces, the filter or Landlock.
+    _linux.drop_bounding_set()  # needs CAP_SETPCAP, so before the uid changes
     if job.uid is not None:
         nproc = config.processes
         if nproc > 0:  # the uid is this job's alone: this counts the job's processes and threads
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
         _confine.become(job.uid)
+    _linux.drop_capabilities()
+    prctl(PR_SET_DUMPABLE, 0)  # again: a uid change resets it to fs.suid_dumpable
     _private_home(jobdir)
     if confinement.landlock is not None:
         _confine.landlock_self(confinement.landlock, jobdir, job.root, private=job.enclose, own_proc=job.enclose and pidns)
