@@ -675,7 +675,7 @@ def published_answer(puzzle: Puzzle, failure: Failure, published: np.ndarray) ->
     name = failure.block
 
     def said(choices: list[tuple[str, object, object]], which: int) -> str:
-        return ", ".join(f"{n}={number(c[which]) if isinstance(c[which], (int, float)) and not isinstance(c[which], bool) else c[which]}" for n, *c in choices)
+        return ", ".join(f"{n}={_choice_word((v, pub)[which])}" for n, v, pub in choices)
 
     if close(yours, theirs.astype(yours.dtype) if yours.dtype.kind == "f" else theirs).all():
         return Diagnosis(
@@ -691,6 +691,11 @@ def published_answer(puzzle: Puzzle, failure: Failure, published: np.ndarray) ->
             f"{said(kept, 0)} (the published puzzle has {said(kept, 1)}), as your f's code shows",
         )
     return None
+
+
+def _choice_word(value: object) -> str:
+    # A number as the report prints numbers (2, not 2.0); anything else as the catalog has it.
+    return number(float(value)) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
 
 
 def _published_choice(puzzle: Puzzle, name: str) -> object:
