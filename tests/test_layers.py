@@ -309,3 +309,27 @@ def test_every_variants_hints_run_as_written_in_its_own_stub(layers: Chapter, na
     for puzzle in _variants.variants(_puzzle(name)):
         for k in range(1, len(puzzle.hints) + 1):
             _run_hints(puzzle, k)
+
+
+def test_the_published_softmax_answer_handed_in_for_another_temperature_says_so() -> None:
+    # A variant with its own temperature: the published answer is not off by a constant factor,
+    # so the diagnosis compares it with the published puzzle's Jacobian on the failing draw.
+    import jax.numpy as jnp
+
+    def published(x):  # type: ignore[no-untyped-def]
+        e = jnp.exp(x / 2 - jnp.max(x / 2))
+        s = e / jnp.sum(e)
+        return (jnp.diag(s) - s[:, None] * s[None, :]) / 2
+
+    verdict = check_answer("softmax", published, seed=0, variant={"temp": 4, "gain": 2})
+    assert verdict.kinds()[0] is Kind.PUBLISHED, verdict.kinds()
+    assert verdict.message.startswith(
+        "the Jacobian is the published puzzle's (temp=2, gain=1), not your variant's: your f has temp=4, gain=2, as its code shows"
+    ), verdict.message
+    gained = check_answer("softmax", lambda x: 2 * published(x), seed=0, variant={"temp": 4, "gain": 2})
+    assert gained.kinds()[0] is Kind.PUBLISHED, gained.kinds()
+    assert gained.message.startswith(
+        "the Jacobian is the published puzzle's times your gain: you left out your variant's temp=4 (the published puzzle has temp=2)"
+    ), gained.message
+    right = check_answer("softmax", lambda x: published(x / 2), seed=0, variant={"temp": 4, "gain": 2})
+    assert right.passed, right.message  # 2 * (diag(s) - s s^T) / 4 with s = softmax(x / 4)

@@ -658,6 +658,46 @@ def _published_diagnosis(name: str, factor: float, puzzle: Puzzle) -> Diagnosis 
     return None
 
 
+def published_answer(puzzle: Puzzle, failure: Failure, published: np.ndarray) -> Diagnosis | None:
+    """A variant's failing block that is the published puzzle's Jacobian on the same draw
+    (`published`), or that times the variant's gain: the published answer handed in, with the
+    variant's other choices (a temperature, a size of its own) left out. None otherwise."""
+    yours = np.asarray(failure.yours)
+    theirs = np.asarray(published, dtype=np.float64)
+    if yours.shape != theirs.shape or close(theirs, failure.expected).all():
+        return None
+    chosen = dict(puzzle.variant)
+    differ = [(n, v, _published_choice(puzzle, n)) for n, v in puzzle.variant if v != _published_choice(puzzle, n)]
+    gains = [(n, v, pub) for n, v, pub in differ if n in _GAINS and isinstance(v, (int, float)) and isinstance(pub, (int, float)) and pub != 0]
+    kept = [(n, v, pub) for n, v, pub in differ if n not in _GAINS]
+    if not kept:
+        return None  # only the gain differs: a constant factor, which `_published_diagnosis` names
+    name = failure.block
+
+    def said(choices: list[tuple[str, object, object]], which: int) -> str:
+        return ", ".join(f"{n}={_choice_word((v, pub)[which])}" for n, v, pub in choices)
+
+    if close(yours, theirs.astype(yours.dtype) if yours.dtype.kind == "f" else theirs).all():
+        return Diagnosis(
+            Kind.PUBLISHED,
+            f"{name} is the published puzzle's ({said(differ, 1)}), not your variant's: your f has "
+            f"{said(differ, 0)}, as its code shows; work the derivative out again with your f",
+        )
+    ratio = float(np.prod([float(chosen[n]) / float(pub) for n, _, pub in gains])) if gains else 1.0
+    if gains and close(yours, ratio * theirs).all():
+        return Diagnosis(
+            Kind.PUBLISHED,
+            f"{name} is the published puzzle's times your gain: you left out your variant's "
+            f"{said(kept, 0)} (the published puzzle has {said(kept, 1)}), as your f's code shows",
+        )
+    return None
+
+
+def _choice_word(value: object) -> str:
+    # A number as the report prints numbers (2, not 2.0); anything else as the catalog has it.
+    return number(float(value)) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+
+
 def _published_choice(puzzle: Puzzle, name: str) -> object:
     return next((p.choices[0] for p in puzzle.params if p.name == name), None)
 

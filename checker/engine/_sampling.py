@@ -680,14 +680,14 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
     return tuple(result)
 
 
-# How many draws each declared magnitude gets (`Arg.magnitudes`).
+# How many draws each declared magnitude and offset gets (`Arg.magnitudes`, `Arg.offsets`).
 REGION_DRAWS = 3
 
 
 def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
     """Draws at the zeros of the expected Jacobian, near-ties inside the groups of entries that
     compete for one output (both orders, every distance of TIE_DISTANCES), and the regions the
-    catalog declares (`magnitudes`). The zeros come from `_zeros` and are the same on every seed."""
+    catalog declares (`magnitudes`, `offsets`). The zeros come from `_zeros` and are the same on every seed."""
     found = _zeros.found(puzzle, SAMPLER)
     extra: list[Draw | None] = [Draw(label, tuple(np.asarray(v).astype(_dtype(a)) for a, v in zip(puzzle.args, values))) for label, values in found.zeros]
     for k, groups in found.groups:
@@ -700,10 +700,35 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
     scales = sorted({m for a in puzzle.args for m in a.magnitudes})
     for m in scales:
         names = ", ".join(a.name for a in puzzle.args if m in a.magnitudes)
+        # Said in the label: that is where an answer computed in float32 flushes to 0.
+        tiny = all(m * max(abs(a.low), abs(a.high)) < np.finfo(np.float32).tiny for a in puzzle.args if m in a.magnitudes)
+        beyond = ", below float32's range" if tiny else ""
         for n in range(REGION_DRAWS):
-            label = f"{names} at {m:g} times the domain ({n + 1} of {REGION_DRAWS})"
+            label = f"{names} at {m:g} times the domain{beyond} ({n + 1} of {REGION_DRAWS})"
             extra.append(_structured(puzzle, rng, label, _scaled(puzzle, m)))
+    for k, a in enumerate(puzzle.args):
+        for m in a.offsets:
+            for n in range(REGION_DRAWS):
+                label = (
+                    f"{a.name}: entries close together far from 0 (a common offset of {m:g} to {OFFSET_DECADE * m:g}, "
+                    f"a spread of {OFFSET_SPREAD[0]:g} to {OFFSET_SPREAD[1]:g}) ({n + 1} of {REGION_DRAWS})"
+                )
+                extra.append(_structured(puzzle, rng, label, _set(k, Structure(label, _using(_offset, a, m)), rng)))
     return extra
+
+
+# A declared offset (`Arg.offsets`) is drawn from m to OFFSET_DECADE * m (log-uniform, either sign),
+# and each entry differs from it by OFFSET_SPREAD (log-uniform, random signs). There a one-pass
+# variance E[x^2] - E[x]^2 loses about eps * m^2 to cancellation, up to 2e4 times the contract (median 600) at
+# m = 1e3 with eps = 1e-5 added under the root, while a right answer's rounding stays below 1e-2
+# of it (a spread of 1e-2 would put a right layer norm's y y^T term at 1.5 times the contract).
+OFFSET_DECADE = 10.0
+OFFSET_SPREAD = (1e-4, 1e-3)
+
+
+def _offset(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
+    centre = float(rng.choice([-1.0, 1.0])) * math.exp(rng.uniform(math.log(m), math.log(OFFSET_DECADE * m)))
+    return centre + _band(arg, *OFFSET_SPREAD, rng)
 
 
 def _competing(k: int, members: tuple[int, ...], d: float, first: bool, rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
