@@ -226,7 +226,7 @@ def _kink_problems(puzzle: Puzzle) -> list[str]:
 
 def _mutation_score(puzzle: Puzzle, answer: Path) -> tuple[int, int]:
     """(mutants the checker fails on seed 0, mutants proven wrong) for the reference `answer`."""
-    from checker.authoring import _mutation
+    from checker.authoring import mutation as _mutation
     from checker.engine._engine import check_files
     from checker.engine._verdict import Status
 

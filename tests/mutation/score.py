@@ -21,7 +21,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Sequence
 
-from checker.authoring import _mutation as M
+from checker.authoring import mutation as M
 
 
 @dataclasses.dataclass(frozen=True)
