@@ -587,7 +587,32 @@ def _f32_compare(ctx: Context, node: ast.AST) -> Iterator[Site]:
         yield node, cast
 
 
-@operator("tie_relative", f"a > b  ->  a > b * (1 + {TIE_TOLERANCE:g}) (a relative tie tolerance)", precision=True)
+def _tolerant_argmax(relative: bool) -> Callable[[ast.AST], ast.AST]:
+    """np.argmax(x, axis) -> the first index within 1e-9 (relative or absolute) of the max:
+    `np.argmax(x >= np.max(x, axis, keepdims=True) - tol, axis)` (argmin likewise)."""
+
+    def rewrite(n: ast.AST) -> ast.AST:
+        assert isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+        lowest = n.func.attr == "argmin"
+        x = n.args[0]
+        axis = n.args[1] if len(n.args) > 1 else next((k.value for k in n.keywords if k.arg == "axis"), None)
+        extreme = call("np.min" if lowest else "np.max", copy.deepcopy(x), **({"axis": copy.deepcopy(axis), "keepdims": ast.Constant(True)} if axis is not None else {}))
+        tol: ast.expr = ast.Constant(TIE_TOLERANCE)
+        if relative:
+            tol = ast.BinOp(tol, ast.Mult(), call("np.abs", copy.deepcopy(extreme)))
+        bound = ast.BinOp(extreme, ast.Add() if lowest else ast.Sub(), tol)
+        n.func.attr = "argmax"  # the first index that is within the tolerance
+        n.args[0] = ast.Compare(x, [ast.LtE() if lowest else ast.GtE()], [bound])
+        return n
+
+    return rewrite
+
+
+def _argmax_site(ctx: Context, node: ast.AST) -> bool:
+    return _is_np_call(node, ("argmax", "argmin")) and bool(node.args) and ctx.floating(node.args[0])  # type: ignore[attr-defined]
+
+
+@operator("tie_relative", f"a > b  ->  a > b * (1 + {TIE_TOLERANCE:g}); argmax(x): the first index within {TIE_TOLERANCE:g} of the max, relatively", precision=True)
 def _tie_relative(ctx: Context, node: ast.AST) -> Iterator[Site]:
     # Against a constant the tolerance is absolute (`cmp_up`), and against 0 none at all.
     if _float_order(ctx, node) and not isinstance(node.comparators[0], ast.Constant):  # type: ignore[attr-defined]
@@ -597,12 +622,16 @@ def _tie_relative(ctx: Context, node: ast.AST) -> Iterator[Site]:
             return n
 
         yield node, tolerant
+    if _argmax_site(ctx, node):
+        yield node, _tolerant_argmax(relative=True)
 
 
-@operator("tie_absolute", f"a == b  ->  abs(a - b) < {TIE_TOLERANCE:g} (an absolute tie tolerance)", precision=True)
+@operator("tie_absolute", f"a == b  ->  abs(a - b) < {TIE_TOLERANCE:g}; argmax(x): the first index within {TIE_TOLERANCE:g} of the max", precision=True)
 def _tie_absolute(ctx: Context, node: ast.AST) -> Iterator[Site]:
     if _float_eq(ctx, node):
         yield node, lambda n: ast.Compare(call("np.abs", ast.BinOp(n.left, ast.Sub(), n.comparators[0])), [ast.Lt()], [ast.Constant(TIE_TOLERANCE)])  # type: ignore[attr-defined]
+    if _argmax_site(ctx, node):
+        yield node, _tolerant_argmax(relative=False)
 
 
 @operator("clip_unit", "np.exp/np.tanh(s)  ->  the same of np.clip(s, -1, 1) (an intermediate clipped)", precision=True)
