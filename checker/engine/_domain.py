@@ -26,12 +26,14 @@ def top_two_apart(scores: np.ndarray, gap: float | np.ndarray) -> np.ndarray:
     the runner-up by at least `gap` (a number, or one per draw)."""
     top = np.sort(scores, axis=-1)
     apart = top[..., -1] - top[..., -2] >= np.reshape(gap, (-1,) + (1,) * (top.ndim - 2))
-    return np.asarray(apart.reshape(len(scores), -1).all(axis=1))
+    result: np.ndarray = np.asarray(apart.reshape(len(scores), -1).all(axis=1))
+    return result
 
 
 def _scale(values: np.ndarray) -> np.ndarray:
     """Per draw, the largest magnitude of `values` (never 0, so a relative gap stays a gap)."""
-    return np.maximum(np.max(np.abs(values.reshape(len(values), -1)), axis=1), 1e-300)
+    scale: np.ndarray = np.maximum(np.max(np.abs(values.reshape(len(values), -1)), axis=1), 1e-300)
+    return scale
 
 
 def unique_max(values: Sequence[np.ndarray]) -> np.ndarray:
@@ -50,7 +52,8 @@ def asymmetric(values: Sequence[np.ndarray]) -> np.ndarray:
     v, k, g = (np.asarray(a, np.float64) for a in values[:3])
     picked = np.take_along_axis(v, np.argmax(k, axis=-1)[..., None], axis=-1)[..., 0]
     distance = (v - (picked - g)[..., None]) ** 2
-    return top_two_apart(k, GUARD_GAP) & top_two_apart(-distance, GUARD_GAP * _scale(distance))
+    result: np.ndarray = np.logical_and(top_two_apart(k, GUARD_GAP), top_two_apart(-distance, GUARD_GAP * _scale(distance)))
+    return result
 
 
 # The catalog's guard names (`_catalog.GUARDS`), each a test over a stack of draws.

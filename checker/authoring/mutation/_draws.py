@@ -308,7 +308,8 @@ def _zero_sampler(draws: _Draws) -> _zeros.Sampler:
     def random(arg: Arg, rng: np.random.Generator) -> np.ndarray:
         if arg.static is not None:
             return np.asarray(arg.static)
-        return draws.random(arg, 1)[0]
+        one: np.ndarray = draws.random(arg, 1)[0]
+        return one
 
     def valid(puzzle: Puzzle, values: tuple[np.ndarray, ...], structured: bool = False) -> bool:
         dynamic = [np.asarray(v)[None] for a, v in zip(puzzle.args, values) if a.static is None]
@@ -361,10 +362,10 @@ def _witness_inputs(puzzle: Puzzle) -> Inputs:
             continue
         scales = [10.0 ** rng.uniform(-300.0, -8.0, size=(PER_MAGNITUDE, *arg.shape))] if arg.low < 0 < arg.high or arg.low == 0 else []
         scales += [m * draws.random(arg, PER_MAGNITUDE) for m in arg.magnitudes]
-        for values in scales:
+        for scaled in scales:
             base = [draws.random(a, PER_MAGNITUDE) for a in dynamic]
-            signs = rng.choice([-1.0, 1.0], size=values.shape) if arg.low < 0 else 1.0
-            base[k] = values * signs if values.min() >= 0 else values
+            signs = rng.choice([-1.0, 1.0], size=scaled.shape) if arg.low < 0 else 1.0
+            base[k] = scaled * signs if scaled.min() >= 0 else scaled
             add(base, f"{arg.name}: magnitudes")
     if not categories:
         return Inputs(puzzle, [np.zeros((0, *a.shape), _dtype(a)) for a in dynamic], [])

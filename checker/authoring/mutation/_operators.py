@@ -526,7 +526,7 @@ def _constant_value(node: ast.AST) -> float | None:
 def _moved(rounded: float, exact: float) -> bool:
     """Whether rounding changed the value by more than float64's own rounding of it (a change of
     a few ulps is no mistake, and no mutant)."""
-    return abs(rounded - exact) > 8 * np.finfo(np.float64).eps * abs(exact)
+    return bool(abs(rounded - exact) > 8 * float(np.finfo(np.float64).eps) * abs(exact))
 
 
 def _precise_constants(digits: int) -> Callable[[Context, ast.AST], Iterator[Site]]:
@@ -609,7 +609,7 @@ def _tolerant_argmax(relative: bool) -> Callable[[ast.AST], ast.AST]:
 
 
 def _argmax_site(ctx: Context, node: ast.AST) -> bool:
-    return _is_np_call(node, ("argmax", "argmin")) and bool(node.args) and ctx.floating(node.args[0])  # type: ignore[attr-defined]
+    return bool(_is_np_call(node, ("argmax", "argmin")) and node.args and ctx.floating(node.args[0]))  # type: ignore[attr-defined]
 
 
 @operator("tie_relative", f"a > b  ->  a > b * (1 + {TIE_TOLERANCE:g}); argmax(x): the first index within {TIE_TOLERANCE:g} of the max, relatively", precision=True)
