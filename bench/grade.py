@@ -50,7 +50,7 @@ def _copies(folder: Path, students: int) -> None:
 def _varied(folder: Path, students: int) -> None:
     from checker import puzzles
     from checker.engine._stubs import relative_path
-    from checker.authoring._mutation import mutants
+    from checker.authoring.mutation import mutants
 
     per_puzzle = {p.name: (relative_path(p), mutants(p)) for p in puzzles()}
     for k in range(students):

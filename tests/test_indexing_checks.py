@@ -9,7 +9,8 @@ import pytest
 from checker import Kind, Status, check_answer, check_file
 from checker.authoring import _generate
 from checker.engine import _catalog
-from checker.engine._sampling import GUARD_GAP, draws
+from checker.engine._domain import GUARD_GAP
+from checker.engine._sampling import draws
 
 
 def _puzzle(name: str) -> _catalog.Puzzle:

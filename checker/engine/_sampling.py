@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from checker.engine._catalog import FLOAT_DTYPES, GENERIC_EDGES, INT_DTYPES, Arg, Puzzle
-from checker.engine import _zeros
+from checker.engine import _domain, _zeros
 from checker.engine._draw import Draw as Draw, stacked as stacked  # the sampler's output type, for its callers
 from checker.engine._numerics import PRECISION
 from checker.engine._settings import DEFAULT_SEED
@@ -58,7 +58,7 @@ NEAR_ZERO = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 LATTICE_OFFSETS = (1e-14, 1e-11, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 5e-4, 1e-3)
 # How close to a kink at zero (relu), or to a tie (sort, relative), an entry is put.
 KINK_DISTANCES = (1e-300, 1e-100, 1e-15, 1e-12, 1e-9, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
-# How far apart the two leaders of a guarded max or argmin are put (relative; GUARD_GAP below).
+# How far apart the two leaders of a guarded max or argmin are put (relative; `_domain.GUARD_GAP`).
 GUARD_TIES = (3e-6, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2)
 # How close two entries are put where f has a kink at ties (sort), relative: down to a few ulps.
 TIE_DISTANCES = (1e-15, 1e-12, 1e-9, 1e-7, 1e-5, 1e-3)
@@ -166,7 +166,7 @@ def _valid(puzzle: Puzzle, values: tuple[np.ndarray, ...], structured: bool = Fa
     for a, v in zip(puzzle.args, values):
         if a.dtype in FLOAT_DTYPES and not _allowed(a, v, STRUCTURE_GAP if structured else _min_gap(a)):
             return False
-    return puzzle.guard is None or _GUARDS[puzzle.guard](puzzle, values)
+    return puzzle.guard is None or _domain.holds(puzzle.guard, values)
 
 
 def _random_draw(puzzle: Puzzle, rng: np.random.Generator, number: int) -> Draw:
@@ -175,40 +175,6 @@ def _random_draw(puzzle: Puzzle, rng: np.random.Generator, number: int) -> Draw:
         if _valid(puzzle, values):
             return Draw(f"random draw {number}", values)
     raise RuntimeError(f"{puzzle.name}: no draw passed the guard {puzzle.guard!r} in 1000 tries")
-
-
-# ---- guards -------------------------------------------------------------------------------
-
-GUARD_GAP = 1e-6  # relative: how clearly a max or an argmin must win (float64 tells 1e-6 apart)
-
-
-def _top_two_apart(scores: np.ndarray, gap: float) -> bool:
-    """The largest entry of each row of `scores` beats the runner-up by at least `gap`."""
-    top = np.sort(scores.reshape(scores.shape[0], -1), axis=1)
-    return bool(np.all(top[:, -1] - top[:, -2] >= gap))
-
-
-def _unique_max(puzzle: Puzzle, values: tuple[np.ndarray, ...]) -> bool:
-    # tensor_lookup_2d: the masked cell that wins the max, per channel, must win clearly, or a
-    # rounding error could hand the max (and the whole gradient) to the runner-up.
-    arr, x, y = (np.asarray(v, np.float64) for v in values[:3])
-    masked = x[:, None, None] * y[None, :, None] * arr
-    channels = np.moveaxis(masked, -1, 0)
-    return _top_two_apart(channels, GUARD_GAP * max(float(np.max(np.abs(masked))), 1e-300))
-
-
-def _asymmetric(puzzle: Puzzle, values: tuple[np.ndarray, ...]) -> bool:
-    # asymmetrical_vectored_lookup: the argmax of each k row, and the value nearest to the
-    # backward pass's target, must both be unambiguous.
-    v, k, g = (np.asarray(a, np.float64) for a in values[:3])
-    if not _top_two_apart(k, GUARD_GAP):
-        return False
-    picked = v[np.arange(len(v)), np.argmax(k, axis=-1)]
-    distance = (v - (picked - g)[:, None]) ** 2
-    return _top_two_apart(-distance, GUARD_GAP * max(float(np.max(distance)), 1e-300))
-
-
-_GUARDS = {"unique_max": _unique_max, "asymmetric": _asymmetric}
 
 
 # ---- structures, by kind of argument -------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The mutation score of the checker: `python3 -m tests.mutation.score [--seeds 0,1,2] [--puzzles a,b] [--jobs N]`.
+"""The mutation score of the checker: `python3 -m tests.mutation.score [--seeds 0,1,2] [--puzzles a,b] [--operators core|precision|a,b] [--jobs N]`.
 
 For each puzzle: generate the mutants of its reference answer, keep those `prove_wrong` finds a
 witness for (proven wrong), and check each of those with `checker.check_file` on every seed. A
@@ -21,7 +21,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Sequence
 
-from checker.authoring import _mutation as M
+from checker.authoring import mutation as M
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,8 +76,8 @@ class Score:
         return self.killed / self.proven if self.proven else 1.0
 
 
-def score_puzzle(name: str, seeds: Sequence[int]) -> PuzzleScore:
-    """Generate, prove and check the mutants of one puzzle."""
+def score_puzzle(name: str, seeds: Sequence[int], operators: Sequence[str] | None = None) -> PuzzleScore:
+    """Generate, prove and check the mutants of one puzzle (by `operators`: all by default)."""
     import checker
     from checker import Status
 
@@ -92,7 +92,7 @@ def score_puzzle(name: str, seeds: Sequence[int]) -> PuzzleScore:
         except Exception as exc:  # noqa: BLE001 - a checker mid-rewrite may crash; report it
             result.problems.append(f"check_file crashed on the reference, seed {seed}: {type(exc).__name__}: {exc}")
     proving = time.perf_counter()
-    found = M.mutants(name)
+    found = M.mutants(name, operators=operators)
     result.generated = len(found)
     with tempfile.TemporaryDirectory(prefix=f"mutants-{name}-") as tmp:
         paths = [M.write(mutant, Path(tmp) / str(k)) for k, mutant in enumerate(found)]
@@ -128,8 +128,11 @@ def score_puzzle(name: str, seeds: Sequence[int]) -> PuzzleScore:
     return result
 
 
-def run(puzzles: Sequence[str] | None = None, seeds: Sequence[int] = (0, 1, 2), jobs: int | None = None) -> Score:
-    """The mutation score over `puzzles` (all by default) and `seeds`."""
+def run(
+    puzzles: Sequence[str] | None = None, seeds: Sequence[int] = (0, 1, 2), jobs: int | None = None,
+    operators: Sequence[str] | None = None,
+) -> Score:
+    """The mutation score over `puzzles` (all by default), `seeds` and `operators` (all by default)."""
     import checker
 
     names = list(puzzles) if puzzles else [p.name for p in checker.puzzles()]
@@ -143,10 +146,10 @@ def run(puzzles: Sequence[str] | None = None, seeds: Sequence[int] = (0, 1, 2), 
     # Biggest first, so that the last worker to finish is not the one holding a big puzzle.
     order = sorted(names, key=lambda n: -len(M.reference_path(n).read_text()))
     if jobs <= 1:
-        results = {n: score_puzzle(n, tuple(seeds)) for n in order}
+        results = {n: score_puzzle(n, tuple(seeds), operators) for n in order}
     else:
         with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-            futures = {n: pool.submit(score_puzzle, n, tuple(seeds)) for n in order}
+            futures = {n: pool.submit(score_puzzle, n, tuple(seeds), operators) for n in order}
             results = {n: f.result() for n, f in futures.items()}
     return Score([results[n] for n in names], tuple(seeds), time.perf_counter() - start)
 
@@ -174,10 +177,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", default="0,1,2", help="comma-separated checker seeds (default 0,1,2)")
     parser.add_argument("--puzzles", default="", help="comma-separated puzzle names (default: all)")
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: up to 2)")
+    parser.add_argument("--operators", default="", help="comma-separated operator names, or `core` or `precision` (default: all)")
     ns = parser.parse_args(argv)
     seeds = tuple(int(s) for s in ns.seeds.split(",") if s.strip())
     puzzles = [p.strip() for p in ns.puzzles.split(",") if p.strip()] or None
-    score = run(puzzles, seeds, ns.jobs or None)
+    named = {"core": M.CORE, "precision": M.PRECISION}
+    operators = [o for part in ns.operators.split(",") if part.strip() for o in named.get(part.strip(), (part.strip(),))] or None
+    score = run(puzzles, seeds, ns.jobs or None, operators)
     print(report(score))
     return 1 if score.survivors or score.problems else 0
 
