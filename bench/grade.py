@@ -49,12 +49,12 @@ def _copies(folder: Path, students: int) -> None:
 
 def _varied(folder: Path, students: int) -> None:
     from checker import puzzles
-    from checker.engine._stubs import relative_path
     from checker.authoring._mutation import mutants
+    from checker.engine._stubs import relative_path
 
     per_puzzle = {p.name: (relative_path(p), mutants(p)) for p in puzzles()}
     for k in range(students):
-        for name, (rel, found) in per_puzzle.items():
+        for rel, found in per_puzzle.values():
             target = folder / f"student{k:03d}" / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             if found:

@@ -154,7 +154,7 @@ def test_grade_refuses_each_route_with_the_message_check_gives(checked: dict[str
     """One class run: a submission per route, per allowed answer, the plain jacfwd, and the
     reference answer. The grader's verdict on each is the one `check` gave, word for word."""
     subs = tmp_path / "subs"
-    for name, verdict in checked["verdicts"].items():
+    for name in checked["verdicts"]:
         shutil.copytree(checked["tmp"] / name, subs / name)
     _as_submitted(subs, "reference", SOLUTIONS / "autodiff" / "cumsum.py")
     for answer in TAMPER:
@@ -181,7 +181,7 @@ def test_grade_refuses_each_route_with_the_message_check_gives(checked: dict[str
         assert result["status"] == "error" and [d["kind"] for d in result["diagnoses"]] == ["forbidden"], (answer.stem, result)
         assert _reaches(answer) in result["message"], (answer.stem, result["message"])
     from_check = {name: (v.status.value, [d.kind.value for d in v.diagnoses], v.message) for name, v in checked["verdicts"].items()}
-    for name, (status, _, message) in from_check.items():  # a pass's message names its draws, which differ
+    for name, (status, _, _) in from_check.items():  # a pass's message names its draws, which differ
         if status == "pass":
             # Never refused. (`solve` passes once the worker can import what JAX's LAPACK lowering
             # imports lazily, `scipy`: that is the sandbox's part of the issue, not this rule's.)

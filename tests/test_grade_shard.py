@@ -161,10 +161,10 @@ def test_a_flag_given_wins_over_the_assignment(runs: dict[str, Any], tmp_path: P
 
 def _seed_of(result: dict[str, Any]) -> int:
     """The seed whose draws hold the input that exposed a failure (the documents do not name it)."""
+    import numpy as np
+
     from checker.engine._catalog import puzzle_named
     from checker.engine._sampling import draws
-
-    import numpy as np
 
     x = np.asarray(result["draw"]["x"])
     return next(seed for seed in range(10) if any(np.array_equal(d.values[0], x) for d in draws(puzzle_named(result["puzzle"]), seed)))

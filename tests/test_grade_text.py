@@ -16,12 +16,12 @@ import pytest
 from rich.console import Console
 
 from checker import check_answer
-from checker.frontends._autograde import classroom_result, gradescope_results
-from checker.grading._gradebook import feedback, graded, write_atomic
-from checker.grading._grade import _for_students, _hidden, _oracle_notes, _table
 from checker.engine._report import render, summary_table
-from checker.grading._submissions import Submission, Unreadable, read
 from checker.engine._verdict import Diagnosis, Kind, OracleCheck, Status, Verdict
+from checker.frontends._autograde import classroom_result, gradescope_results
+from checker.grading._grade import _for_students, _hidden, _oracle_notes, _table
+from checker.grading._gradebook import feedback, graded, write_atomic
+from checker.grading._submissions import Submission, Unreadable, read
 from tests import test_grade_malformed as malformed
 
 SEED = 424242

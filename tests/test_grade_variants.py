@@ -25,9 +25,9 @@ import pytest
 from rich.console import Console
 
 from checker.engine import _stubs, _variants
+from checker.engine._assignment import Assignment, load
 from checker.frontends import _autograde
 from checker.grading import _submissions
-from checker.engine._assignment import Assignment, load
 from tests.conftest import REPO, SOLUTIONS
 
 PUZZLES = ("cumsum", "mean", "relu")

@@ -11,8 +11,7 @@ import re
 import jax
 import jax.numpy as jnp
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from checker import Kind, Status, check_answer
 from checker.engine._catalog import get
@@ -159,7 +158,7 @@ def test_nan_and_inf_never_pass() -> None:
         assert not close(a, e).all()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _exact(name: str):  # type: ignore[no-untyped-def]
     """The puzzle, its seed-0 draws and jax.jacfwd's blocks on each (computed once per puzzle)."""
     puzzle = get(name)

@@ -9,8 +9,9 @@ chapter's do: solutions/layers/, tests/variants/layers/ and tests/corpus/layers/
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import numpy as np
 import pytest

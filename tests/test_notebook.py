@@ -10,9 +10,9 @@ import pytest
 
 from checker import Status, check
 from checker.engine._catalog import puzzle_named
-from checker.learner._notebook import check_cell, stub_cell
-from checker.learner import _workspace
 from checker.engine._stubs import MARKER, answer_part, relative_path, stub
+from checker.learner import _workspace
+from checker.learner._notebook import check_cell, stub_cell
 from tests.browser import browser, open_page
 from tests.conftest import SOLUTIONS
 from tests.test_cli import jacpuzzles

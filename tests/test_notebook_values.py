@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -33,7 +34,7 @@ def f_of(name: str) -> Callable[..., Any]:
     return next(p for p in puzzles() if p.name == name).f
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def answer(name: str) -> ModuleType:
     """The reference answer file, imported by path."""
     spec = importlib.util.spec_from_file_location(f"indexing_answer_{name}", SOLUTIONS / f"{name}.py")

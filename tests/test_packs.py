@@ -8,14 +8,14 @@ take a kit's chapter or puzzle name, and leaves the catalog as it was once it is
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
 from checker.authoring import _packs
-from checker.engine import _catalog
 from checker.cli._cli import main
+from checker.engine import _catalog
 
 
 @pytest.fixture(autouse=True)

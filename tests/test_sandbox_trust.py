@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from checker.engine._verdict import Kind, Status
 from checker.grading import _sandbox
 from checker.grading._messages import Job
-from checker.engine._verdict import Kind, Status
 
 
 def _record(folder: Path, index: int, record: dict[str, object], arrays: dict[str, np.ndarray] | None = None) -> None:
@@ -121,9 +121,9 @@ def test_two_graders_never_hold_the_same_block_of_worker_uids(tmp_path: Path, mo
 
 def test_the_start_up_proof_stops_grading_with_one_line_when_the_reference_answer_does_not_pass(tmp_path: Path) -> None:
     from checker.engine import _sampling
-    from checker.grading import _grade
     from checker.engine._catalog import puzzle_named
     from checker.engine._runner import Problem, Run
+    from checker.grading import _grade
 
     class Broken:  # a worker that cannot import what it needs, as with an unreadable install
         scratch = tmp_path
@@ -209,7 +209,7 @@ def test_a_worker_walking_through_stages_gets_each_budget_once_per_submission(tm
     monkeypatch.setattr(_sandbox, "_kill_job", kill)
 
     def drive(job: Job, jobdir: Path, stages: set[str], granted: set[str], allowance: float) -> _sandbox._Ended:
-        box: "queue.Queue[dict[str, object]]" = queue.Queue()
+        box: queue.Queue[dict[str, object]] = queue.Queue()
         killed.append(threading.Event())
         done = killed[-1]
 

@@ -8,7 +8,6 @@ right answers whose verdict depended on the seed or on their dtype, and the diag
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -17,7 +16,6 @@ from pathlib import Path
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 import pytest
 
 from checker import Kind, Status, check_answer, check_file

@@ -126,7 +126,7 @@ def test_an_answer_only_one_oracle_accepts_fails_naming_the_one_that_disagrees()
     puzzle = _catalog.puzzle_named("naive_lookup")
     batch = draws(puzzle, 0)
     expected = _oracles.expected(puzzle, batch)
-    other = [tuple(b + 1.0 for b in blocks) for blocks in expected]
+    other = [tuple(np.asarray(b + 1.0) for b in blocks) for blocks in expected]  # arrays, as an oracle's are
     verdict = judge(puzzle, batch, expected, tuple(expected), 0, [("TensorFlow (test)", other, "")])
     assert verdict.status is Status.FAIL
     assert verdict.message.startswith("agrees with jax.jacfwd but not with TensorFlow (test): ")

@@ -15,9 +15,9 @@ from rich.console import Console
 
 from checker.authoring import _generate
 from checker.engine import _badge, _catalog, _solutions, _stubs
-from checker.learner import _workspace
 from checker.engine._report import VerdictView, summary_table, to_json
 from checker.engine._verdict import Status, Verdict
+from checker.learner import _workspace
 from tests.conftest import REPO, SOLUTIONS
 
 CUMSUM = _catalog.puzzle_named("cumsum")

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from checker.engine import _assignment, _catalog, _stubs, _variants
-from checker.learner import _workspace
 from checker.engine._catalog import Puzzle
+from checker.learner import _workspace
 from tests.conftest import REPO, SOLUTIONS
 from tests.test_workspace import jacpuzzles
 

@@ -12,8 +12,7 @@ import pytest
 
 from checker import Status, check_answer
 from checker.engine import _variants, _zeros
-from checker.engine._sampling import SAMPLER
-from checker.engine._sampling import draws
+from checker.engine._sampling import SAMPLER, draws
 
 
 def _zero_draws(name: str, seed: int = 0) -> list[tuple[str, tuple[np.ndarray, ...]]]:

@@ -11,9 +11,10 @@ import argparse
 import json
 import shlex
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.padding import Padding
@@ -24,13 +25,13 @@ from rich.text import Text
 
 from checker.authoring import _generate
 from checker.engine import _badge, _catalog, _stubs, _variants
-from checker.learner import _state, _workspace
 from checker.engine._catalog import puzzle_named
 from checker.engine._code import CodeLines
 from checker.engine._errors import JacpuzzlesError, UsageError
-from checker.engine._stubs import find_answers
 from checker.engine._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
-from checker.engine._verdict import Diagnosis, Kind, Status, Verdict, counted
+from checker.engine._stubs import find_answers
+from checker.engine._verdict import Verdict, counted
+from checker.learner import _state, _workspace
 
 if TYPE_CHECKING:
     from checker.engine import _assignment

@@ -45,8 +45,8 @@ class PageRest:
 
 def write_picture(puzzle: Puzzle, args: argparse.Namespace, console: Console) -> int:
     """`show NAME --svg FILE [--mine]`: write the expected Jacobian, or yours beside it."""
-    from checker.learner._workspace import locate
     from checker.engine._stubs import find_answers
+    from checker.learner._workspace import locate
 
     if not args.svg:
         raise UsageError("--mine draws your Jacobian into a picture: give the file to write with --svg FILE")

@@ -19,7 +19,8 @@ from __future__ import annotations
 import inspect
 import itertools
 import math
-from typing import Any, Callable, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -231,7 +232,7 @@ def _entry_by_entry(puzzle: Puzzle, k: int, d: Callable[..., Any], shape: tuple[
             value = d(*ins, *outs)
         except NotImplementedError:
             raise
-        except Exception as exc:  # noqa: BLE001 - reported with the entry it was computing
+        except Exception as exc:  # the learner's error, reported with the entry it was computing
             raise FormError(Kind.EXCEPTION, f"{_entry(puzzle, k, ins, outs)} raised {_describe(exc)}") from exc
         if value is None:
             raise FormError(Kind.NOT_NUMBERS, _not_a_number(puzzle, k, _entry(puzzle, k, ins, outs), "None (a missing `return`?)"))

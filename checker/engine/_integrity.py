@@ -24,9 +24,10 @@ import sys
 import sysconfig
 import types
 import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, NoReturn
+from typing import Any, NoReturn
 
 from checker.engine._source_scan import JAX_AUTODIFF, KIT
 
@@ -523,7 +524,8 @@ def _gate_code(freevars: tuple[str, ...], key: int, final: bool) -> types.CodeTy
         namespace: dict[str, Any] = {}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SyntaxWarning)  # "'str' object is not callable": replaced below
-            exec(compile("\n".join(lines + ["    return gate"]), _GUARD_FILE, "exec"), namespace)  # noqa: S102 - our own text
+            # exec of the kit's own text: the lines above, from constants and free-variable names.
+            exec(compile("\n".join(lines + ["    return gate"]), _GUARD_FILE, "exec"), namespace)
         template = _STATE.templates[(freevars, final)] = namespace["outer"]().__code__
     constants = {"KEY": key, "GATE": _gate_in_use(), "REFUSED": _refused}
     return template.replace(co_consts=tuple(constants.get(c, c) if isinstance(c, str) else c for c in template.co_consts))

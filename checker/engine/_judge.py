@@ -7,17 +7,36 @@ every draw has the expected shape and every entry is within tolerance (see `_tol
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Callable, Sequence
 
 import numpy as np
+from beartype import beartype
+from jaxtyping import Bool, Float, Shaped, jaxtyped
 
 from checker.engine._catalog import FLOAT_DTYPES, Arg, Puzzle
 from checker.engine._sampling import LATTICE_OFFSETS, Draw
 from checker.engine._tolerance import at_least_float64, close, failing_draws, tolerance
-from checker.engine._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict, counted, draw_phrase, number
+from checker.engine._verdict import (
+    Cell,
+    Diagnosis,
+    Failure,
+    Kind,
+    OracleCheck,
+    Status,
+    Verdict,
+    counted,
+    draw_phrase,
+    number,
+)
 
-Blocks = tuple[np.ndarray, ...]
+# A block: one output's derivative with respect to one argument, the output's axes first, then
+# the argument's, as `jax.jacfwd` lays them out (`f: Float[Array, "I"] -> Float[Array, "O"]`
+# gives a block of shape `O I`); for a backward pass, a cotangent shaped like its argument.
+# Blocks differ in shape from one to the next, so their axes are not named here. An expected
+# block is float; an answer's may be anything numpy holds: the judge says what is wrong with it.
+ExpectedBlocks = tuple[Float[np.ndarray, "..."], ...]
+Blocks = tuple[Shaped[np.ndarray, "..."], ...]
 MAX_CELLS = 5  # wrong cells listed in a diagnosis
 
 
@@ -46,16 +65,31 @@ def _block_arg(puzzle: Puzzle, k: int) -> tuple[tuple[int, ...], Arg]:
     return puzzle.block_outs()[k], puzzle.wrt[k % n]
 
 
-# Another oracle's expected blocks per draw (None when it has none here), named for the report.
-Oracle = tuple[str, "list[Blocks] | None", str]
+# Another oracle: its label, its expected blocks per draw (None when it has none here), and the
+# note the report shows beside it.
+Oracle = tuple[str, list[ExpectedBlocks] | None, str]
 
 
+@jaxtyped(typechecker=beartype)
 def judge(
-    puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], answers: tuple[Blocks, ...], seed: int,
+    puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[ExpectedBlocks], answers: tuple[Blocks, ...], seed: int,
     others: Sequence[Oracle] = (),
 ) -> Verdict:
-    """The verdict on `answers` (one tuple of blocks per draw) against `expected` (JAX's), and
-    against each of `others` (TensorFlow's): `pass` only when every oracle agrees."""
+    """The verdict on an answer, against JAX's Jacobians and each other oracle's.
+
+    Arguments:
+        puzzle: the puzzle (the variant) the answer is for.
+        draws: the inputs, in the order drawn.
+        expected: per draw, JAX's blocks (`jax.jacfwd`'s, or `jax.vjp`'s cotangents), in the
+            order of `block_names(puzzle)`; each block `(*out, *arg)` (a cotangent `(*arg)`).
+        answers: per draw, the answer's blocks in the same order, as it returned them (any
+            shape or dtype).
+        seed: the seed the draws came from, named in the verdict.
+        others: other oracles (TensorFlow's), each with blocks laid out as `expected`.
+
+    Returns the `Verdict`: `pass` only when every block of every draw matches every oracle that
+    has blocks here; otherwise the first failure, with its diagnoses.
+    """
     primary = "jax.vjp" if puzzle.is_vjp else "jax.jacfwd"
     verdict = _against(puzzle, draws, expected, answers, seed)
     if verdict.failure is not None:
@@ -80,7 +114,9 @@ def judge(
     return dataclasses.replace(verdict, oracles=tuple(checks))
 
 
-def _disagreeing(label: str, blocks: list[Blocks] | None, note: str, d: int, k: int, yours: np.ndarray) -> OracleCheck:
+def _disagreeing(
+    label: str, blocks: list[ExpectedBlocks] | None, note: str, d: int, k: int, yours: np.ndarray
+) -> OracleCheck:
     # Whether another oracle also rejects the answer's failing block.
     if blocks is None:
         return OracleCheck(label, None, note)
@@ -88,7 +124,9 @@ def _disagreeing(label: str, blocks: list[Blocks] | None, note: str, d: int, k: 
     return OracleCheck(label, bool(yours.shape == want.shape and close(yours, want).all()))
 
 
-def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], answers: tuple[Blocks, ...], seed: int) -> Verdict:
+def _against(
+    puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[ExpectedBlocks], answers: tuple[Blocks, ...], seed: int
+) -> Verdict:
     """The verdict against one oracle's blocks."""
     names = block_names(puzzle)
     order = _order_diagnosis(puzzle, expected[0], answers[0])
@@ -180,7 +218,7 @@ def simplicity(draw: Draw, position: int) -> tuple[float, ...]:
     )
 
 
-def _wrong_on_every_draw(expected: list[Blocks], answers: tuple[Blocks, ...], suspects: list[int]) -> bool:
+def _wrong_on_every_draw(expected: list[ExpectedBlocks], answers: tuple[Blocks, ...], suspects: list[int]) -> bool:
     """Whether the answer is wrong on every draw (then no draw in particular exposes it)."""
     if len(suspects) < len(expected):
         return False
@@ -307,7 +345,7 @@ def _order_diagnosis(puzzle: Puzzle, want: Blocks, got: Blocks) -> Diagnosis | N
     if yours == shapes or sorted(yours) != sorted(shapes):
         return None
     names = ", ".join(a.name for a in puzzle.wrt)
-    per_output = f"one tuple per output of f, each holding " if len(puzzle.outs) > 1 else ""
+    per_output = "one tuple per output of f, each holding " if len(puzzle.outs) > 1 else ""
     return Diagnosis(
         Kind.STRUCTURE,
         f"your blocks have the expected shapes {shapes} but in the order {yours}: return {per_output}one block "
@@ -331,10 +369,12 @@ def _swap(array: np.ndarray, first: int) -> np.ndarray:
     return np.moveaxis(array, tuple(range(first)), tuple(range(array.ndim - first, array.ndim)))
 
 
+@jaxtyped(typechecker=beartype)
 def _value_diagnoses(
-    name: str, got: np.ndarray, want: np.ndarray, wrong: np.ndarray, out_shape: tuple[int, ...],
-    arg: Arg, draw: Draw, puzzle: Puzzle, failure: Failure, siblings: Blocks = (),
+    name: str, got: Shaped[np.ndarray, "*jac"], want: Float[np.ndarray, "*jac"], wrong: Bool[np.ndarray, "*jac"],
+    out_shape: tuple[int, ...], arg: Arg, draw: Draw, puzzle: Puzzle, failure: Failure, siblings: ExpectedBlocks = (),
 ) -> list[Diagnosis]:
+    """What a block of the right shape got wrong (`wrong` marks its entries), most telling first."""
     found: list[Diagnosis] = []
     bad = ~np.isfinite(got.astype(np.float64))
     if bad.any():

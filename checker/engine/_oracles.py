@@ -19,10 +19,10 @@ import numpy as np
 
 from checker.engine import _catalog, _numerics
 from checker.engine._catalog import Puzzle
-from checker.engine._errors import JacpuzzlesError
-from checker.engine._tolerance import close, close_per_draw
 from checker.engine._draw import Draw, stacked
+from checker.engine._errors import JacpuzzlesError
 from checker.engine._settings import FAST_COMPILE
+from checker.engine._tolerance import close, close_per_draw
 from checker.engine._verdict import draw_phrase
 
 # One entry per Jacobian block, output-major (see `Puzzle.jac_shapes`).

@@ -6,11 +6,11 @@ Nothing here judges: every fact comes from a `Verdict`. The drawing is split int
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 from collections import Counter
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from rich.console import Console, ConsoleOptions, Group, RenderResult
@@ -21,8 +21,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from checker.engine._badge import SYMBOL as BADGE
-from checker.engine._badge import label as badge_label
+from checker.engine._badge import SYMBOL as BADGE, label as badge_label
 from checker.engine._verdict import Failure, Status, Verdict, draw_phrase, unsigned, with_texts
 
 STATUS_STYLE = {

@@ -19,20 +19,20 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import numpy as np
 
 from checker.engine import _forms, _integrity, _numerics, _source_scan
 from checker.engine._catalog import Puzzle
-from checker.engine._settings import DEFAULT_TIMEOUT, FAST_COMPILE, OUTPUT_CAP
 from checker.engine._sampling import Draw
+from checker.engine._settings import DEFAULT_TIMEOUT, FAST_COMPILE, OUTPUT_CAP
 from checker.engine._stubs import _is_untouched as _stubs_untouched, stub
 from checker.engine._verdict import Kind, Status, counted, draw_phrase
-
 
 
 @dataclass(frozen=True)
@@ -458,7 +458,7 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     target = puzzle.on_dynamic(jac)  # a static size stays a Python int, not a traced value
     try:
         compiled = jax.jit(target, compiler_options=FAST_COMPILE)
-    except Exception:  # noqa: BLE001 - not something jit can wrap
+    except Exception:  # noqa: BLE001 - jit reads jac's attributes, learner code: run it eagerly
         return None
     start = captured.tell()
     first = puzzle.dynamic(draws[0].values)
@@ -628,9 +628,9 @@ def own_primitives() -> dict[int, Any]:
     `check_answer`, called from a notebook, finds them on its first call, after the notebook's
     own code has run: a primitive the learner made before that counts as JAX's own there (it
     fools only that notebook; files, `check` and the grader are not affected)."""
-    import jax.nn  # noqa: F401 - what answers use, with the primitives they define
-    import jax.numpy  # noqa: F401
-    import jax.scipy.special  # noqa: F401
+    import jax.nn  # what answers use, with the primitives they define
+    import jax.numpy
+    import jax.scipy.special  # noqa: F401 - imported for the primitives it defines
     from jax import errors
     from jax.extend.core import Primitive
 

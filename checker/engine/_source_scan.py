@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import ast
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 # JAX's transformations that differentiate; each is forbidden under `jax.` and `jax._src.api.`.
 JAX_AUTODIFF = ("jacfwd", "jacrev", "jacobian", "grad", "value_and_grad", "vjp", "jvp", "linearize", "hessian", "linear_transpose")

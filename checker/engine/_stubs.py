@@ -11,7 +11,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from checker.engine._catalog import Chapter, Puzzle, chapters, puzzles
+from checker.engine._catalog import Chapter, Puzzle, puzzles
 
 MARKER = "# ---- your answer: everything below this line is yours to edit ----"
 _IMPORTS = """\
@@ -113,9 +113,10 @@ def _draws_section(puzzle: Puzzle) -> str:
 def draws_plan(puzzle: Puzzle) -> tuple[str, list[tuple[str, list[str]]]]:
     """How many draws the checker tries, in a sentence, and per argument the structures it is put
     through (for the puzzle's page, in the docs and in `jacpuzzles show NAME --page`)."""
-    from checker.engine import _sampling  # numpy: only the pages need it, not `list`
-
-    from checker.engine import _zeros
+    from checker.engine import (
+        _sampling,  # numpy: only the pages need it, not `list`
+        _zeros,
+    )
 
     total = len(_sampling.draws(puzzle, 0))
     found = _zeros.found(puzzle, _sampling.SAMPLER)

@@ -15,16 +15,17 @@ processors, and a digest of the exact bytes would silently turn the second oracl
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import importlib.metadata
 import importlib.util
-import contextlib
-import functools
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -177,7 +178,7 @@ def _live(puzzle: Puzzle, batch: tuple[Draw, ...], version: str) -> list[_oracle
     return _oracles._per_draw(leaves, len(batch))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _references_digest() -> bytes:
     # An edited TF reference gives other expected values: it is part of every cache key.
     return hashlib.sha256((Path(__file__).parent / "_tf_references.py").read_bytes()).digest()

@@ -202,7 +202,7 @@ def tensor_write_2d(arr: Tensor, element: Tensor, x_index: Tensor, y_index: Tens
     return (1.0 - mask) * arr + mask * tiled
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _asymmetric(push: float) -> Callable[..., Any]:
     """The notebook's asymmetric lookup: a hard forward pass and a hand-written backward pass,
     whose step on `k` is `push` times |upstream| (1 in the notebook)."""
@@ -418,7 +418,7 @@ def _compiled(program: Callable[..., Any], specs: list[Any]) -> Callable[..., An
         logger.setLevel(level)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature, params: Params = ()) -> Callable[..., Any]:
     """One graph computing every Jacobian block of a puzzle, traced when first asked for."""
     function = REFERENCES[name]
@@ -449,7 +449,7 @@ def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signatu
     return _compiled(program, _specs(signature))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _vjp_program(
     name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature, upstream: tuple[int, ...], params: Params = ()
 ) -> Callable[..., Any]:

@@ -19,7 +19,7 @@ values are exact (0, 1, 1/4, 2), and the judge says why otherwise.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from beartype import beartype
@@ -78,7 +78,7 @@ def close_per_draw(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
 
 
 @jaxtyped(typechecker=beartype)
-def _close_per_draw(actual: Shaped[np.ndarray, "n *jac"], expected: Shaped[np.ndarray, "n *jac"]) -> Bool[np.ndarray, " n"]:
+def _close_per_draw(actual: Shaped[np.ndarray, " n *jac"], expected: Shaped[np.ndarray, " n *jac"]) -> Bool[np.ndarray, " n"]:
     """`close_per_draw` on stacks of one shape."""
     rtol, atol = tolerance(actual.dtype)
     e = np.asarray(expected, dtype=np.float64).reshape(len(expected), -1)

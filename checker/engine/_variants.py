@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from checker.engine._catalog import PLACEHOLDER, CatalogError, Choices, Puzzle, all_choices, puzzle_named, render
 
@@ -103,7 +104,7 @@ def check(puzzle: Puzzle | str) -> None:
         fn = concrete.on_dynamic(concrete.f) if not concrete.is_vjp else _forward(concrete)
         try:
             result = jax.eval_shape(fn, *specs)
-        except Exception as error:  # the catalog's own f failing is a kit bug: say which variant
+        except Exception as error:  # noqa: BLE001 - whatever the catalog's f raises is a kit bug: say which variant
             raise CatalogError(f"{concrete.name} ({label(concrete)})", f"f does not run on its declared argument shapes: {error}") from None
         found = tuple(tuple(leaf.shape) for leaf in jax.tree_util.tree_leaves(result))
         if found != concrete.outs:

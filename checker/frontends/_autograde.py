@@ -27,18 +27,26 @@ import os
 import re
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
 from checker.engine._assignment import Assignment, BadSetup
-from checker.grading._grade import grade_one
-from checker.grading._gradebook import GRADED, commands_stopped, neutralised, print_neutralised, ungradable, write_atomic
 from checker.engine._report import exposing
-from checker.grading._sandbox import Limits
 from checker.engine._verdict import counted, number, out_of
+from checker.grading._grade import grade_one
+from checker.grading._gradebook import (
+    GRADED,
+    commands_stopped,
+    neutralised,
+    print_neutralised,
+    ungradable,
+    write_atomic,
+)
+from checker.grading._sandbox import Limits
 
 BELOW_THRESHOLD = 1  # --fail-under: the score is below it (the only cause of exit code 1)
 UNGRADABLE = 3  # a single submission the grader could not grade: no score was produced

@@ -20,8 +20,9 @@ from __future__ import annotations
 import io
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -142,9 +143,9 @@ class _Session:
             reporter.write_line(f"jacpuzzles: {outcome} in {time.monotonic() - start:.1f} s (not counted in any test's time)")
 
     def _grade(self, names: list[str]) -> None:
-        from rich.console import Console
-
         import dataclasses
+
+        from rich.console import Console
 
         from checker.engine._assignment import BadSetup, default, load, resolve
         from checker.grading._grade import grade_one

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import ast
 import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
 

@@ -25,12 +25,13 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.columns import Columns
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.live import Live
 from rich.progress_bar import ProgressBar
 from rich.segment import Segment
@@ -38,10 +39,10 @@ from rich.table import Table
 from rich.text import Text
 
 from checker.engine import _catalog, _variants
-from checker.learner import _state, _workspace
 from checker.engine._catalog import Puzzle
 from checker.engine._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
 from checker.engine._stubs import find_answers, relative_path
+from checker.learner import _state, _workspace
 
 if TYPE_CHECKING:
     from checker.engine._verdict import Verdict
@@ -123,7 +124,7 @@ def _watch_files(root: Path, events: queue.Queue[Event], stop: threading.Event, 
             ):
                 events.put(("files", {Path(p) for _, p in changes}))
             return
-        except Exception as exc:  # noqa: BLE001 - no inotify, a watch limit reached: poll instead
+        except (OSError, RuntimeError) as exc:  # watchfiles' errors: no inotify, a watch limit reached: poll instead
             events.put(("polling", f"file events unavailable ({exc}); polling every {POLL_DELAY_MS} ms"))
     _poll_files(root, events, stop)
 
@@ -189,7 +190,7 @@ def _warm(name: str | None, seed: int, events: queue.Queue[Event], variants: dic
             puzzle = _variants.variant(name, (variants or {}).get(name))
             with _numerics.pinned():
                 _engine._expected([(puzzle, _sampling.draws(puzzle, seed))])
-    except Exception as exc:  # noqa: BLE001 - the check itself will report whatever is wrong
+    except Exception as exc:  # noqa: BLE001 - a warm-up may fail any way; the check itself reports it
         problem = f"warm-up failed: {type(exc).__name__}: {exc}"
     events.put(("warm", problem))
 

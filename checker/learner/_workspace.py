@@ -20,15 +20,16 @@ from __future__ import annotations
 import datetime
 import os
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from checker.engine import _catalog, _stubs, _variants
-from checker.learner import _state
 from checker.engine._catalog import Puzzle, puzzle_named
 from checker.engine._errors import JacpuzzlesError
 from checker.engine._verdict import Diagnosis, Kind, Status, Verdict
+from checker.learner import _state
 
 if TYPE_CHECKING:
     from checker.engine._assignment import Assignment

@@ -16,10 +16,10 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Sequence
 
 from checker.authoring import _mutation as M
 
@@ -115,7 +115,7 @@ def score_puzzle(name: str, seeds: Sequence[int]) -> PuzzleScore:
             for seed in seeds:
                 try:
                     status = checker.check_file(name, path, seed=seed).status
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:  # noqa: BLE001 - a checker mid-rewrite may crash; report it
                     result.problems.append(f"check_file crashed on {mutant.id}, seed {seed}: {type(exc).__name__}: {exc}")
                     continue
                 if status is Status.PASS:
