@@ -131,7 +131,9 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="these puzzles only")
     options = parser.parse_args()
     console = Console()
-    table = Table("puzzle", "points", "variants", "(b) classmate", "(c) published", title="What copying earns, per puzzle")
+    table = Table(
+        "puzzle", "points", "variants", "(b) classmate", "(c) published", title="What copying earns, per puzzle"
+    )
     start = time.perf_counter()
     total = b_points = c_points = 0.0
     for puzzle in _catalog.puzzles():

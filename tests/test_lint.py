@@ -16,7 +16,8 @@ def test_the_kit_passes_ruff() -> None:
         [sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format", "concise", "."],
         capture_output=True, text=True, cwd=REPO, timeout=300,
     )
-    assert result.returncode == 0, "ruff's findings (`ruff check .` to see them, `--fix` for some):\n" + result.stdout + result.stderr
+    advice = "ruff's findings (`ruff check .` to see them, `--fix` for some):\n"
+    assert result.returncode == 0, advice + result.stdout + result.stderr
     assert "All checks passed!" in result.stdout
 
 

@@ -100,13 +100,17 @@ def _expected(work: list[tuple[Puzzle, tuple[_sampling.Draw, ...]]]) -> _Expecte
     return found
 
 
-def _verdict(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: _PerPuzzle | None) -> Verdict:
+def _verdict(
+    puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: _PerPuzzle | None
+) -> Verdict:
     """The verdict on one run, every text that came from the answer made printable (it is shown
     on terminals, and written where an instructor will `cat` it)."""
     return _report.printable_verdict(_judged(puzzle, draws, run, seed, expected))
 
 
-def _judged(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: _PerPuzzle | None) -> Verdict:
+def _judged(
+    puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: _PerPuzzle | None
+) -> Verdict:
     if run.problem is not None:
         p = run.problem
         return Verdict(
@@ -115,7 +119,15 @@ def _judged(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: i
         )
     if isinstance(expected, _oracles.OracleDisagreement):
         message = str(expected)
-        return Verdict(puzzle.name, Status.ERROR, message, (Diagnosis(Kind.KIT_BUG, message),), output=run.output, draws=len(draws), seed=seed)
+        return Verdict(
+            puzzle.name,
+            Status.ERROR,
+            message,
+            (Diagnosis(Kind.KIT_BUG, message),),
+            output=run.output,
+            draws=len(draws),
+            seed=seed,
+        )
     assert expected is not None, "the Jacobians of every answer that runs are computed first"
     blocks, others = expected
     verdict = judge(puzzle, draws, blocks, run.answers, seed, others)

@@ -131,14 +131,18 @@ def _against(
     names = block_names(puzzle)
     order = _order_diagnosis(puzzle, expected[0], answers[0])
     if order is not None:
-        failure = _failure(puzzle, draws[0], names[0], 0, expected[0][0], answers[0][0], len(_block_arg(puzzle, 0)[0]), None)
+        failure = _failure(
+            puzzle, draws[0], names[0], 0, expected[0][0], answers[0][0], len(_block_arg(puzzle, 0)[0]), None
+        )
         everywhere = _wrong_on_every_draw(expected, answers, list(range(len(draws))))
         return _fail(puzzle, seed, len(draws), [order], dataclasses.replace(failure, everywhere=everywhere))
     suspects = failing_draws(answers, expected)  # usually none: the answer is right
     first = min(suspects, default=0)
     by_simplicity = sorted(suspects, key=lambda d: _simplicity(draws[d], d))
     if suspects and _lattice_diagnoses("", draws[first], first):
-        by_simplicity.insert(0, by_simplicity.pop(by_simplicity.index(first)))  # what f does exactly on a lattice point says more
+        by_simplicity.insert(
+            0, by_simplicity.pop(by_simplicity.index(first))
+        )  # what f does exactly on a lattice point says more
     elif suspects:
         # A slope wrong on one side of a kink shows only beside the other side; a flipped kernel
         # only where its taps differ (with two zero taps it looks shifted).
@@ -158,12 +162,16 @@ def _against(
                 else:
                     every = [(a[k], e[k]) for a, e in zip(answers, expected)]
                     diagnoses = _shape_diagnoses(names[k], got, want, out_shape, arg, every)
-                failure = dataclasses.replace(_failure(*failure_args, None), everywhere=_wrong_on_every_draw(expected, answers, suspects))
+                failure = dataclasses.replace(
+                    _failure(*failure_args, None), everywhere=_wrong_on_every_draw(expected, answers, suspects)
+                )
                 return _fail(puzzle, seed, len(draws), diagnoses, failure)
             ok = close(got, want)
             if not ok.all():
                 failure = _failure(*failure_args, ~ok)
-                diagnoses = _value_diagnoses(names[k], got, want, ~ok, out_shape, arg, draw, puzzle, failure, expected[d])
+                diagnoses = _value_diagnoses(
+                    names[k], got, want, ~ok, out_shape, arg, draw, puzzle, failure, expected[d]
+                )
                 near = _near_lattice_diagnoses(names[k], puzzle, draws, suspects, d)
                 if near:  # an index shifted to the lattice point it nearly sits on only looks like an off-by-one
                     diagnoses = [x for x in diagnoses if x.kind is not Kind.SHIFTED]
@@ -204,7 +212,11 @@ def simplicity(draw: Draw, position: int) -> tuple[float, ...]:
     plain), integers before other numbers, fewer distinct values, magnitudes nearest 1 (`3` reads
     more easily than `1e-7` or `5000`), and the draw's position to break ties.
     """
-    values = np.concatenate([np.asarray(v, dtype=np.float64).reshape(-1) for v in draw.values]) if draw.values else np.zeros(0)
+    values = (
+        np.concatenate([np.asarray(v, dtype=np.float64).reshape(-1) for v in draw.values])
+        if draw.values
+        else np.zeros(0)
+    )
     finite = values[np.isfinite(values)]
     nonzero = finite[finite != 0]
     spread = float(np.max(np.abs(np.log10(np.abs(nonzero))))) if nonzero.size else 0.0
@@ -223,7 +235,11 @@ def _wrong_on_every_draw(expected: list[ExpectedBlocks], answers: tuple[Blocks, 
     if len(suspects) < len(expected):
         return False
     blocks = range(len(expected[0])) if expected else range(0)
-    if all(len({a[k].shape for a in answers} | {e[k].shape for e in expected}) == 1 and len({a[k].dtype for a in answers}) == 1 for k in blocks):
+    if all(
+        len({a[k].shape for a in answers} | {e[k].shape for e in expected}) == 1
+        and len({a[k].dtype for a in answers}) == 1
+        for k in blocks
+    ):
         return True  # the blocks stacked, so `failing_draws` compared every draw: all of them failed
     return all(
         any(g.shape != w.shape or not close(g, w).all() for g, w in zip(got, want))
@@ -244,14 +260,28 @@ def _fail(puzzle: Puzzle, seed: int, n: int, diagnoses: list[Diagnosis], failure
     )
 
 
-def _failure(puzzle: Puzzle, draw: Draw, name: str, k: int, want: np.ndarray, got: np.ndarray, out_ndim: int, wrong: np.ndarray | None) -> Failure:
+def _failure(
+    puzzle: Puzzle,
+    draw: Draw,
+    name: str,
+    k: int,
+    want: np.ndarray,
+    got: np.ndarray,
+    out_ndim: int,
+    wrong: np.ndarray | None,
+) -> Failure:
     cells: tuple[Cell, ...] = ()
     count = 0
     if wrong is not None:
         where = np.argwhere(wrong)
         count = len(where)
         cells = tuple(
-            Cell(tuple(int(i) for i in idx[:out_ndim]), tuple(int(i) for i in idx[out_ndim:]), float(got[tuple(idx)]), float(want[tuple(idx)]))
+            Cell(
+                tuple(int(i) for i in idx[:out_ndim]),
+                tuple(int(i) for i in idx[out_ndim:]),
+                float(got[tuple(idx)]),
+                float(want[tuple(idx)]),
+            )
             for idx in where[:MAX_CELLS]
         )
     return Failure(
@@ -270,7 +300,9 @@ def _failure(puzzle: Puzzle, draw: Draw, name: str, k: int, want: np.ndarray, go
     )
 
 
-def _on_every_draw(every: Sequence[tuple[np.ndarray, np.ndarray]], right: Callable[[np.ndarray, np.ndarray], bool]) -> bool:
+def _on_every_draw(
+    every: Sequence[tuple[np.ndarray, np.ndarray]], right: Callable[[np.ndarray, np.ndarray], bool]
+) -> bool:
     """A claim about an answer's values holds only when it holds on every draw, not just one."""
     return all(right(got, want) for got, want in every)
 
@@ -353,7 +385,9 @@ def _order_diagnosis(puzzle: Puzzle, want: Blocks, got: Blocks) -> Diagnosis | N
     )
 
 
-def _cotangent_shape_diagnoses(name: str, got: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
+def _cotangent_shape_diagnoses(
+    name: str, got: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg
+) -> list[Diagnosis]:
     head = f"{name}: got shape {got.shape}, expected {want.shape}"
     if got.shape == out_shape + arg.shape and got.shape != want.shape:
         return [Diagnosis(
@@ -384,7 +418,11 @@ def _value_diagnoses(
             if a.differentiable and "integer" not in a.edge_names and (v == 0).any()
         ]
         what = f"NaN or inf in {int(bad.sum())} entr{'y' if bad.sum() == 1 else 'ies'} of {name}"
-        overflow = _overflow_diagnosis(what, bad, out_shape, arg, puzzle, draw) if np.isfinite(want.astype(np.float64)).all() else None
+        overflow = (
+            _overflow_diagnosis(what, bad, out_shape, arg, puzzle, draw)
+            if np.isfinite(want.astype(np.float64)).all()
+            else None
+        )
         if overflow is not None:
             found.append(overflow)
         elif zeros:
@@ -403,7 +441,9 @@ def _value_diagnoses(
         return [precision, _cells_diagnosis(name, failure)]
     nonzero = bool(np.any(np.abs(w) > 0))
     if nonzero and close(-g, want).all():
-        found.append(Diagnosis(Kind.SIGN, f"{name} has the wrong sign: every entry is the negative of the expected one"))
+        found.append(
+            Diagnosis(Kind.SIGN, f"{name} has the wrong sign: every entry is the negative of the expected one")
+        )
     elif nonzero and not np.any(g):
         depends = f"the expected {name} is not" if puzzle.is_vjp else f"f does depend on {arg.name}"
         found.append(Diagnosis(Kind.CELLS, f"{name} is all zeros, but {depends}"))
@@ -494,7 +534,9 @@ def _lattice_gaps(puzzle: Puzzle, draw: Draw) -> list[tuple[float, str]]:
     return found
 
 
-def _near_lattice_diagnoses(name: str, puzzle: Puzzle, draws: tuple[Draw, ...], suspects: list[int], d: int) -> list[Diagnosis]:
+def _near_lattice_diagnoses(
+    name: str, puzzle: Puzzle, draws: tuple[Draw, ...], suspects: list[int], d: int
+) -> list[Diagnosis]:
     # Wrong only on draws where an index is close to an integer (or a half) without being on it:
     # the answer snaps a nearly whole index to the lattice point (a tolerance such as
     # abs(x - round(x)) < eps, np.isclose), where f snaps none. The shift that results is not an
@@ -559,9 +601,15 @@ def _factor_words(factor: float) -> str:
     if abs(float(ratio) - factor) > 1e-3 * abs(factor):
         return f"each of your entries is {factor:.4g} times the expected one"
     if ratio.denominator == 1:
-        return f"each of your entries is {ratio.numerator} times the expected one; is a division by {ratio.numerator} missing?"
+        return (
+            f"each of your entries is {ratio.numerator} times the expected one; is a division by {ratio.numerator} "
+            "missing?"
+        )
     if ratio.numerator == 1:
-        return f"each of your entries is 1/{ratio.denominator} of the expected one; did you divide by {ratio.denominator} once too often?"
+        return (
+            f"each of your entries is 1/{ratio.denominator} of the expected one; did you divide by "
+            f"{ratio.denominator} once too often?"
+        )
     return f"each of your entries is {ratio} times the expected one"
 
 
@@ -575,7 +623,9 @@ def _along(array: np.ndarray, axis: int, part: slice) -> np.ndarray:
     return array[(slice(None),) * axis + (part,)]
 
 
-def _shift_diagnoses(name: str, g: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
+def _shift_diagnoses(
+    name: str, g: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg
+) -> list[Diagnosis]:
     # Compared on the overlap only: the slice that slides in from past the edge has no expected
     # value (a one-based `arange(1, 11)` continues the pattern there). A Jacobian that is the same
     # shifted (a constant row) says nothing about shifts, so it is skipped. Input axes are tried
@@ -623,7 +673,8 @@ def distinct(yours: float, expected: float) -> tuple[str, str]:
 def _cells_diagnosis(name: str, failure: Failure) -> Diagnosis:
     total = failure.expected.size
     listed = "; ".join(
-        "{}: yours {}, expected {}".format(_entry_name(failure, c), *distinct(c.yours, c.expected)) for c in failure.cells
+        "{}: yours {}, expected {}".format(_entry_name(failure, c), *distinct(c.yours, c.expected))
+        for c in failure.cells
     )
     more = f" (first {len(failure.cells)}: {listed})" if failure.cells else ""
     if len(failure.cells) == 1 and failure.wrong_count == 1:
@@ -634,7 +685,9 @@ def _cells_diagnosis(name: str, failure: Failure) -> Diagnosis:
     return Diagnosis(Kind.CELLS, f"{name} is wrong on {failure.wrong_count} of {counted(total, 'entry')}{more}")
 
 
-def _overflow_diagnosis(what: str, bad: np.ndarray, out_shape: tuple[int, ...], arg: Arg, puzzle: Puzzle, draw: Draw) -> Diagnosis | None:
+def _overflow_diagnosis(
+    what: str, bad: np.ndarray, out_shape: tuple[int, ...], arg: Arg, puzzle: Puzzle, draw: Draw
+) -> Diagnosis | None:
     # exp of an entry beyond log(max float) is inf (far below it, 0): an answer that normalises
     # without subtracting the largest entry gets inf / inf or 0 / 0 there. The threshold is an
     # eighth of float64's (float32's own): f may scale its input (a temperature) before exp.
@@ -724,17 +777,26 @@ def _two_sided_draw(
         if not ((x < 0).any() and (x > 0).any()):
             continue
         got, want = answers[d][0], expected[d][0]
-        found = got.shape == want.shape and _kink_diagnoses("", got.astype(np.float64), want.astype(np.float64), puzzle.outs[0], arg, draws[d], puzzle)
+        found = got.shape == want.shape and _kink_diagnoses(
+            "", got.astype(np.float64), want.astype(np.float64), puzzle.outs[0], arg, draws[d], puzzle
+        )
         return d if found else None
     return None
 
 
-def _kink_diagnoses(name: str, g: np.ndarray, w: np.ndarray, out_shape: tuple[int, ...], arg: Arg, draw: Draw, puzzle: Puzzle) -> list[Diagnosis]:
+def _kink_diagnoses(
+    name: str, g: np.ndarray, w: np.ndarray, out_shape: tuple[int, ...], arg: Arg, draw: Draw, puzzle: Puzzle
+) -> list[Diagnosis]:
     # An elementwise f with a kink at 0 (relu): wrong on exactly the entries on one side.
     if out_shape != arg.shape or arg not in puzzle.args:
         return []
     G, W = _square(g, out_shape), _square(w, out_shape)
-    if G is None or W is None or np.any(W - np.diag(np.diag(W))) or not close(G - np.diag(np.diag(G)), np.zeros_like(W)).all():
+    if (
+        G is None
+        or W is None
+        or np.any(W - np.diag(np.diag(W)))
+        or not close(G - np.diag(np.diag(G)), np.zeros_like(W)).all()
+    ):
         return []
     x = np.asarray(draw.values[puzzle.args.index(arg)], dtype=np.float64).reshape(-1)
     mine, theirs = np.diag(G), np.diag(W)
@@ -758,7 +820,9 @@ def _kink_diagnoses(name: str, g: np.ndarray, w: np.ndarray, out_shape: tuple[in
     return []
 
 
-def _coupling_diagnoses(name: str, g: np.ndarray, w: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
+def _coupling_diagnoses(
+    name: str, g: np.ndarray, w: np.ndarray, out_shape: tuple[int, ...], arg: Arg
+) -> list[Diagnosis]:
     # Zero off the diagonal where the expected Jacobian is not: the classic `np.diag(s)` for a
     # softmax, which leaves out how the normaliser ties every output to every input.
     G, W = _square(g, out_shape), _square(w, out_shape)
@@ -771,7 +835,11 @@ def _coupling_diagnoses(name: str, g: np.ndarray, w: np.ndarray, out_shape: tupl
     dense = bool(coupled[off].all())
     where = "where every output depends on every input" if dense else "where outputs depend on other inputs too"
     if close(np.diag(G), np.diag(W)).all():
-        why = "; for a softmax s, d s_o / d x_i = -s_o s_i there: the normaliser ties every output to every input" if dense else ""
+        why = (
+            "; for a softmax s, d s_o / d x_i = -s_o s_i there: the normaliser ties every output to every input"
+            if dense
+            else ""
+        )
         return [Diagnosis(
             Kind.COUPLING,
             f"{name} is right on the diagonal, but 0 {where}: the off-diagonal coupling is missing "
@@ -822,7 +890,9 @@ def _flip_diagnoses(
             reversed_ = w[:, ::-1]
             if close(reversed_, w).all() or not close(g, reversed_).all():
                 continue
-            head = f"{name} has {arg.name}'s index reversed: what belongs at {arg.name}[k] sits at {arg.name}[{K - 1} - k]"
+            head = (
+                f"{name} has {arg.name}'s index reversed: what belongs at {arg.name}[k] sits at {arg.name}[{K - 1} - k]"
+            )
         else:
             mapped = _kernel_taps(w, kernel) if K < w.shape[1] else None
             if mapped is None:
@@ -831,7 +901,10 @@ def _flip_diagnoses(
             flipped = np.where(taps >= 0, c * kernel[np.where(taps >= 0, K - 1 - taps, 0)], 0.0)
             if close(flipped, w).all() or not close(g, flipped).all():
                 continue
-            head = f"{name} is the expected one with the kernel {kernel_arg.name} reversed: where f uses {kernel_arg.name}[k] you use {kernel_arg.name}[{K - 1} - k]"
+            head = (
+                f"{name} is the expected one with the kernel {kernel_arg.name} reversed: where f uses "
+                f"{kernel_arg.name}[k] you use {kernel_arg.name}[{K - 1} - k]"
+            )
         orientation = _orientation(kernel_arg, kernel, siblings + (w,))
         if orientation is None:  # no band of taps in any block: not a convolution
             continue
@@ -884,6 +957,7 @@ def _orientation(kernel_arg: Arg, kernel: np.ndarray, siblings: Blocks) -> str |
         if steps and all(np.all(s < 0) for s in steps):
             return (
                 f"f flips the kernel (a true convolution, as np.convolve computes): along a row, the inputs "
-                f"meet {kernel_arg.name}[{kernel.size - 1}] first and {kernel_arg.name}[0] last; did you leave it unflipped?"
+                f"meet {kernel_arg.name}[{kernel.size - 1}] first and {kernel_arg.name}[0] last; did you leave it "
+                "unflipped?"
             )
     return None

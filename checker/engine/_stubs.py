@@ -37,7 +37,10 @@ def header(puzzle: Puzzle) -> str:
         '"""\n'
     )
     doc = doc.replace('    """', '"""')
-    return f"{doc}\n{_IMPORTS}\n\n# The function to differentiate (read it; the checker uses its own copy).\n{puzzle.code}\n\n"
+    return (
+        f"{doc}\n{_IMPORTS}\n\n# The function to differentiate (read it; the checker uses its own "
+        f"copy).\n{puzzle.code}\n\n"
+    )
 
 
 def _task(puzzle: Puzzle) -> str:
@@ -120,9 +123,19 @@ def draws_plan(puzzle: Puzzle) -> tuple[str, list[tuple[str, list[str]]]]:
 
     total = len(_sampling.draws(puzzle, 0))
     found = _zeros.found(puzzle, _sampling.SAMPLER)
-    extra = [f"{len(found.zeros)} inputs where an entry of the Jacobian crosses zero (the same on every seed)"] if found.zeros else []
-    extra += [f"near-ties inside each group of `{puzzle.args[k].name}` that competes for an output" for k, _ in found.groups]
-    extra += [f"`{a.name}` at {', '.join(f'{m:g}' for m in a.magnitudes)} times its domain" for a in puzzle.args if a.magnitudes]
+    extra = (
+        [f"{len(found.zeros)} inputs where an entry of the Jacobian crosses zero (the same on every seed)"]
+        if found.zeros
+        else []
+    )
+    extra += [
+        f"near-ties inside each group of `{puzzle.args[k].name}` that competes for an output" for k, _ in found.groups
+    ]
+    extra += [
+        f"`{a.name}` at {', '.join(f'{m:g}' for m in a.magnitudes)} times its domain"
+        for a in puzzle.args
+        if a.magnitudes
+    ]
     summary = (
         f"{_sampling._random_count(puzzle)} stratified random draws, then each argument's special "
         f"structures, pairs of them, and coincidences between arguments"
@@ -153,7 +166,11 @@ def doc_index(chs: tuple[Chapter, ...]) -> str:
 def _is_untouched(answer: str) -> bool:
     # A stub's answer part from any version of the catalog: the signature and the raise, nothing else.
     lines = [line for line in answer.strip().splitlines() if line.strip()]
-    return len(lines) == 2 and lines[0].startswith(("def jac(", "def vjp(")) and lines[1].strip().startswith("raise NotImplementedError")
+    return (
+        len(lines) == 2
+        and lines[0].startswith(("def jac(", "def vjp("))
+        and lines[1].strip().startswith("raise NotImplementedError")
+    )
 
 
 def find_answers(root: str | Path) -> dict[str, list[Path]]:

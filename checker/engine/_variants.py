@@ -84,7 +84,9 @@ def fill(puzzle: Puzzle, text: str) -> str:
         name, word = match.group(1), match.group(2)
         param = params.get(name)
         if param is None or (word is not None and word not in dict(param.words)):
-            raise CatalogError(puzzle.name, f"unknown placeholder {match.group(0)} (parameters: {sorted(params) or 'none'})")
+            raise CatalogError(
+                puzzle.name, f"unknown placeholder {match.group(0)} (parameters: {sorted(params) or 'none'})"
+            )
         index = param.choices.index(chosen[name]) if name in chosen else 0
         return str(param.value(word, index))
 
@@ -105,7 +107,9 @@ def check(puzzle: Puzzle | str) -> None:
         try:
             result = jax.eval_shape(fn, *specs)
         except Exception as error:  # noqa: BLE001 - whatever the catalog's f raises is a kit bug: say which variant
-            raise CatalogError(f"{concrete.name} ({label(concrete)})", f"f does not run on its declared argument shapes: {error}") from None
+            raise CatalogError(
+                f"{concrete.name} ({label(concrete)})", f"f does not run on its declared argument shapes: {error}"
+            ) from None
         found = tuple(tuple(leaf.shape) for leaf in jax.tree_util.tree_leaves(result))
         if found != concrete.outs:
             raise CatalogError(
