@@ -16,7 +16,7 @@ import functools
 import itertools
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -570,7 +570,7 @@ class PackError(JacpuzzlesError):
     exit_code = 2
 
 
-def use_packs(folders: Any = (), texts: Any = ()) -> None:
+def use_packs(folders: Iterable[str | Path] = (), texts: Iterable[tuple[str | Path, str]] = ()) -> None:
     """Add the packs in `folders` (each holding `pack.toml`) after the kit's own chapters, in
     place of those added before; `texts` gives `(folder, catalog text)` pairs instead, where the
     folder is not to be read (a grading worker). Raises `PackError` or `CatalogError`."""

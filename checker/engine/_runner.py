@@ -22,7 +22,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
+from types import FrameType, ModuleType
 from typing import Any
 
 import numpy as np
@@ -96,7 +96,7 @@ def _guarded() -> Iterator[None]:
     saved = _snapshot()
     previous = None
     if threading.current_thread() is threading.main_thread():
-        def on_sigint(signum: int, frame: Any) -> None:
+        def on_sigint(signum: int, frame: FrameType | None) -> None:
             if _expired.is_set():  # the watchdog's interrupt, delivered
                 _expired.clear()
                 raise _Timeout()
@@ -156,7 +156,7 @@ def _time_limit(seconds: float) -> Iterator[None]:
             yield
         return
 
-    def on_alarm(signum: int, frame: Any) -> None:
+    def on_alarm(signum: int, frame: FrameType | None) -> None:
         raise _Timeout()
 
     previous = signal.signal(signal.SIGALRM, on_alarm)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -80,7 +81,7 @@ def fill(puzzle: Puzzle, text: str) -> str:
     params = {p.name: p for p in puzzle.params}
     chosen = dict(puzzle.variant)
 
-    def value(match: Any) -> str:
+    def value(match: re.Match[str]) -> str:
         name, word = match.group(1), match.group(2)
         param = params.get(name)
         if param is None or (word is not None and word not in dict(param.words)):
