@@ -1,4 +1,4 @@
-"""Grading with variants on (issue 16): each student graded on their own variant, the roster,
+"""Grading with variants on: each student graded on their own variant, the roster,
 the workspace record's flag, the integrity report, and the CI front-ends finding the student.
 
 A tiny class on three puzzles (cumsum, mean, relu), graded once through the command line:
@@ -423,7 +423,7 @@ def test_an_answer_fitting_another_variant_is_listed_under_its_author_with_ident
 
 
 def test_an_answer_solved_for_a_classmate_s_variant_frames_no_one() -> None:
-    """Issue 21: a student who hands in answers solved for a classmate's variant (the seed and the
+    """A student who hands in answers solved for a classmate's variant (the seed and the
     roster are in the assignment file) is the subject of the evidence; the classmate is named
     only under the author, and only when they handed in an answer of their own."""
     from checker.grading import _evidence

@@ -33,7 +33,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 CHAPTER = "layers"
 TOML = REPO / "checker" / "_data" / f"{CHAPTER}.toml"
 TEMPLATES = REPO / "tests" / "variants" / CHAPTER
-# The puzzles issue 17 asks for, in catalog order.
+# The chapter's puzzles, in catalog order.
 EXPECTED = [
     "softmax", "log_softmax", "logsumexp", "layer_norm", "rms_norm", "attention", "cross_entropy",
     "max_pool", "embedding_bag", "gelu", "batch_norm", "strided_conv",

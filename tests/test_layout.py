@@ -1,4 +1,4 @@
-"""The package's layout (issue 17): one subpackage per subsystem, imports pointing one way.
+"""The package's layout: one subpackage per subsystem, imports pointing one way.
 
     cli -> frontends -> authoring -> learner, grading -> engine
 

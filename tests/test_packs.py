@@ -1,4 +1,4 @@
-"""Puzzle packs (issue 17): an instructor's chapter in the kit's own catalog format.
+"""Puzzle packs: an instructor's chapter in the kit's own catalog format.
 
 `pack new` makes a pack that `pack check` passes; `pack check` names each problem on one line
 (puzzle, field, what to change); `--pack DIR` adds the chapter to the commands; a pack cannot

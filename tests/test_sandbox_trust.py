@@ -1,4 +1,4 @@
-"""The grader's side of the trust boundary (issue 15): what it reads back from a worker's folder.
+"""The grader's side of the trust boundary: what it reads back from a worker's folder.
 
 A worker's folder is the worker's: whatever it holds may be a link, a FIFO, a device, a forged
 record or array. The grader reads only regular files, capped, and believes only numbers; it

@@ -1,5 +1,5 @@
 """A student's workspace: `init --assignment FILE --student ID`, and every learner command in it
-using the student's own variant (issue 16, "Where it shows")."""
+using the student's own variant."""
 
 from __future__ import annotations
 
