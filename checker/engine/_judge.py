@@ -168,9 +168,10 @@ def _against(
                 return _fail(puzzle, seed, len(draws), diagnoses, failure)
             ok = close(got, want)
             if not ok.all():
-                failure = _failure(*failure_args, ~ok)
+                wrong = np.asarray(~ok)  # an array even for a 0-d block, where `~` gives a numpy scalar
+                failure = _failure(*failure_args, wrong)
                 diagnoses = _value_diagnoses(
-                    names[k], got, want, ~ok, out_shape, arg, draw, puzzle, failure, expected[d]
+                    names[k], got, want, wrong, out_shape, arg, draw, puzzle, failure, expected[d]
                 )
                 near = _near_lattice_diagnoses(names[k], puzzle, draws, suspects, d)
                 if near:  # an index shifted to the lattice point it nearly sits on only looks like an off-by-one
