@@ -34,9 +34,12 @@ from checker.engine._verdict import (
 # the argument's, as `jax.jacfwd` lays them out (`f: Float[Array, "I"] -> Float[Array, "O"]`
 # gives a block of shape `O I`); for a backward pass, a cotangent shaped like its argument.
 # Blocks differ in shape from one to the next, so their axes are not named here. An expected
-# block is float; an answer's may be anything numpy holds: the judge says what is wrong with it.
+# block is a float array; an answer's may hold any dtype (the judge says what is wrong with it),
+# and a 0-d one read back from a grading worker's stacked results is a numpy scalar, made an
+# array on the way in (`Blocks`, as every helper here takes them).
 ExpectedBlocks = tuple[Float[np.ndarray, "..."], ...]
-Blocks = tuple[Shaped[np.ndarray, "..."], ...]
+AnswerBlocks = tuple[Shaped[np.ndarray | np.generic, "..."], ...]
+Blocks = tuple[np.ndarray, ...]
 MAX_CELLS = 5  # wrong cells listed in a diagnosis
 
 
@@ -72,7 +75,11 @@ Oracle = tuple[str, list[ExpectedBlocks] | None, str]
 
 @jaxtyped(typechecker=beartype)
 def judge(
-    puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[ExpectedBlocks], answers: tuple[Blocks, ...], seed: int,
+    puzzle: Puzzle,
+    draws: tuple[Draw, ...],
+    expected: list[ExpectedBlocks],
+    answers: tuple[AnswerBlocks, ...],
+    seed: int,
     others: Sequence[Oracle] = (),
 ) -> Verdict:
     """The verdict on an answer, against JAX's Jacobians and each other oracle's.
@@ -83,15 +90,16 @@ def judge(
         expected: per draw, JAX's blocks (`jax.jacfwd`'s, or `jax.vjp`'s cotangents), in the
             order of `block_names(puzzle)`; each block `(*out, *arg)` (a cotangent `(*arg)`).
         answers: per draw, the answer's blocks in the same order, as it returned them (any
-            shape or dtype).
+            shape or dtype; a 0-d block may be a numpy scalar).
         seed: the seed the draws came from, named in the verdict.
         others: other oracles (TensorFlow's), each with blocks laid out as `expected`.
 
     Returns the `Verdict`: `pass` only when every block of every draw matches every oracle that
     has blocks here; otherwise the first failure, with its diagnoses.
     """
+    arrays = tuple(tuple(np.asarray(b) for b in blocks) for blocks in answers)
     primary = "jax.vjp" if puzzle.is_vjp else "jax.jacfwd"
-    verdict = _against(puzzle, draws, expected, answers, seed)
+    verdict = _against(puzzle, draws, expected, arrays, seed)
     if verdict.failure is not None:
         failure = verdict.failure
         d = next(i for i, draw in enumerate(draws) if draw.label == failure.draw_label)
@@ -105,7 +113,7 @@ def judge(
         if blocks is None:
             checks.append(OracleCheck(label, None, note))
             continue
-        second = _against(puzzle, draws, blocks, answers, seed)
+        second = _against(puzzle, draws, blocks, arrays, seed)
         if second.failure is not None:
             message = f"agrees with {primary} but not with {label}: {second.message}"
             checks.append(OracleCheck(label, False))
