@@ -60,13 +60,19 @@ def main() -> None:
     parser.add_argument("--against", type=Path, default=None)
     options = parser.parse_args()
     runs = options.runs
-    chosen = {n: c for k, (n, c) in enumerate(COMMANDS.items()) if k == 0 or options.only is None or any(w in n for w in options.only)}
+    chosen = {
+        n: c
+        for k, (n, c) in enumerate(COMMANDS.items())
+        if k == 0 or options.only is None or any(w in n for w in options.only)
+    }
     repos = {"": REPO} | ({f" [{options.against.name}]": options.against.resolve()} if options.against else {})
     warm = {tag: tempfile.mkdtemp(prefix="jacpuzzles-bench-warm-") for tag in repos}
     if any(kind == "warm" for _, kind, _ in chosen.values()):
         for tag, repo in repos.items():  # fill the warm caches once
             _time(CHECK + ["--dir", "solutions"], warm[tag], {}, repo)
-    times: dict[str, list[float]] = {name + (tag if k else ""): [] for k, name in enumerate(chosen) for tag in (repos if k else [""])}
+    times: dict[str, list[float]] = {
+        name + (tag if k else ""): [] for k, name in enumerate(chosen) for tag in (repos if k else [""])
+    }
     for _ in range(runs):
         for k, (name, (argv, kind, extra)) in enumerate(chosen.items()):
             for tag, repo in (repos.items() if k else [("", REPO)]):

@@ -17,14 +17,15 @@ from __future__ import annotations
 import functools
 import importlib.util
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
 
-from checker import Arg, Kind, Puzzle, Status, check_file, chapters, puzzles
+from checker import Arg, Kind, Puzzle, Status, chapters, check_file, puzzles
 from checker.engine import _domain
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -154,7 +155,7 @@ RANDOM_DRAWS = 4  # then the edge draws, then as many random draws again
 GAP = 1e-2  # how far a draw stays from a point where f has no derivative
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load(path: Path) -> Any:
     """The answer file as a module, imported once."""
     spec = importlib.util.spec_from_file_location(f"corpus_{path.parent.name}_{path.stem}", path)
@@ -228,7 +229,7 @@ def _draws(puzzle: Puzzle, seed: int = 0) -> list[tuple[Any, ...]]:
 
     result = [_with_guard(puzzle, random_draw) for _ in range(RANDOM_DRAWS)]
     for zeros in (1, 2):
-        def zero_draw() -> list[Any]:
+        def zero_draw(zeros: int = zeros) -> list[Any]:
             values = random_draw()
             for arg, v in zip(puzzle.args, values):
                 if "zero entry" in arg.edge_names and "zero" not in arg.avoid:
@@ -239,7 +240,7 @@ def _draws(puzzle: Puzzle, seed: int = 0) -> list[tuple[Any, ...]]:
     for label in labels:
         variants = {k: _edge_variants(label, arg, rng) for k, arg in enumerate(puzzle.args) if label in arg.edge_names}
         for s in range(max((len(v) for v in variants.values()), default=0)):
-            def edge_draw() -> list[Any]:
+            def edge_draw(variants: dict[int, Any] = variants, s: int = s) -> list[Any]:
                 values = random_draw()
                 for k, options in variants.items():
                     values[k] = options[s % len(options)]
@@ -298,7 +299,7 @@ def _answer_blocks(puzzle: Puzzle, raw: Any) -> list[Any] | None:
     return blocks
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cases(name: str) -> tuple[tuple[list[Any], tuple[np.ndarray, ...]], ...]:
     """Each draw of a puzzle as the answer's arguments, with JAX's expected blocks."""
     puzzle = CATALOG[name]

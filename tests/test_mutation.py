@@ -39,7 +39,7 @@ def _jac(name: str, path: Path) -> object:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return getattr(module, "jac")
+    return module.jac
 
 
 def test_operators_are_registered_once() -> None:

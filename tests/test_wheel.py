@@ -31,7 +31,9 @@ def run(*command: str | Path, cwd: Path, env: dict[str, str]) -> subprocess.Comp
         [str(c) for c in command], capture_output=True, text=True, cwd=cwd, env=env,
         stdin=subprocess.DEVNULL, timeout=240,
     )
-    assert result.returncode == 0, f"{command} exited {result.returncode}:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+    assert result.returncode == 0, (
+        f"{command} exited {result.returncode}:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+    )
     return result
 
 
@@ -53,11 +55,20 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_wheel_carries_every_reference_answer_unchanged(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zf:
-        packaged = {n.removeprefix("checker/_data/solutions/"): zf.read(n) for n in zf.namelist() if n.startswith("checker/_data/solutions/")}
+        packaged = {
+            n.removeprefix("checker/_data/solutions/"): zf.read(n)
+            for n in zf.namelist()
+            if n.startswith("checker/_data/solutions/")
+        }
         names = set(zf.namelist())
     source = {p.relative_to(SOLUTIONS).as_posix(): p.read_bytes() for p in SOLUTIONS.glob("*/*.py")}
     assert packaged == source
-    assert {"checker/_data/autodiff.toml", "checker/_data/indexing.toml", "checker/_data/classroom.yml", "checker/py.typed"} <= names
+    assert {
+        "checker/_data/autodiff.toml",
+        "checker/_data/indexing.toml",
+        "checker/_data/classroom.yml",
+        "checker/py.typed",
+    } <= names
 
 
 def _fresh_venv(tmp_path: Path) -> tuple[Path, dict[str, str]]:
@@ -85,7 +96,13 @@ def test_learner_loop_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> No
     run(python, "-m", "pip", "install", "--no-deps", "--no-index", "-q", wheel, cwd=tmp_path, env=env)
     home = tmp_path / "home"  # outside the repository, no workspace above it
     home.mkdir()
-    where = run(python, "-c", "import checker, checker.engine._solutions as s; print(checker.__file__); print(s.folder())", cwd=home, env=env)
+    where = run(
+        python,
+        "-c",
+        "import checker, checker.engine._solutions as s; print(checker.__file__); print(s.folder())",
+        cwd=home,
+        env=env,
+    )
     module, solutions = where.stdout.split()
     assert Path(module).resolve().is_relative_to(venv.resolve()), module
     assert not Path(module).resolve().is_relative_to(REPO), module

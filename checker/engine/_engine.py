@@ -9,11 +9,12 @@ verdict without waiting for JAX.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from checker.engine import _numerics, _oracles, _report, _runner, _sampling, _tf_oracle, _variants
-from checker.engine._catalog import Puzzle, puzzle_named
+from checker.engine._catalog import Puzzle
 from checker.engine._judge import Oracle, block_names, judge, published_answer
 from checker.engine._runner import Run
 from checker.engine._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
@@ -68,13 +69,14 @@ def check_answer(
 
 # Per puzzle: JAX's expected blocks and the other oracles' (see `judge`), or the disagreement
 # between oracles that makes that one puzzle a kit bug.
-_Expected = dict[str, "tuple[list[_oracles.Blocks], list[Oracle]] | _oracles.OracleDisagreement"]
+_PerPuzzle = tuple[list[_oracles.Blocks], list[Oracle]] | _oracles.OracleDisagreement
+_Expected = dict[str, _PerPuzzle]
 
 
 def _expected(work: list[tuple[Puzzle, tuple[_sampling.Draw, ...]]]) -> _Expected:
     """Expected blocks per puzzle from every oracle, cross-checked against each other."""
     try:
-        jax_blocks: dict[str, Any] = dict(_oracles.expected_many(work))
+        jax_blocks: dict[str, list[_oracles.Blocks] | _oracles.OracleDisagreement] = dict(_oracles.expected_many(work))
     except _oracles.OracleDisagreement:
         jax_blocks = {}
         for puzzle, draws in work:  # rare: find which puzzle it was, keep the others
@@ -98,13 +100,17 @@ def _expected(work: list[tuple[Puzzle, tuple[_sampling.Draw, ...]]]) -> _Expecte
     return found
 
 
-def _verdict(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: Any) -> Verdict:
+def _verdict(
+    puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: _PerPuzzle | None
+) -> Verdict:
     """The verdict on one run, every text that came from the answer made printable (it is shown
     on terminals, and written where an instructor will `cat` it)."""
     return _report.printable_verdict(_judged(puzzle, draws, run, seed, expected))
 
 
-def _judged(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: Any) -> Verdict:
+def _judged(
+    puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: _PerPuzzle | None
+) -> Verdict:
     if run.problem is not None:
         p = run.problem
         return Verdict(
@@ -113,7 +119,16 @@ def _judged(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: i
         )
     if isinstance(expected, _oracles.OracleDisagreement):
         message = str(expected)
-        return Verdict(puzzle.name, Status.ERROR, message, (Diagnosis(Kind.KIT_BUG, message),), output=run.output, draws=len(draws), seed=seed)
+        return Verdict(
+            puzzle.name,
+            Status.ERROR,
+            message,
+            (Diagnosis(Kind.KIT_BUG, message),),
+            output=run.output,
+            draws=len(draws),
+            seed=seed,
+        )
+    assert expected is not None, "the Jacobians of every answer that runs are computed first"
     blocks, others = expected
     verdict = _published_answer(puzzle, draws, judge(puzzle, draws, blocks, run.answers, seed, others))
     return dataclasses.replace(verdict, output=run.output)

@@ -39,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from checker.engine._catalog import FLOAT_DTYPES, GENERIC_EDGES, INT_DTYPES, Arg, Puzzle
 from checker.engine import _domain, _zeros
+from checker.engine._catalog import FLOAT_DTYPES, GENERIC_EDGES, INT_DTYPES, Arg, Puzzle
 from checker.engine._draw import Draw as Draw, stacked as stacked  # the sampler's output type, for its callers
 from checker.engine._numerics import PRECISION
 from checker.engine._settings import DEFAULT_SEED

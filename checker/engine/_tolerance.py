@@ -9,17 +9,18 @@ often below 1e-20, and an answer that puts 0 there must fail however small that 
 all-zero block is compared at scale 1. NaN and inf never pass.
 
 The expected Jacobians are float64 (`_numerics`), and the tolerance is the one of the precision
-the answer returns. A float64 answer, or a wider one (`np.longdouble`), gets rtol 1e-7: a formula
-that is exact in maths passes on every draw (`cos(x + pi/2)` is off by 2e-16 absolute, and no draw puts x closer to 0 than 1e-7),
-while a constant rounded to six digits fails. An answer that returns float32 gets the float32
-rule, rtol 2e-6 (a product of ten float32 roundings is within 1.2e-6); one that returns float16
-or bfloat16 is read as numbers and judged by the float32 rule too, so it passes only where its
-values are exact (0, 1, 1/4, 2), and the judge says why otherwise.
+the answer returns. A float64 answer, or a wider one (`np.longdouble`), gets rtol 1e-7: a
+formula that is exact in maths passes on every draw (`cos(x + pi/2)` is off by 2e-16 absolute,
+and no draw puts x closer to 0 than 1e-7), while a constant rounded to six digits fails. An
+answer that returns float32 gets the float32 rule, rtol 2e-6 (a product of ten float32 roundings
+is within 1.2e-6); one that returns float16 or bfloat16 is read as numbers and judged by the
+float32 rule too, so it passes only where its values are exact (0, 1, 1/4, 2), and the judge
+says why otherwise.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from beartype import beartype
@@ -78,7 +79,9 @@ def close_per_draw(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
 
 
 @jaxtyped(typechecker=beartype)
-def _close_per_draw(actual: Shaped[np.ndarray, "n *jac"], expected: Shaped[np.ndarray, "n *jac"]) -> Bool[np.ndarray, " n"]:
+def _close_per_draw(
+    actual: Shaped[np.ndarray, " n *jac"], expected: Shaped[np.ndarray, " n *jac"]
+) -> Bool[np.ndarray, " n"]:
     """`close_per_draw` on stacks of one shape."""
     rtol, atol = tolerance(actual.dtype)
     e = np.asarray(expected, dtype=np.float64).reshape(len(expected), -1)

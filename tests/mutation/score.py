@@ -16,10 +16,10 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Sequence
 
 from checker.authoring import mutation as M
 
@@ -88,7 +88,9 @@ def score_puzzle(name: str, seeds: Sequence[int], operators: Sequence[str] | Non
         try:
             verdict = checker.check_file(name, reference, seed=seed)
             if verdict.status is not Status.PASS:
-                result.problems.append(f"the reference answer gets {verdict.status.name} on seed {seed}: {verdict.message}")
+                result.problems.append(
+                    f"the reference answer gets {verdict.status.name} on seed {seed}: {verdict.message}"
+                )
         except Exception as exc:  # noqa: BLE001 - a checker mid-rewrite may crash; report it
             result.problems.append(f"check_file crashed on the reference, seed {seed}: {type(exc).__name__}: {exc}")
     proving = time.perf_counter()
@@ -115,8 +117,10 @@ def score_puzzle(name: str, seeds: Sequence[int], operators: Sequence[str] | Non
             for seed in seeds:
                 try:
                     status = checker.check_file(name, path, seed=seed).status
-                except Exception as exc:  # noqa: BLE001
-                    result.problems.append(f"check_file crashed on {mutant.id}, seed {seed}: {type(exc).__name__}: {exc}")
+                except Exception as exc:  # noqa: BLE001 - a checker mid-rewrite may crash; report it
+                    result.problems.append(
+                        f"check_file crashed on {mutant.id}, seed {seed}: {type(exc).__name__}: {exc}"
+                    )
                     continue
                 if status is Status.PASS:
                     passed.append(seed)
@@ -155,12 +159,23 @@ def run(
 
 
 def report(score: Score) -> str:
-    lines = [f"{'puzzle':36s} {'generated':>9s} {'proven':>7s} {'killed':>7s} {'survive':>7s} {'secs':>6s} {'(prove)':>7s}"]
+    lines = [
+        f"{'puzzle':36s} {'generated':>9s} {'proven':>7s} {'killed':>7s} {'survive':>7s} {'secs':>6s} {'(prove)':>7s}"
+    ]
     for p in score.puzzles:
-        lines.append(f"{p.puzzle:36s} {p.generated:9d} {p.proven:7d} {p.killed:7d} {len(p.survivors):7d} {p.seconds:6.1f} {p.prove_seconds:7.1f}")
-    lines.append(f"{'total':36s} {score.generated:9d} {score.proven:7d} {score.killed:7d} {len(score.survivors):7d} {score.seconds:6.1f}")
+        lines.append(
+            f"{p.puzzle:36s} {p.generated:9d} {p.proven:7d} {p.killed:7d} {len(p.survivors):7d} {p.seconds:6.1f} "
+            f"{p.prove_seconds:7.1f}"
+        )
+    lines.append(
+        f"{'total':36s} {score.generated:9d} {score.proven:7d} {score.killed:7d} {len(score.survivors):7d} "
+        f"{score.seconds:6.1f}"
+    )
     seeds = ",".join(map(str, score.seeds))
-    lines.append(f"mutation score (killed on every seed {seeds} / proven wrong): {score.killed}/{score.proven} = {100 * score.ratio:.1f}%")
+    lines.append(
+        f"mutation score (killed on every seed {seeds} / proven wrong): {score.killed}/{score.proven} = "
+        f"{100 * score.ratio:.1f}%"
+    )
     if score.survivors:
         lines.append("survivors:")
         for s in score.survivors:

@@ -112,7 +112,7 @@ def truth_fn(p):
 def as_block(x) -> onp.ndarray:
     try:
         return onp.asarray(x).astype(onp.float64)
-    except Exception:
+    except Exception:  # noqa: BLE001 - an answer's block may be anything: the plain conversion reports it
         return onp.asarray(x, dtype=onp.float64)
 
 
@@ -152,7 +152,7 @@ def run_answer(p, fn, args, jit_cache: dict):
             out = jitted(*dyn)
             jit_cache["mode"] = "jit"
             return out
-        except Exception:
+        except Exception:  # noqa: BLE001 - whatever jit cannot run is run plainly
             jit_cache["mode"] = "plain"
     return call(*dyn)
 
@@ -337,7 +337,7 @@ def verify(paths: list[pathlib.Path], n_points: int) -> tuple[list[tuple], bool]
             try:
                 module = load(path)
                 fn = getattr(module, p.answer_name)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - an answer's module may raise anything
                 rows.append((rel, expect, "LOAD ERROR", repr(exc)))
                 all_ok = False
                 continue
@@ -381,7 +381,7 @@ def verify(paths: list[pathlib.Path], n_points: int) -> tuple[list[tuple], bool]
                     try:
                         got = answer_blocks(p, run_answer(p, fn, args, cache))
                         ok, rel_e, rel_b, note = compare(expected, got, 1e-5, 1e-6, 1e-12)
-                    except Exception as exc:  # noqa: BLE001
+                    except Exception as exc:  # noqa: BLE001 - the answer's error is its verdict here
                         ok, rel_b, note = False, math.inf, f"answer raised {exc!r}"
                     worst = max(worst, rel_b)
                     if not ok:
@@ -407,7 +407,7 @@ def run_checker(paths: list[pathlib.Path], seeds: range) -> list[tuple]:
             try:
                 v = check_file(path.parent.name, str(path), seed=seed)
                 statuses.append((seed, v.status.name.lower(), v.message.splitlines()[0] if v.message else ""))
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:  # noqa: BLE001 - a checker crash is a result to report
                 statuses.append((seed, "crash", repr(exc)))
         out.append((str(path.relative_to(HERE)), expect, statuses))
     return out
@@ -433,7 +433,7 @@ def main() -> int:
     print("\ncounts:", {ch: c for ch, c in sorted(chapters.items())})
     print("verify:", "OK" if ok else "PROBLEMS (see the upper-case verdicts above)")
     if opts.checker:
-        print("\nchecker, seeds 0..%d:" % (opts.seeds - 1))
+        print(f"\nchecker, seeds 0..{opts.seeds - 1}:")
         false_passes, false_fails = [], []
         for rel, expect, statuses in run_checker(paths, range(opts.seeds)):
             summary = " ".join(f"{s}:{st}" for s, st, _ in statuses)
@@ -454,6 +454,6 @@ def main() -> int:
 if __name__ == "__main__":
     try:
         sys.exit(main())
-    except Exception:
+    except Exception:  # noqa: BLE001 - any crash: its traceback, and exit 2
         traceback.print_exc()
         sys.exit(2)

@@ -195,7 +195,7 @@ def _compare(blocks: list[Any], truth: list[np.ndarray], batched: bool, witnesse
     if not wrong.any():
         return None
     d = int(np.flatnonzero(wrong)[0])
-    for k, (got, wide, want, bad) in enumerate(per_block):
+    for k, (_, wide, want, bad) in enumerate(per_block):
         if bad[d].any():
             entry = tuple(int(i) for i in np.argwhere(bad[d])[0])
             return d, f"block {k} entry {entry}: {wide[d][entry]!r}, expected {want[d][entry]!r}"
