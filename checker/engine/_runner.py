@@ -552,7 +552,7 @@ def _program(jaxpr: Any) -> tuple[Any, ...]:
     then differ, and the answer runs eagerly, where each call counts.
     """
     import jax
-    from jax.extend import core
+    from jax._src import core  # what `jax.extend.core` re-exports, without importing all of `jax.extend` (Pallas)
 
     def walk(j: Any) -> tuple[Any, ...]:
         known = _PROGRAMS.get(id(j))
@@ -632,7 +632,7 @@ def own_primitives() -> dict[int, Any]:
     import jax.numpy  # noqa: F401
     import jax.scipy.special  # noqa: F401
     from jax import errors
-    from jax.extend.core import Primitive
+    from jax._src.core import Primitive  # `jax.extend.core.Primitive`; `jax.extend` imports Pallas, 0.1 s
 
     if gc.get_freeze_count() > _FROZEN_BEFORE:  # the frozen heap is not listed: the answer would be "none"
         raise RuntimeError("JAX's own primitives must be found before gc.freeze()")
