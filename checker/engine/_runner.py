@@ -612,6 +612,9 @@ def traceable(jaxpr: Any, batched: bool = False) -> bool:
     return all(id(q) in own and "callback" not in q.name and not (batched and q.name == "custom_vmap_call") for q in _primitives(jaxpr))
 
 
+_PRELOAD = ("jaxtyping", "jaxlib.mlir.dialects.mhlo", "jaxlib.mlir.dialects.builtin", "jaxlib.mlir.extras.meta")
+
+
 # Objects already frozen when this module is imported (Python 3.12 freezes some at start-up);
 # the zygote freezes its heap later, once `own_primitives` has run: more frozen than this means
 # it ran too late.
@@ -632,6 +635,16 @@ def own_primitives() -> dict[int, Any]:
     import jax.numpy  # noqa: F401
     import jax.scipy.special  # noqa: F401
     from jax import errors
+
+    # Loaded now, before any guard is armed, rather than by the answer: what every stub imports
+    # (jaxtyping, 50 modules with its own imports) and what JAX loads to lower the answer's first
+    # program. Each module imported while the guards are armed makes them look for new custom
+    # derivative rules; 61 such looks were a tenth of a warm one-puzzle check.
+    for name in _PRELOAD:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # another JAX version's layout: loaded later, when needed
+            pass
     from jax._src.core import Primitive  # `jax.extend.core.Primitive`; `jax.extend` imports Pallas, 0.1 s
 
     if gc.get_freeze_count() > _FROZEN_BEFORE:  # the frozen heap is not listed: the answer would be "none"
