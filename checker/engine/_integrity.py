@@ -112,6 +112,7 @@ _GONE = object()  # a binding the answer deleted
 _LOG = {"tamper": "log"}  # what was refused: grows while an answer runs; rebinding it is a rewrite
 _PROGRESS = {"tamper": "progress"}  # how far the guards got: only the kit moves it forward, never past what is loaded
 _CACHE = {"tamper": "cache"}  # remembered work: a nested check may refresh it; any change is dropped (made again)
+_CUSTOM_CACHE = {"tamper": "cache", "group": "custom"}  # the same, dropped apart from the others (`_drop_changed_caches`)
 
 
 @dataclass(eq=False)
@@ -155,6 +156,9 @@ class _GuardState:
     bound_for: tuple[int, ...] | None = field(default=None, metadata=_CACHE)
     bound: list[tuple[Any, Any, Any]] = field(default_factory=list, metadata=_CACHE)
     templates: dict[tuple[tuple[str, ...], bool], types.CodeType] = field(default_factory=dict, metadata=_CACHE)
+    # module name -> (the module, the size of its namespace, its `custom_jvp` and `custom_vjp`
+    # objects) when `_custom_rules` last read it whole, once it had finished loading.
+    custom_objects: dict[str, tuple[Any, int, tuple[Any, ...]]] = field(default_factory=dict, metadata=_CUSTOM_CACHE)
 
     def _private_copy(self) -> _GuardState:
         """A copy holding copies of every container, for the grading worker's gate and audit hook."""
@@ -344,17 +348,18 @@ def _restore_state(before: _Snapshot) -> None:
 
 
 def _drop_changed_caches(before: _Snapshot) -> None:
-    """Forget all the guards remembered if any of it changed while the answer ran (the caches
-    hold together: `bound` is what `bound_for` says): it is made again when next needed."""
+    """Forget what the guards remembered if any of it changed while the answer ran, a group of
+    caches at a time (a group holds together: `bound` is what `bound_for` says): it is made
+    again when next needed. The custom rules' cache is a group of its own: an answer that
+    imports a module changes it, and need not cost the bindings' caches."""
     _, state, values, contents = before
     caches = [f for f in fields(_GuardState) if _tamper(f.name) == "cache"]
-    if all(
-        getattr(state, f.name) is values[f.name] and getattr(state, f.name) == contents.get(f.name, values[f.name])
-        for f in caches
-    ):
-        return
-    for f in caches:
-        setattr(state, f.name, f.default_factory() if callable(f.default_factory) else f.default)
+    for group in dict.fromkeys(f.metadata.get("group") for f in caches):
+        members = [f for f in caches if f.metadata.get("group") == group]
+        if all(getattr(state, f.name) is values[f.name] and getattr(state, f.name) == contents.get(f.name, values[f.name]) for f in members):
+            continue
+        for f in members:
+            setattr(state, f.name, f.default_factory() if callable(f.default_factory) else f.default)
 
 
 def used() -> list[str]:
@@ -669,22 +674,32 @@ def _custom_rules() -> list[types.FunctionType]:
 
     kinds = (custom_derivatives.custom_jvp, custom_derivatives.custom_vjp)
     public = {id(f) for pair in _STATE.stand_ins.values() for f in pair}  # the originals and their stand-ins
+    known = _STATE.custom_objects
     found = []
     for name, module in list(sys.modules.items()):  # JAX's, and any library's built on it (optax's log-softmax)
         if module is None or name.partition(".")[0] in KIT:
             continue
         try:
-            values = list(vars(module).values())
+            namespace = vars(module)
         except TypeError:  # a module object without a __dict__
             continue
-        for value in values:
-            if isinstance(value, kinds):
-                for rule in (getattr(value, "jvp", None), getattr(value, "fwd", None), getattr(value, "bwd", None)):
-                    # The rule itself only: a partial's arguments may be functions used elsewhere
-                    # (zeta's rule holds `jax.jvp`), and the public API has its stand-ins.
-                    function = rule.func if isinstance(rule, functools.partial) else rule
-                    if isinstance(function, types.FunctionType) and id(function) not in public:
-                        found.append(function)
+        # Reading every name of every module again on each import cost 0.5 s of a one-puzzle
+        # check: a module that finished loading and holds as many names as last time is not
+        # read again, but its custom functions' rules are (a rule can be defined later).
+        seen = known.get(name)
+        if seen is not None and seen[0] is module and seen[1] == len(namespace):
+            customs: tuple[Any, ...] = seen[2]
+        else:
+            customs = tuple(value for value in list(namespace.values()) if isinstance(value, kinds))
+            if not getattr(getattr(module, "__spec__", None), "_initializing", False):
+                known[name] = (module, len(namespace), customs)
+        for value in customs:
+            for rule in (getattr(value, "jvp", None), getattr(value, "fwd", None), getattr(value, "bwd", None)):
+                # The rule itself only: a partial's arguments may be functions used elsewhere
+                # (zeta's rule holds `jax.jvp`), and the public API has its stand-ins.
+                function = rule.func if isinstance(rule, functools.partial) else rule
+                if isinstance(function, types.FunctionType) and id(function) not in public:
+                    found.append(function)
     return found
 
 

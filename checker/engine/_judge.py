@@ -11,8 +11,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import numpy as np
-from beartype import beartype
-from jaxtyping import Bool, Float, Shaped, jaxtyped
+from jaxtyping import Bool, Float, Shaped
 
 from checker.engine._catalog import FLOAT_DTYPES, Arg, Puzzle
 from checker.engine._sampling import LATTICE_OFFSETS, Draw
@@ -73,7 +72,6 @@ def _block_arg(puzzle: Puzzle, k: int) -> tuple[tuple[int, ...], Arg]:
 Oracle = tuple[str, list[ExpectedBlocks] | None, str]
 
 
-@jaxtyped(typechecker=beartype)
 def judge(
     puzzle: Puzzle,
     draws: tuple[Draw, ...],
@@ -412,7 +410,6 @@ def _swap(array: np.ndarray, first: int) -> np.ndarray:
     return np.moveaxis(array, tuple(range(first)), tuple(range(array.ndim - first, array.ndim)))
 
 
-@jaxtyped(typechecker=beartype)
 def _value_diagnoses(
     name: str, got: Shaped[np.ndarray, "*jac"], want: Float[np.ndarray, "*jac"], wrong: Bool[np.ndarray, "*jac"],
     out_shape: tuple[int, ...], arg: Arg, draw: Draw, puzzle: Puzzle, failure: Failure, siblings: ExpectedBlocks = (),

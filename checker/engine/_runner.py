@@ -600,7 +600,7 @@ def _program(jaxpr: Any) -> tuple[Any, ...]:
     then differ, and the answer runs eagerly, where each call counts.
     """
     import jax
-    from jax.extend import core
+    from jax._src import core  # what `jax.extend.core` re-exports, without importing all of `jax.extend` (Pallas)
 
     def walk(j: Any) -> tuple[Any, ...]:
         known = _PROGRAMS.get(id(j))
@@ -666,6 +666,9 @@ def traceable(jaxpr: Any, batched: bool = False) -> bool:
     )
 
 
+_PRELOAD = ("jaxtyping", "jaxlib.mlir.dialects.mhlo", "jaxlib.mlir.dialects.builtin", "jaxlib.mlir.extras.meta")
+
+
 # Objects already frozen when this module is imported (Python 3.12 freezes some at start-up);
 # the zygote freezes its heap later, once `own_primitives` has run: more frozen than this means
 # it ran too late.
@@ -686,7 +689,17 @@ def own_primitives() -> dict[int, Any]:
     import jax.numpy
     import jax.scipy.special  # noqa: F401 - imported for the primitives it defines
     from jax import errors
-    from jax.extend.core import Primitive
+
+    # Loaded now, before any guard is armed, rather than by the answer: what every stub imports
+    # (jaxtyping, 50 modules with its own imports) and what JAX loads to lower the answer's first
+    # program. Each module imported while the guards are armed makes them look for new custom
+    # derivative rules; 61 such looks were a tenth of a warm one-puzzle check.
+    for name in _PRELOAD:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # another JAX version's layout: loaded later, when needed
+            pass
+    from jax._src.core import Primitive  # `jax.extend.core.Primitive`; `jax.extend` imports Pallas, 0.1 s
 
     if gc.get_freeze_count() > _FROZEN_BEFORE:  # the frozen heap is not listed: the answer would be "none"
         raise RuntimeError("JAX's own primitives must be found before gc.freeze()")

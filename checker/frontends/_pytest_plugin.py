@@ -30,7 +30,7 @@ SUITE = "jacpuzzles"  # the collector's name: junit's classname, the first part 
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("jacpuzzles", "jacpuzzles: one test per puzzle (docs/autograding.md)")
+    group = parser.getgroup("jacpuzzles", "jacpuzzles: one test per puzzle (`jacpuzzles docs autograding`)")
     group.addoption("--jacpuzzles", action="store_true", default=False,
                     help="test the answers in --jacpuzzles-dir: one test per puzzle; nothing else is collected")
     group.addoption(
