@@ -2,4 +2,5 @@
 
 from checker.authoring.mutation._main import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # imported alone (a walk over the package's modules), it does nothing
+    raise SystemExit(main())
