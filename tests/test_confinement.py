@@ -147,6 +147,7 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
     home.mkdir()
     (home / ".bashrc").write_text("# the instructor's\n")
     victim = subprocess.Popen(["sleep", "300"], user=USER if user else None)
+    started_nice = os.getpriority(os.PRIO_PROCESS, victim.pid)
     tag = f"{os.getpid()}_{abs(hash(configuration)) % 10**6}"
     values = {"@KIT@": str(REPO), "@SECRET@": SECRET, "@PORT@": str(listener.port), "@ABSTRACT@": listener.abstract,
               "@VICTIM@": str(victim.pid), "@TAG@": tag, "@HOST_HOME@": str(home)}
@@ -164,10 +165,11 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
                  **({"JACPUZZLES_CACHE": "off"} if user else {})},  # the tests' cache is root's
         )
         alive = victim.poll() is None
+        nice = os.getpriority(os.PRIO_PROCESS, victim.pid)  # reschedules_others's target: as started
     finally:
         victim.kill()
         victim.wait()
-    return {"result": result, "out": out, "connections": listener.connections - before, "victim_alive": alive, "planted": _planted(tag),
+    return {"result": result, "out": out, "connections": listener.connections - before, "victim_alive": alive, "victim_reniced": nice != started_nice, "planted": _planted(tag),
             "bashrc": (home / ".bashrc").read_text(), "bashrc_changed": bashrc_changed(home / ".bashrc")}
 
 
@@ -223,13 +225,14 @@ def test_every_attack_is_refused_in_every_configuration(configuration: str, root
         result = found["result"]
         assert result.returncode == 0, result.stderr[-3000:]
         line = next(line for line in result.stderr.splitlines() if line.startswith("isolation:"))
-        assert "Landlock ABI" in line and "seccomp" in line and "non-dumpable" in line, line
+        assert "Landlock ABI" in line and "seccomp" in line and "non-dumpable" in line and "no capabilities (CapEff 0" in line, line
         for case in CASES:
             doc = json.loads((found["out"] / f"{case}.json").read_text())
             cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
             assert cumsum["status"] == "pass", (configuration, case, cumsum)
         assert found["connections"] == 0, configuration
-        assert found["victim_alive"], configuration
+        assert found["victim_alive"] and not found["victim_reniced"], configuration
+        assert os.stat("/dev/null").st_mode & 0o7777 == 0o666, configuration  # tampers_stdin
         assert found["planted"] == [], configuration
         assert "planted" not in found["bashrc"] and found["bashrc_changed"] == [], configuration
         for path in found["out"].rglob("*"):

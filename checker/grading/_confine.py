@@ -39,14 +39,38 @@ REFUSED_CALLS = (
     "ptrace", "process_vm_readv", "process_vm_writev",  # another process's memory
     "keyctl", "add_key", "request_key",  # the kernel's key rings (the grader user's keys)
     "bpf", "perf_event_open", "userfaultfd",  # kernel attack surface
-    "mount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen", "fsmount",
+    "mount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen", "fsmount",  # mounts, old and new API
+    "fsconfig", "fspick", "mount_setattr", "unshare", "setns",  # (a worker gets its namespaces before the filter)
+    # Watching files: Landlock covers neither. A worker watched the grader make the next job's
+    # folder and write OUT; as root, fanotify's permission events made the grader's opens fail or hang.
+    "fanotify_init", "fanotify_mark", "inotify_init", "inotify_init1", "inotify_add_watch",
+    # What only root's capabilities allow (dropped too, `drop_capabilities`): refused twice.
+    "reboot", "acct", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
+    "swapon", "swapoff", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "iopl", "ioperm",
+    "open_by_handle_at", "name_to_handle_at", "quotactl", "syslog", "vhangup",
     "io_uring_setup", "io_uring_enter", "io_uring_register",  # io_uring opens sockets past a filter
     # Landlock covers no file's mode, owner or extended attributes: a worker that runs as root
     # (a container, no uid of its own) could make the grader's key or site-packages writable
     # by all, give them away, or set a file capability on a program of the machine.
     "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
     "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
+    # Nor times: a worker running as root owns /dev/null and the grader's files (the red team
+    # set the host's /dev/null to 2009 through its stdin).
+    "utime", "utimes", "futimesat", "utimensat",
 )
+# Calls that act on the process (or thread) their first argument names: refused unless it names
+# the worker itself (0, or its pid). As the grader's user, or as root, a worker reniced the grader
+# and others through sched_setattr (`refuse_escape_calls`).
+OWN_PROCESS_CALLS = ("sched_setattr", "sched_setscheduler", "sched_setparam", "sched_setaffinity")
+
+# Capabilities (`drop_capabilities`): prctl options and secure bits, from linux/prctl.h and securebits.h.
+PR_CAPBSET_DROP, PR_SET_SECUREBITS, PR_GET_SECUREBITS, PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT = 24, 28, 27, 38, 47
+PR_CAP_AMBIENT_CLEAR_ALL = 4
+CAP_SETPCAP = 8
+# NOROOT, NO_SETUID_FIXUP and NO_CAP_AMBIENT_RAISE, each locked; KEEP_CAPS off and locked: an exec
+# as uid 0 gains no capability, and no uid change keeps any.
+SECURE_BITS = 0b11101111
+_CAPABILITY_VERSION_3 = 0x20080522
 
 
 _OLD_ROOT = "/.host"
@@ -97,6 +121,7 @@ class Confinement:
     view: View | None  # as root: the file system of its namespaces
     landlock: LandlockPlan | None  # None where the kernel has no Landlock
     seccomp: bool  # the seccomp filter loads and refuses what it should
+    capabilities: bool = False  # every capability can be dropped for good (`drop_capabilities`)
 
 
 def probe(config: Config, view: View | None) -> dict[str, str]:
@@ -153,20 +178,42 @@ def refuse_escape_calls() -> None:
     import pyseccomp as seccomp
 
     rules = seccomp.SyscallFilter(seccomp.ALLOW)
-    for call in ("unshare", "clone"):
-        rules.add_rule(seccomp.ERRNO(errno.EPERM), call, seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "socket")
     # Limits and priorities of other processes: as the grader's own user, prlimit(RLIMIT_CPU) of
     # the grader or a classmate's worker would kill it (Landlock does not cover these calls).
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "prlimit64", seccomp.Arg(0, seccomp.NE, 0))
+    # setpriority and ioprio_set: only the calling process (PRIO_USER with 0 is every process of its uid).
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "setpriority", seccomp.Arg(1, seccomp.NE, 0))
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "setpriority", seccomp.Arg(0, seccomp.NE, 0))  # PRIO_PROCESS
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "ioprio_set", seccomp.Arg(1, seccomp.NE, 0))
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "ioprio_set", seccomp.Arg(0, seccomp.NE, 1))  # IOPRIO_WHO_PROCESS
+    # Scheduling: only 0 or its own pid. A rule compares an argument once, so "neither 0 nor pid"
+    # is "above pid" or one of the aligned blocks covering 1..pid-1.
+    own = os.getpid()
+    for call in OWN_PROCESS_CALLS:
+        rules.add_rule(seccomp.ERRNO(errno.EPERM), call, seccomp.Arg(0, seccomp.GT, own))
+        for mask, value in _aligned_blocks(1, own - 1):
+            rules.add_rule(seccomp.ERRNO(errno.EPERM), call, seccomp.Arg(0, seccomp.MASKED_EQ, mask, value))
     for call in REFUSED_CALLS:
         try:
             rules.add_rule(seccomp.ERRNO(errno.EPERM), call)
         except (RuntimeError, ValueError, OSError):  # a call this architecture or libseccomp does not know
             pass
     rules.load()
+
+
+def _aligned_blocks(low: int, high: int) -> list[tuple[int, int]]:
+    """(mask, value) pairs, over 64-bit values, whose matches are exactly `low`..`high`."""
+    blocks = []
+    while low <= high:
+        size = low & -low if low else 1 << 63
+        while size > high - low + 1:
+            size //= 2
+        blocks.append(((~(size - 1)) & (2**64 - 1), low))
+        low += size
+    return blocks
 
 
 def refuse_escape_calls_and_prove_it() -> None:
@@ -200,6 +247,94 @@ def refuse_escape_calls_and_prove_it() -> None:
         pass
     else:
         raise OSError("the seccomp filter was loaded, yet chmod did not fail with EPERM")
+    c = libc()
+    # Each refused whatever the process's privileges (arguments that would do nothing if allowed:
+    # reboot without its magic numbers, acct of no file; numbers of the calls the C library does not wrap, x86-64's).
+    for name, call in (("fanotify_init", lambda: c.fanotify_init(0, 0)), ("inotify_init1", lambda: c.inotify_init1(0)),
+                       ("reboot", lambda: c.syscall(169, 0, 0, 0, 0)), ("acct", lambda: c.acct(b"")), ("setns", lambda: c.setns(-1, 0)),
+                       ("unshare", lambda: c.unshare(0)), ("fsopen", lambda: c.syscall(430, None, 0)),
+                       ("fsconfig", lambda: c.syscall(431, -1, 0, None, None, 0)), ("mount_setattr", lambda: c.syscall(442, -1, None, 0, None, 0)),
+                       ("utimensat", lambda: c.syscall(280, -1, None, None, 0)),
+                       ("sched_setattr of another process", lambda: c.syscall(314, os.getppid(), None, 0))):
+        if name in ("reboot", "fsopen", "fsconfig", "mount_setattr", "utimensat", "sched_setattr of another process") and not _x86_64():
+            continue
+        if call() != -1 or ctypes.get_errno() != 1:
+            raise OSError(f"the seccomp filter was loaded, yet {name} did not fail with EPERM")
+    try:
+        os.sched_setaffinity(os.getppid(), os.sched_getaffinity(0))
+    except PermissionError:
+        pass
+    else:
+        raise OSError("the seccomp filter was loaded, yet sched_setaffinity of another process did not fail with EPERM")
+    os.sched_setaffinity(0, os.sched_getaffinity(0))  # its own: allowed
+    os.sched_setaffinity(os.getpid(), os.sched_getaffinity(0))
+
+
+def _x86_64() -> bool:
+    import platform
+
+    return platform.machine() == "x86_64"
+
+
+def drop_capabilities() -> None:
+    """Drop every capability of this process (a worker running as uid 0: a container, or no uid
+    of its own), for good: the bounding set emptied, ambient cleared, secure bits locked so that
+    no exec as uid 0 gains any back, no new privileges, then effective, permitted and inheritable
+    set to nothing. Last of a worker's confinement: nothing after it needs a capability. A worker
+    of another uid has none to drop (its bounding set stays; no new privileges keeps it unused)."""
+    import ctypes
+    import errno
+
+    c = libc()
+
+    def check(result: int, what: str) -> None:
+        if result != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, f"cannot drop the worker's capabilities: {what} failed ({os.strerror(err)})")
+
+    check(c.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+    root = bool(_capabilities("CapEff") >> CAP_SETPCAP & 1)
+    if root:
+        check(c.prctl(PR_SET_SECUREBITS, SECURE_BITS, 0, 0, 0), "prctl(PR_SET_SECUREBITS)")
+        # Every capability the kernel knows, up to its cap_last_cap (past it: EINVAL; the file
+        # itself is out of Landlock's reach by now).
+        for cap in range(64):
+            if c.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+                check(-1 if cap == 0 or ctypes.get_errno() != errno.EINVAL else 0, f"prctl(PR_CAPBSET_DROP, {cap})")
+                break
+    c.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)  # EINVAL before Linux 4.3: none to clear
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+    check(c.capset(ctypes.byref(Header(_CAPABILITY_VERSION_3, 0)), (Data * 2)()), "capset")
+    held = {name: _capabilities(name) for name in ("CapEff", "CapPrm", "CapInh", "CapAmb")}
+    if _capabilities("CapBnd") and root:
+        held["CapBnd"] = _capabilities("CapBnd")
+    if any(held.values()):
+        raise OSError(f"capabilities left after dropping them all: {held}")
+
+
+def drop_capabilities_and_prove_it() -> None:
+    """Drop them (in the probe's child, as a worker will) and check: CapEff 0 in /proc/self/status,
+    and, where it ran as uid 0, an empty bounding set and the secure bits locked."""
+    root = os.geteuid() == 0
+    drop_capabilities()
+    if _capabilities("CapEff") != 0:
+        raise OSError("capabilities were dropped, yet CapEff is not 0")
+    if root and (_capabilities("CapBnd") != 0 or libc().prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) != SECURE_BITS):
+        raise OSError("capabilities were dropped, yet the bounding set is not empty or the secure bits not locked")
+
+
+def _capabilities(name: str) -> int:
+    """This process's capability set `name` (CapEff, CapBnd...), from /proc/self/status."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(name + ":"):
+            return int(line.split()[1], 16)
+    raise OSError(f"no {name} in /proc/self/status")
 
 
 def probe_landlock(config: Config, view: View | None, enclosed: bool) -> tuple[str, LandlockPlan | None]:

@@ -65,11 +65,16 @@ def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tu
 
 
 def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, arm: int, pidns: bool) -> None:
-    """Descriptors, limits, and (as root) namespaces of its own and an unprivileged uid."""
-    null = os.open(os.devnull, os.O_RDWR)
+    """Descriptors, limits, (as root) namespaces of its own and an unprivileged uid, seccomp,
+    Landlock, and no capability left."""
+    # stdin an empty pipe, stdout a file of the job's: never the host's /dev/null, whose mode and
+    # times a worker running as root (its owner) could change through its descriptor.
+    empty, closed = os.pipe()
+    os.close(closed)
+    out = os.open(jobdir / "stdout", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     err = os.open(jobdir / "stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.dup2(null, 0)
-    os.dup2(null, 1)
+    os.dup2(empty, 0)
+    os.dup2(out, 1)
     os.dup2(err, 2)
     os.dup2(arm, 3)
     os.closerange(4, _max_fd())
@@ -88,6 +93,8 @@ def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, a
     _private_home(jobdir)
     if confinement.landlock is not None:
         _confine.landlock_self(confinement.landlock, jobdir, job.root, private=job.enclose, own_proc=job.enclose and pidns)
+    if confinement.capabilities:  # last: the namespaces, uid change and filters above need them
+        _confine.drop_capabilities()
 
 
 def _private_home(jobdir: Path) -> None:
