@@ -164,15 +164,16 @@ def seccomp_available() -> str:
     return ""
 
 def refuse_escape_calls() -> None:
-    """A seccomp filter for this process and all it starts. No new user namespace (`unshare`
-    or `clone` with CLONE_NEWUSER fail with EPERM; `clone3`, whose flags a filter cannot read,
+    """A seccomp filter for this process and all it starts. No new namespace (`unshare` and
+    `setns` fail with EPERM, `clone` with CLONE_NEWUSER too; `clone3`, whose flags a filter cannot read,
     fails with ENOSYS, and the C library falls back to `clone`): in a user namespace of its own
     a worker would hold every capability over a network namespace of its own, its loopback up,
     socket buffers that cgroup v1 does not charge to the job. No socket of any family: no TCP
     or UDP to the grader's machine or beyond, no netlink (whose queued replies cgroup v1 does
     not charge either), no unix socket to a service of the host (Landlock does not cover
-    connecting to a named one); `socketpair` stays. No `prlimit` or `setpriority` of another
-    process. And none of `REFUSED_CALLS`."""
+    connecting to a named one); `socketpair` stays. No `prlimit`, `setpriority` or `ioprio_set`
+    of another process, none of `OWN_PROCESS_CALLS` on a pid but 0 or its own (a thread's own id
+    is refused too: XLA does not set its threads' affinity). And none of `REFUSED_CALLS`."""
     import errno
 
     import pyseccomp as seccomp
@@ -250,12 +251,15 @@ def refuse_escape_calls_and_prove_it() -> None:
     c = libc()
     # Each refused whatever the process's privileges (arguments that would do nothing if allowed:
     # reboot without its magic numbers, acct of no file; numbers of the calls the C library does not wrap, x86-64's).
-    for name, call in (("fanotify_init", lambda: c.fanotify_init(0, 0)), ("inotify_init1", lambda: c.inotify_init1(0)),
-                       ("reboot", lambda: c.syscall(169, 0, 0, 0, 0)), ("acct", lambda: c.acct(b"")), ("setns", lambda: c.setns(-1, 0)),
-                       ("unshare", lambda: c.unshare(0)), ("fsopen", lambda: c.syscall(430, None, 0)),
-                       ("fsconfig", lambda: c.syscall(431, -1, 0, None, None, 0)), ("mount_setattr", lambda: c.syscall(442, -1, None, 0, None, 0)),
-                       ("utimensat", lambda: c.syscall(280, -1, None, None, 0)),
-                       ("sched_setattr of another process", lambda: c.syscall(314, os.getppid(), None, 0))):
+    calls: tuple[tuple[str, Callable[[], int]], ...] = (
+        ("fanotify_init", lambda: c.fanotify_init(0, 0)), ("inotify_init1", lambda: c.inotify_init1(0)),
+        ("reboot", lambda: c.syscall(169, 0, 0, 0, 0)), ("acct", lambda: c.acct(b"")), ("setns", lambda: c.setns(-1, 0)),
+        ("unshare", lambda: c.unshare(0)), ("fsopen", lambda: c.syscall(430, None, 0)),
+        ("fsconfig", lambda: c.syscall(431, -1, 0, None, None, 0)), ("mount_setattr", lambda: c.syscall(442, -1, None, 0, None, 0)),
+        ("utimensat", lambda: c.syscall(280, -1, None, None, 0)),
+        ("sched_setattr of another process", lambda: c.syscall(314, os.getppid(), None, 0)),
+    )
+    for name, call in calls:
         if name in ("reboot", "fsopen", "fsconfig", "mount_setattr", "utimensat", "sched_setattr of another process") and not _x86_64():
             continue
         if call() != -1 or ctypes.get_errno() != 1:
