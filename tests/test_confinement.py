@@ -1,5 +1,7 @@
 """The same attacks graded in every configuration the grader meets: root with namespaces, root
-with `JACPUZZLES_NO_NAMESPACES=1`, root without CAP_SYS_ADMIN (a container), a plain user.
+with `JACPUZZLES_NO_NAMESPACES=1`, root without CAP_SYS_ADMIN (a container), a plain user (in a
+user namespace of the zygote's own, where the kernel allows one), and a plain user with
+`JACPUZZLES_NO_USER_NAMESPACES=1` (as where they are refused: Landlock and seccomp only).
 
 Each submission of tests/confinement_corpus/ tries one attack at import and returns a right
 Jacobian only when it was refused, so every one must pass; the test also looks on the host for
@@ -40,7 +42,9 @@ CONFIGURATIONS = {
     "root without namespaces": ([], {"JACPUZZLES_NO_NAMESPACES": "1"}),
     "root without CAP_SYS_ADMIN": (["setpriv", "--inh-caps", "-sys_admin", "--bounding-set", "-sys_admin", "--"], {}),
     "plain user": (["runuser", "-u", USER, "--"], {}),
+    "plain user without user namespaces": (["runuser", "-u", USER, "--"], {"JACPUZZLES_NO_USER_NAMESPACES": "1"}),
 }
+PLAIN = ("plain user", "plain user without user namespaces")
 
 
 class _Listener:
@@ -142,7 +146,7 @@ def write_corpus(subs: Path, values: dict[str, str]) -> None:
 def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any]:
     """Build the corpus in `root` and grade it in `configuration`; what the test checks after."""
     prefix, overrides = CONFIGURATIONS[configuration]
-    user = configuration == "plain user"
+    user = configuration in PLAIN
     home = root / "home"  # the grader's user's home: a .bashrc to plant a line in
     home.mkdir()
     (home / ".bashrc").write_text("# the instructor's\n")
@@ -204,6 +208,17 @@ def _planted(tag: str) -> list[str]:
     return found
 
 
+def _enclosed(line: str) -> bool:
+    """Whether the start-up line says workers get namespaces of their own."""
+    return line.startswith("isolation: namespaces (")
+
+
+def _user_namespaces_allowed() -> bool:
+    """Whether this kernel lets the plain user make a user namespace (and mount in it)."""
+    probe = ["runuser", "-u", USER, "--", "unshare", "--map-root-user", "--mount", "mount", "-t", "tmpfs", "tmpfs", "/tmp"]
+    return subprocess.run(probe, check=False, capture_output=True, timeout=30).returncode == 0
+
+
 @pytest.fixture(scope="module")
 def root_or_skip() -> None:
     if os.geteuid() != 0:
@@ -214,7 +229,7 @@ def root_or_skip() -> None:
 
 @pytest.mark.parametrize("configuration", list(CONFIGURATIONS))
 def test_every_attack_is_refused_in_every_configuration(configuration: str, root_or_skip: None, listener: _Listener) -> None:
-    if configuration == "plain user":
+    if configuration in PLAIN:
         _plain_user()
     if configuration == "root without CAP_SYS_ADMIN" and shutil.which("setpriv") is None:
         pytest.skip("no setpriv (util-linux) to drop CAP_SYS_ADMIN")
@@ -226,10 +241,18 @@ def test_every_attack_is_refused_in_every_configuration(configuration: str, root
         assert result.returncode == 0, result.stderr[-3000:]
         line = next(line for line in result.stderr.splitlines() if line.startswith("isolation:"))
         assert "Landlock ABI" in line and "seccomp" in line and "non-dumpable" in line and "no capabilities (CapEff 0" in line, line
+        if configuration == "plain user":
+            if _user_namespaces_allowed():
+                assert "namespaces (a user namespace mapping only the grader's uid, then mount, pid, network, IPC, UTS)" in line, line
+            else:
+                assert "no namespaces (the grader does not run as root, and has no user namespace of its own: " in line, line
+        if configuration == "plain user without user namespaces":
+            assert not _enclosed(line), line
+            assert "no namespaces (the grader does not run as root, and has no user namespace of its own: turned off by JACPUZZLES_NO_USER_NAMESPACES)" in line, line
         for case in CASES:
             doc = json.loads((found["out"] / f"{case}.json").read_text())
             cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
-            assert cumsum["status"] == "pass", (configuration, case, cumsum)
+            assert cumsum["status"] == "pass", (configuration, case, cumsum)  # reaches_host_processes too: seccomp
         assert found["connections"] == 0, configuration
         assert found["victim_alive"] and not found["victim_reniced"], configuration
         assert os.stat("/dev/null").st_mode & 0o7777 == 0o666, configuration  # tampers_stdin

@@ -303,7 +303,7 @@ def test_the_grader_says_which_isolation_is_in_force(corpus: dict[str, Any]) -> 
     lines = [line for line in corpus["result"].stderr.splitlines() if line.startswith("isolation:")]
     assert len(lines) == 1, corpus["result"].stderr[-2000:]
     if os.geteuid() == 0:
-        assert "namespaces (mount, pid, network, IPC)" in lines[0]
+        assert "namespaces (mount, pid, network, IPC, UTS)" in lines[0]
 
 
 def test_files_a_worker_left_in_tmp_are_gone_after_grading(corpus: dict[str, Any]) -> None:

@@ -1,7 +1,9 @@
 """The confinement of a worker on Linux: what it may see, call and touch.
 
-As root, namespaces of its own (`enclose`: mount, over a file system built from an allow-list,
-`plan_view`; network; IPC; pid) and an unprivileged uid (`become`); in every configuration a seccomp
+As root, or as a plain user in the zygote's user namespace (`_linux.zygote_user_namespace`),
+namespaces of its own (`enclose`: mount, over a file system built from an allow-list,
+`plan_view`; network; IPC; UTS; pid, `new_pid_namespace`); as root, an unprivileged uid
+(`become`); in every configuration every capability given up (`_linux.drop_capabilities`), a seccomp
 filter (`refuse_escape_calls`) and Landlock (`landlock_self`, over the rules `landlock_reads`
 works out; `_landlock` is the system-call layer). The zygote probes once what this machine
 allows (`probe`, `probe_landlock`, `seccomp_available`), each answer "" when it can, else why not.
@@ -22,8 +24,8 @@ import numpy as np
 from checker.grading import _landlock
 from checker.grading._messages import Config
 from checker.grading._linux import (
-    AF_NETLINK, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWUSER, MNT_DETACH, MS_BIND, MS_NODEV, MS_NOEXEC,
-    MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, libc, mount, pivot_root, unshare,
+    AF_NETLINK, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWUSER, CLONE_NEWUTS, MNT_DETACH, PR_SET_PDEATHSIG, MS_BIND, MS_NODEV, MS_NOEXEC,
+    MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, libc, mount, pivot_root, prctl, unshare,
 )
 
 TMP_SIZE = "64m"  # each private /tmp, /var/tmp, /dev/shm a worker gets
@@ -44,7 +46,7 @@ REFUSED_CALLS = (
     # Watching files: Landlock covers neither. A worker watched the grader make the next job's
     # folder and write OUT; as root, fanotify's permission events made the grader's opens fail or hang.
     "fanotify_init", "fanotify_mark", "inotify_init", "inotify_init1", "inotify_add_watch",
-    # What only root's capabilities allow (dropped too, `drop_capabilities`): refused twice.
+    # What only root's capabilities allow (given up too, `_linux.drop_capabilities`): refused twice.
     "reboot", "acct", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
     "swapon", "swapoff", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "iopl", "ioperm",
     "open_by_handle_at", "name_to_handle_at", "quotactl", "syslog", "vhangup",
@@ -63,14 +65,12 @@ REFUSED_CALLS = (
 # and others through sched_setattr (`refuse_escape_calls`).
 OWN_PROCESS_CALLS = ("sched_setattr", "sched_setscheduler", "sched_setparam", "sched_setaffinity")
 
-# Capabilities (`drop_capabilities`): prctl options and secure bits, from linux/prctl.h and securebits.h.
-PR_CAPBSET_DROP, PR_SET_SECUREBITS, PR_GET_SECUREBITS, PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT = 24, 28, 27, 38, 47
-PR_CAP_AMBIENT_CLEAR_ALL = 4
+# The secure bits (`lock_secure_bits`), from linux/prctl.h and securebits.h.
+PR_SET_SECUREBITS, PR_GET_SECUREBITS = 28, 27
 CAP_SETPCAP = 8
 # NOROOT, NO_SETUID_FIXUP and NO_CAP_AMBIENT_RAISE, each locked; KEEP_CAPS off and locked: an exec
 # as uid 0 gains no capability, and no uid change keeps any.
 SECURE_BITS = 0b11101111
-_CAPABILITY_VERSION_3 = 0x20080522
 
 
 _OLD_ROOT = "/.host"
@@ -121,20 +121,31 @@ class Confinement:
     view: View | None  # as root: the file system of its namespaces
     landlock: LandlockPlan | None  # None where the kernel has no Landlock
     seccomp: bool  # the seccomp filter loads and refuses what it should
-    capabilities: bool = False  # every capability can be dropped for good (`drop_capabilities`)
 
 
-def probe(config: Config, view: View | None) -> dict[str, str]:
-    """As root: whether a worker can be enclosed in namespaces of its own (mount, pid, network,
-    IPC), and run as another user and still start JAX. Each answer is the empty string when it
-    can, or the reason."""
-    if os.geteuid() != 0 or not sys.platform.startswith("linux"):
-        return {"namespaces": "the grader does not run as root", "user": "the grader does not run as root"}
+def probe(config: Config, view: View | None, user_namespace: str) -> dict[str, str]:
+    """As root, or as a plain user in a user namespace of its own (`user_namespace` "": the
+    zygote's, mapping its uid only): whether a worker can be enclosed in namespaces of its own
+    (mount, pid, network, IPC, UTS); as root, whether it can also run as another user and still
+    start JAX. Each answer is the empty string when it can, or the reason."""
+    not_root = "the grader does not run as root"
+    if not sys.platform.startswith("linux"):
+        return {"namespaces": "not Linux", "user": not_root if os.geteuid() != 0 else "not Linux"}
     if os.environ.get("JACPUZZLES_NO_NAMESPACES"):  # as in a container that refuses them (tests, debugging)
         found = {"namespaces": "turned off by JACPUZZLES_NO_NAMESPACES"}
+    elif os.geteuid() != 0 and user_namespace:
+        return {"namespaces": f"{not_root}, and has no user namespace of its own: {user_namespace}", "user": not_root}
     else:
-        found = {"namespaces": try_in_child(lambda: enclose(config, view or plan_view(config), _probe_home()), "namespaces")}
+        def enclosed_as_a_job() -> None:  # in a pid namespace of its own: its /proc is mounted
+            if not new_pid_namespace():
+                raise OSError("no pid namespace of its own")
+            enclose(config, view or plan_view(config), _probe_home())
+
+        found = {"namespaces": try_in_child(enclosed_as_a_job, "namespaces")}
     enclosed = found["namespaces"] == ""
+    if os.geteuid() != 0:  # a user namespace maps the grader's uid alone: no other to drop to
+        found["user"] = f"{not_root}, and its user namespace maps its own uid only" if user_namespace == "" else not_root
+        return found
 
     def as_another_user() -> None:  # start JAX's backend and compile, as a worker will
         import jax
@@ -280,56 +291,35 @@ def _x86_64() -> bool:
     return platform.machine() == "x86_64"
 
 
-def drop_capabilities() -> None:
-    """Drop every capability of this process (a worker running as uid 0: a container, or no uid
-    of its own), for good: the bounding set emptied, ambient cleared, secure bits locked so that
-    no exec as uid 0 gains any back, no new privileges, then effective, permitted and inheritable
-    set to nothing. Last of a worker's confinement: nothing after it needs a capability. A worker
-    of another uid has none to drop (its bounding set stays; no new privileges keeps it unused)."""
+def lock_secure_bits() -> None:
+    """Where this process holds CAP_SETPCAP (a worker running as uid 0, or in a user namespace of
+    its own): lock the secure bits NOROOT, NO_SETUID_FIXUP and NO_CAP_AMBIENT_RAISE (KEEP_CAPS
+    off), so that no exec as uid 0 gains a capability back (`_linux.drop_capabilities` then gives
+    up those it holds). Elsewhere there is nothing to lock: it holds none, and no_new_privs
+    keeps it so."""
     import ctypes
-    import errno
 
-    c = libc()
-
-    def check(result: int, what: str) -> None:
-        if result != 0:
-            err = ctypes.get_errno()
-            raise OSError(err, f"cannot drop the worker's capabilities: {what} failed ({os.strerror(err)})")
-
-    check(c.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
-    root = bool(_capabilities("CapEff") >> CAP_SETPCAP & 1)
-    if root:
-        check(c.prctl(PR_SET_SECUREBITS, SECURE_BITS, 0, 0, 0), "prctl(PR_SET_SECUREBITS)")
-        # Every capability the kernel knows, up to its cap_last_cap (past it: EINVAL; the file
-        # itself is out of Landlock's reach by now).
-        for cap in range(64):
-            if c.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
-                check(-1 if cap == 0 or ctypes.get_errno() != errno.EINVAL else 0, f"prctl(PR_CAPBSET_DROP, {cap})")
-                break
-    c.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)  # EINVAL before Linux 4.3: none to clear
-
-    class Header(ctypes.Structure):
-        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-    class Data(ctypes.Structure):
-        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
-
-    check(c.capset(ctypes.byref(Header(_CAPABILITY_VERSION_3, 0)), (Data * 2)()), "capset")
-    held = {name: _capabilities(name) for name in ("CapEff", "CapPrm", "CapInh", "CapAmb")}
-    if _capabilities("CapBnd") and root:
-        held["CapBnd"] = _capabilities("CapBnd")
-    if any(held.values()):
-        raise OSError(f"capabilities left after dropping them all: {held}")
+    if not _capabilities("CapEff") >> CAP_SETPCAP & 1:
+        return
+    if libc().prctl(PR_SET_SECUREBITS, SECURE_BITS, 0, 0, 0) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"cannot lock the secure bits: {os.strerror(err)}")
 
 
 def drop_capabilities_and_prove_it() -> None:
-    """Drop them (in the probe's child, as a worker will) and check: CapEff 0 in /proc/self/status,
-    and, where it ran as uid 0, an empty bounding set and the secure bits locked."""
-    root = os.geteuid() == 0
-    drop_capabilities()
+    """Give up every capability (in the probe's child, as a worker does: `lock_secure_bits`, then
+    `_linux.drop_bounding_set` and `_linux.drop_capabilities`) and check: CapEff 0 in
+    /proc/self/status and, where it held CAP_SETPCAP, an empty bounding set and the secure bits
+    locked."""
+    from checker.grading import _linux
+
+    privileged = bool(_capabilities("CapEff") >> CAP_SETPCAP & 1)
+    lock_secure_bits()
+    _linux.drop_bounding_set()
+    _linux.drop_capabilities()
     if _capabilities("CapEff") != 0:
         raise OSError("capabilities were dropped, yet CapEff is not 0")
-    if root and (_capabilities("CapBnd") != 0 or libc().prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) != SECURE_BITS):
+    if privileged and (_capabilities("CapBnd") != 0 or libc().prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) != SECURE_BITS):
         raise OSError("capabilities were dropped, yet the bounding set is not empty or the secure bits not locked")
 
 
@@ -423,15 +413,32 @@ def try_in_child(action: Callable[[], None], what: str) -> str:
 
 
 
-def new_pid_namespace(own: int) -> bool:
-    """Make the zygote's next child the first process of a pid namespace of its own."""
-    import ctypes
+def new_pid_namespace() -> bool:
+    """In a child of the zygote: make a pid namespace of the job's own and fork its first process,
+    in which this returns True. This process stays outside: it waits for that one and exits with
+    its status (killing it, as the grader does to end a job, kills the namespace's first process
+    by its parent-death signal, and so the whole namespace). False, nothing made, where the
+    kernel refuses. (The zygote cannot make it itself: going back to its own pid namespace after
+    each one, `setns`, needs CAP_SYS_ADMIN over the host's, which a user namespace lacks.)"""
+    import signal
 
-    c = libc()
-    if c.setns(own, CLONE_NEWPID) != 0 or c.unshare(CLONE_NEWPID) != 0:
-        os.write(2, f"no pid namespace for a job: {os.strerror(ctypes.get_errno())}\n".encode())
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    try:
+        unshare(CLONE_NEWPID)
+    except OSError as exc:
+        os.write(2, f"no pid namespace for a job: {exc}\n".encode())
         return False
-    return True
+    first = os.fork()
+    if first == 0:
+        return True
+    while True:
+        try:
+            _, status = os.waitpid(first, 0)
+            break
+        except InterruptedError:
+            continue
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(code if code >= 0 else 128 - code)
 
 
 def enclose(config: Config, view: View, home: str) -> None:
@@ -447,7 +454,7 @@ def enclose(config: Config, view: View, home: str) -> None:
     folder (`home`: its copy of the answers and its results folder). The host's root is then
     detached (`pivot_root`): nothing else of the host can be reached by any path.
     """
-    unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC)
+    unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS)
     mount(None, "/", None, MS_REC | MS_PRIVATE)
     new = view.root
     mount("tmpfs", new, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
@@ -542,7 +549,10 @@ def _bind(source: str, target: str, readonly: bool) -> None:
             pass
     mount(source, target, None, MS_BIND | MS_REC)
     if readonly:
-        mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID)
+        # The flags the host's mount already has, kept: in a user namespace they are locked, and
+        # a remount that would clear one (nodev, noexec, an atime flag) is refused.
+        kept = os.statvfs(target).f_flag & (os.ST_NODEV | os.ST_NOEXEC | os.ST_NOATIME | os.ST_NODIRATIME | os.ST_RELATIME)
+        mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | kept)
 
 
 
@@ -558,7 +568,8 @@ def _under(path: str, folder: str) -> bool:
 
 
 def become(uid: int) -> None:
-    """Drop root for `uid` (and the group of the same number), with no supplementary groups."""
+    """Drop root for `uid` (and the group of the same number), with no supplementary groups
+    (the capabilities left, `_linux.drop_capabilities`)."""
     os.setgroups([])
     os.setgid(uid)
     os.setuid(uid)

@@ -4,8 +4,9 @@ A `Pool` starts one zygote process (`_zygote`), which imports JAX and the kit an
 class's draws once. For each attempt at a submission, the zygote forks a reaper and the reaper a
 worker: student code runs only there, never in the grader and never in a process where another
 submission's code ran. The worker gets a private copy of the submission's answer files as its
-working directory (and, when the grader runs as root, namespaces, control groups and an
-unprivileged uid of its own: docs/grading.md, "The threat model, as built"), a wall-clock
+working directory (and namespaces of its own, as root or, as a plain user, where user
+namespaces are allowed; as root, control groups and an unprivileged uid of its own:
+docs/grading.md, "The threat model, as built"), a wall-clock
 budget kept by this side's clock, and a memory limit. Results come back as `.npz` and JSON
 files in the worker's folder, read here as hostile data: never through a link, FIFO or device,
 capped in size, numbers only, every status decided here. A worker that dies, hangs or runs out
@@ -66,7 +67,10 @@ KIT = Path(__file__).resolve().parents[2]  # the folder holding the `checker` pa
 # PYTHONSTARTUP or any PYTHON* variable, not the working directory on sys.path), with the
 # kit's own folder first: a `numpy.py` or `checker/` in a submission, or a `.pth` planted in
 # some user's site-packages, must not stand in for the real ones.
-_BOOT = "import sys, runpy; sys.path.insert(0, sys.argv.pop(1)); runpy.run_module('checker.grading._zygote', run_name='__main__')"
+# The zygote's first step, while it has a single thread (numpy's import starts more): as a plain
+# user, a user namespace of its own (`_linux.zygote_user_namespace`; why not, its last argument).
+_BOOT = ("import sys, runpy; sys.path.insert(0, sys.argv.pop(1)); from checker.grading import _linux; "
+         "sys.argv.append(_linux.zygote_user_namespace()); runpy.run_module('checker.grading._zygote', run_name='__main__')")
 # What a process that ran out of memory under RLIMIT_AS tends to print before dying.
 _MEMORY_HINTS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory", "RESOURCE_EXHAUSTED")
 
@@ -159,6 +163,7 @@ class Pool:
             (scratch / shared).unlink(missing_ok=True)
         # What isolation the machine allows: "" where it does, else why not (docs/grading.md).
         self.enclosed = ready.get("namespaces") == ""
+        self.user_namespace = ready.get("user_namespace") == ""  # a plain user's zygote in one of its own
         self.unprivileged = ready.get("user") == ""
         self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups", "seccomp", "landlock", "capabilities") and v}
         self.filtered = ready.get("seccomp") == ""
@@ -180,7 +185,8 @@ class Pool:
         and the network, and what is missing (docs/grading.md, "The threat model, as built")."""
         held = []
         if self.enclosed:
-            held.append("namespaces (mount, pid, network, IPC), a file system of its own (an allow-list), private /tmp")
+            user = "a user namespace mapping only the grader's uid, then " if self.user_namespace else ""
+            held.append(f"namespaces ({user}mount, pid, network, IPC, UTS), a file system of its own (an allow-list), private /tmp")
         if self.landlock:
             held.append(_landlock.describe(self.landlock))
         if self.filtered:
@@ -509,7 +515,7 @@ def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None, sum
 # The grader's environment variables the zygote (and so every worker) gets: what Python, JAX,
 # XLA and the numeric libraries read. Nothing else: a worker's answers can print their environment
 # (and /proc/self/environ shows the one the zygote was started with) into the student's feedback.
-ENVIRONMENT = ("PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "JACPUZZLES_NO_NAMESPACES", "JACPUZZLES_NO_LANDLOCK")
+ENVIRONMENT = ("PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "JACPUZZLES_NO_NAMESPACES", "JACPUZZLES_NO_USER_NAMESPACES", "JACPUZZLES_NO_LANDLOCK")
 ENVIRONMENT_PREFIXES = ("LC_", "JAX_", "XLA_", "OPENBLAS_", "OMP_", "MKL_")
 
 

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from checker.grading import _confine
+from checker.grading import _confine, _linux
 from checker.grading._confine import Confinement
-from checker.grading._linux import PR_SET_PDEATHSIG, prctl
+from checker.grading._linux import PR_SET_DUMPABLE, PR_SET_PDEATHSIG, prctl
 from checker.grading._messages import Config, Job
 
 if TYPE_CHECKING:
@@ -65,8 +65,8 @@ def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tu
 
 
 def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, arm: int, pidns: bool) -> None:
-    """Descriptors, limits, (as root) namespaces of its own and an unprivileged uid, seccomp,
-    Landlock, and no capability left."""
+    """Descriptors, limits, namespaces of its own (as root, or in the zygote's user namespace),
+    the seccomp filter, (as root) an unprivileged uid, no capability, and Landlock."""
     # stdin an empty pipe, stdout a file of the job's: never the host's /dev/null, whose mode and
     # times a worker running as root (its owner) could change through its descriptor.
     empty, closed = os.pipe()
@@ -85,16 +85,20 @@ def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, a
         _confine.enclose(config, confinement.view or _confine.plan_view(config), job.home)
     if confinement.seccomp:
         _confine.refuse_escape_calls()
+    # In namespaces of its own (as root, or in the zygote's user namespace) it holds every
+    # capability until here: none is kept that could undo the namespaces, the filter or Landlock.
+    _confine.lock_secure_bits()  # no exec as uid 0 gains any back (needs CAP_SETPCAP too)
+    _linux.drop_bounding_set()  # needs CAP_SETPCAP, so before the uid changes
     if job.uid is not None:
         nproc = config.processes
         if nproc > 0:  # the uid is this job's alone: this counts the job's processes and threads
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
         _confine.become(job.uid)
+    _linux.drop_capabilities()
+    prctl(PR_SET_DUMPABLE, 0)  # again: a uid change resets it to fs.suid_dumpable
     _private_home(jobdir)
     if confinement.landlock is not None:
         _confine.landlock_self(confinement.landlock, jobdir, job.root, private=job.enclose, own_proc=job.enclose and pidns)
-    if confinement.capabilities:  # last: the namespaces, uid change and filters above need them
-        _confine.drop_capabilities()
 
 
 def _private_home(jobdir: Path) -> None:

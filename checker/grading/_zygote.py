@@ -11,11 +11,14 @@ code. For each job the grader sends it (a JSON line on stdin), it forks:
 - a **reaper**, trusted kit code, a child subreaper: every process the job starts stays in its
   tree, whatever sessions it makes; it forks the worker, tells the grader the worker's pid,
   waits for it, then kills everything left in its tree and reports how the worker ended.
+  Where jobs get namespaces, it is the first process of a pid namespace of the job's own, made
+  by the zygote's child that forks it and waits outside (`_confine.new_pid_namespace`).
 - the **worker**, where the student's code runs: a new session, stdin and stdout on /dev/null,
-  stderr into the job's folder, core dumps off, files capped; as root, namespaces of its own
+  stderr into the job's folder, core dumps off, files capped; as root (or as a plain user, in
+  the zygote's user namespace: `_linux.zygote_user_namespace`), namespaces of its own
   (mount: a file system of its own, an allow-list, with a private /tmp; pid: the reaper is its first process;
-  network; IPC), control groups (memory over the tree, processes) and an unprivileged uid of
-  its own, with a process limit; in every configuration a seccomp filter (`_confine.refuse_escape_calls`)
+  network; IPC; UTS); as root, control groups (memory over the tree, processes) and an unprivileged uid of
+  its own, with a process limit; in every configuration no capability left, a seccomp filter (`_confine.refuse_escape_calls`)
   and Landlock (`_confine.landlock_self`: read the allow-list, write its job folder only, no TCP, no
   abstract sockets or signals out), and HOME and TMPDIR of its own in its job folder; the
   working directory is a private copy of the submission's answer files. Its only other
@@ -74,11 +77,13 @@ _GROUPS: list[_cgroups.Groups] = []  # where this zygote's jobs get their groups
 # The zygote
 
 
-def zygote(config_path: str) -> int:
-    """Serve jobs from stdin until it closes; returns the exit status."""
+def zygote(config_path: str, user_namespace: str) -> int:
+    """Serve jobs from stdin until it closes; returns the exit status. `user_namespace`: "" when
+    it runs in a user namespace of its own (`_linux.zygote_user_namespace`), else why not."""
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     prctl(PR_SET_DUMPABLE, 0)  # no process of its uid reads its memory, environment or descriptors
+    # (after the user namespace's maps are written: a non-dumpable process cannot write its own)
     config = Config.from_json(Path(config_path).read_text())
     import importlib
 
@@ -95,8 +100,8 @@ def zygote(config_path: str) -> int:
     draws = _worker.load_draws(config)
     _worker.load_variants(config)
     _faster_compilation()
-    found, confinement = _probe(config)
-    own_pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY) if found.get("namespaces") == "" else None
+    found, confinement = _probe(config, user_namespace)
+    enclosed = found.get("namespaces") == ""
     from checker.engine import _runner
 
     _runner.own_primitives()  # JAX's own primitives, found before the heap is frozen (and hidden)
@@ -118,10 +123,9 @@ def zygote(config_path: str) -> int:
             while b"\n" in pending:
                 line, pending = pending.split(b"\n", 1)
                 job = Job.from_json(line)
-                pidns = own_pid_ns is not None and _confine.new_pid_namespace(own_pid_ns)
                 pid = os.fork()
                 if pid == 0:
-                    _reaper(job, pidns, config, confinement, draws)  # never returns
+                    _reaper(job, enclosed and _confine.new_pid_namespace(), config, confinement, draws)  # never returns
                 _send({"event": "forked", "id": job.id, "reaper": pid})
                 reapers[pid] = job.id
         _reap(reapers)
@@ -137,11 +141,12 @@ def zygote(config_path: str) -> int:
     return 0
 
 
-def _probe(config: Config) -> tuple[dict[str, Any], Confinement]:
+def _probe(config: Config, user_namespace: str) -> tuple[dict[str, Any], Confinement]:
     """What confinement this machine allows a worker: for the grader, each kind "" when it can,
     else why not; for the workers, how to apply it."""
-    view = _confine.plan_view(config) if os.geteuid() == 0 and sys.platform.startswith("linux") else None
-    found: dict[str, Any] = {**_confine.probe(config, view)}
+    privileged = (os.geteuid() == 0 or user_namespace == "") and sys.platform.startswith("linux")
+    view = _confine.plan_view(config) if privileged else None
+    found: dict[str, Any] = {**_confine.probe(config, view, user_namespace), "user_namespace": user_namespace}
     found.update(_probe_groups(config))
     found["landlock"], plan = _confine.probe_landlock(config, view, enclosed=found.get("namespaces") == "")
     if found["landlock"]:
@@ -151,7 +156,7 @@ def _probe(config: Config) -> tuple[dict[str, Any], Confinement]:
         found["landlock_abi"] = plan.abi
     found["seccomp"] = _confine.try_in_child(_confine.refuse_escape_calls_and_prove_it, "seccomp") if _confine.seccomp_available() == "" else _confine.seccomp_available()
     found["capabilities"] = _confine.try_in_child(_confine.drop_capabilities_and_prove_it, "capabilities") if sys.platform.startswith("linux") else "not Linux"
-    return found, Confinement(view, plan, seccomp=found["seccomp"] == "", capabilities=found["capabilities"] == "")
+    return found, Confinement(view, plan, seccomp=found["seccomp"] == "")
 
 
 def _faster_compilation() -> None:
@@ -331,4 +336,4 @@ def _returncode(status: int) -> int:
 
 
 if __name__ == "__main__":
-    os._exit(zygote(sys.argv[1]))
+    os._exit(zygote(sys.argv[1], sys.argv[2]))
