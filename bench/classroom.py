@@ -41,7 +41,9 @@ JAX_CACHE = {"JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0", "JAX_PERSISTENT_
 def _time(argv: list[str], env: dict[str, str]) -> float:
     inherited = {k: v for k, v in os.environ.items() if not k.startswith(("JAX_", "JACPUZZLES_", "GITHUB_"))}
     start = time.perf_counter()
-    done = subprocess.run(argv, cwd=REPO, env={**inherited, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        argv, cwd=REPO, env={**inherited, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
@@ -78,10 +80,15 @@ def main() -> None:
                 argv, env = make()
                 times[name].append(_time(argv, env))
     bare = statistics.median(times[next(iter(commands))])
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {runs} runs each, median seconds; the reference answers, 46 puzzles")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {runs} runs each, median seconds; the reference "
+        "answers, 46 puzzles"
+    )
     print(f"{'command':56} {'median s':>9} {'min s':>7} {'x bare':>7}")
     for name, values_ in times.items():
-        print(f"{name:56} {statistics.median(values_):9.2f} {min(values_):7.2f} {statistics.median(values_) / bare:7.2f}")
+        print(
+            f"{name:56} {statistics.median(values_):9.2f} {min(values_):7.2f} {statistics.median(values_) / bare:7.2f}"
+        )
 
 
 if __name__ == "__main__":

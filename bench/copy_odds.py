@@ -22,20 +22,20 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+import numpy as np  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-import numpy as np  # noqa: E402
-
 from checker.engine import _catalog, _sampling, _stubs, _variants  # noqa: E402
-from checker.engine._engine import check_answer  # noqa: E402
 from checker.engine._catalog import Puzzle  # noqa: E402
+from checker.engine._engine import check_answer  # noqa: E402
 
 TEMPLATES = REPO / "tests" / "variants"
 SOLUTIONS = REPO / "solutions"
@@ -46,7 +46,7 @@ def _load(puzzle: Puzzle, answer: str) -> Callable[..., Any] | None:
     namespace: dict[str, Any] = {"__name__": f"copied_{puzzle.name}"}
     try:
         exec(compile(_stubs.header(puzzle) + _stubs.MARKER + "\n" + answer, f"<{puzzle.name}>", "exec"), namespace)
-    except Exception:
+    except Exception:  # noqa: BLE001 - an answer's module may raise anything: it does not load
         return None
     found = namespace.get(puzzle.answer_name)
     return found if callable(found) else None
@@ -80,7 +80,7 @@ def _outputs(jac: Callable[..., Any], target: Puzzle) -> list[np.ndarray] | None
     try:
         for args in _inputs(target):
             blocks += [np.asarray(leaf, dtype=np.float64) for leaf in jax.tree_util.tree_leaves(jac(*args))]
-    except Exception:
+    except Exception:  # noqa: BLE001 - an answer's jac may raise anything: no blocks
         return None
     return blocks
 
@@ -101,7 +101,7 @@ def _passes(jac: Callable[..., Any] | None, target: Puzzle, own: list[np.ndarray
         return False
     try:
         return bool(check_answer(target.name, jac, seed=0, variant=dict(target.variant)).passed)
-    except Exception:
+    except Exception:  # noqa: BLE001 - a copied answer that breaks the check does not pass
         return False
 
 
@@ -131,7 +131,9 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="these puzzles only")
     options = parser.parse_args()
     console = Console()
-    table = Table("puzzle", "points", "variants", "(b) classmate", "(c) published", title="What copying earns, per puzzle")
+    table = Table(
+        "puzzle", "points", "variants", "(b) classmate", "(c) published", title="What copying earns, per puzzle"
+    )
     start = time.perf_counter()
     total = b_points = c_points = 0.0
     for puzzle in _catalog.puzzles():

@@ -20,7 +20,8 @@ Prints seconds per submission for each, and the grader's speed-up over the naive
     python bench/grade.py --against DIR [--rounds 2]
 
 compares two versions of the grader instead, in one run: DIR is another checkout of the kit
-(e.g. `git worktree add /tmp/before 76ac9b5`, the commit before the grader's hardening). Each
+(e.g. `git worktree add /tmp/unconfined 76ac9b5`: the grader without confinement, the "other"
+of docs/performance.md). Each
 class is graded by the other checkout and by this one in turn, `--rounds` times, and the mean
 seconds per submission of each and their ratio are printed (this one over the other).
 """
@@ -49,12 +50,12 @@ def _copies(folder: Path, students: int) -> None:
 
 def _varied(folder: Path, students: int) -> None:
     from checker import puzzles
+    from checker.authoring.mutation import mutants
     from checker.engine._stubs import relative_path
-    from checker.authoring._mutation import mutants
 
     per_puzzle = {p.name: (relative_path(p), mutants(p)) for p in puzzles()}
     for k in range(students):
-        for name, (rel, found) in per_puzzle.items():
+        for rel, found in per_puzzle.values():
             target = folder / f"student{k:03d}" / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             if found:
@@ -76,12 +77,16 @@ def _naive(folder: Path, jobs: int, env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
-def _grader(folder: Path, out: Path, jobs: int, env: dict[str, str], kit: Path = REPO, assignment: Path | None = None) -> float:
+def _grader(
+    folder: Path, out: Path, jobs: int, env: dict[str, str], kit: Path = REPO, assignment: Path | None = None
+) -> float:
     argv = [sys.executable, "-m", "checker", "grade", str(folder), "--out", str(out), "--jobs", str(jobs),
             *(["--assignment", str(assignment)] if assignment is not None else [])]
     shutil.rmtree(out, ignore_errors=True)
     start = time.perf_counter()
-    done = subprocess.run(argv, cwd=kit, env={**env, "PYTHONPATH": str(kit)}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        argv, cwd=kit, env={**env, "PYTHONPATH": str(kit)}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"grade failed ({done.returncode}):\n{done.stderr[-2000:]}")
@@ -101,7 +106,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-bench-") as tmp:
         root = Path(tmp)
         env = {**os.environ, "JACPUZZLES_CACHE": str(root / "cache")}
-        subprocess.run([sys.executable, "-m", "checker", "check", "--dir", "solutions", "--json"], cwd=REPO, env=env, stdout=subprocess.DEVNULL, check=False)
+        subprocess.run(
+            [sys.executable, "-m", "checker", "check", "--dir", "solutions", "--json"],
+            cwd=REPO,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            check=False,
+        )
         print(f"{args.students} students, whole catalog each, {args.jobs} at a time, {os.cpu_count()} cores")
         print(f"{'class':<8} {'naive s/sub':>12} {'grade s/sub':>12} {'speed-up':>9}")
         for name, build in (("copies", _copies), ("varied", _varied)):
@@ -123,14 +134,25 @@ def _compare(other: Path, students: int, jobs: int, rounds: int) -> None:
         root = Path(tmp)
         # Both grade the puzzles both kits have (a later kit may have more), with the same points.
         listing = "import json; from checker import puzzles; print(json.dumps([p.name for p in puzzles()]))"
-        theirs = json.loads(subprocess.run([sys.executable, "-c", listing], cwd=other, env={**os.environ, "PYTHONPATH": str(other)},
-                                           capture_output=True, text=True, check=True).stdout)
+        theirs = json.loads(
+            subprocess.run(
+                [sys.executable, "-c", listing],
+                cwd=other,
+                env={**os.environ, "PYTHONPATH": str(other)},
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )
         from checker import puzzles
 
         common = [p.name for p in puzzles() if p.name in set(theirs)]
         assignment = root / "common.toml"
         assignment.write_text("[puzzles]\n" + "".join(f"{name} = 1\n" for name in common))
-        print(f"{students} students, the {len(common)} puzzles both kits have, {jobs} at a time, {os.cpu_count()} cores, {rounds} rounds")
+        print(
+            f"{students} students, the {len(common)} puzzles both kits have, {jobs} at a time, {os.cpu_count()} cores, "
+            f"{rounds} rounds"
+        )
         print(f"{'class':<8} {'other s/sub':>12} {'this s/sub':>11} {'this/other':>11}")
         for name, build in (("copies", _copies), ("varied", _varied)):
             folder = root / name

@@ -58,8 +58,26 @@ def _hand_in(folder: Path, files: dict[str, str], puzzles: list[_catalog.Puzzle]
 
 def _grade(subs: Path, out: Path, assignment: Path, jobs: int) -> float:
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(assignment), "--jobs", str(jobs)],
-                          cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            str(subs),
+            "--out",
+            str(out),
+            "--assignment",
+            str(assignment),
+            "--jobs",
+            str(jobs),
+        ],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     if done.returncode != 0:
         raise SystemExit(f"grading {subs.name} failed ({done.returncode}):\n{done.stderr[-3000:]}")
     return time.perf_counter() - start
@@ -73,7 +91,9 @@ def _mean_percent(out: Path, names: list[str]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=30)
-    parser.add_argument("--puzzles", default="all", help="all, a number (the first N of the catalog), or names separated by commas")
+    parser.add_argument(
+        "--puzzles", default="all", help="all, a number (the first N of the catalog), or names separated by commas"
+    )
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     every = list(_catalog.puzzles())
@@ -91,9 +111,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-bench-variants-") as tmp:
         root = Path(tmp)
         assignment = root / "assignment.toml"
-        assignment.write_text(f"seed = {SEED}\nvariants = true\n\n[puzzles]\n" + "".join(f"{p.name} = true\n" for p in puzzles)
-                              + "\n[students]\n" + "".join(f'"{n}" = "{s}"\n' for n, s in zip(names, ids)))
-        scenarios = {"(a) own answers": lambda s: own[s], "(b) a classmate's answers": lambda s: own[source[s]], "(c) solutions/ (published)": lambda s: published}
+        assignment.write_text(
+            f"seed = {SEED}\nvariants = true\n\n[puzzles]\n"
+            + "".join(f"{p.name} = true\n" for p in puzzles)
+            + "\n[students]\n"
+            + "".join(f'"{n}" = "{s}"\n' for n, s in zip(names, ids))
+        )
+        scenarios = {
+            "(a) own answers": lambda s: own[s],
+            "(b) a classmate's answers": lambda s: own[source[s]],
+            "(c) solutions/ (published)": lambda s: published,
+        }
         results = {}
         for label, files in scenarios.items():
             subs = root / f"subs-{label[1]}"
@@ -102,16 +130,24 @@ def main() -> None:
             out = root / f"out-{label[1]}"
             seconds = _grade(subs, out, assignment, args.jobs)
             report = json.loads((out / "integrity.json").read_text())
-            statuses = {n: {r["puzzle"]: r["status"] for r in json.loads((out / f"{n}.json").read_text())["results"]} for n in names}
+            statuses = {
+                n: {r["puzzle"]: r["status"] for r in json.loads((out / f"{n}.json").read_text())["results"]}
+                for n in names
+            }
             results[label] = (_mean_percent(out, names), seconds, report, statuses)
             shutil.rmtree(subs)
         by_name = dict(zip(ids, names))
-        print(f"class of {len(ids)} students, {len(puzzles)} puzzles ({sum(bool(p.params) for p in puzzles)} with variants), seed {SEED}")
+        print(
+            f"class of {len(ids)} students, {len(puzzles)} puzzles ({sum(bool(p.params) for p in puzzles)} with "
+            f"variants), seed {SEED}"
+        )
         for label, (percent, seconds, _, _) in results.items():
             print(f"{label:30} mean score {percent:5.1f}% of full marks   (graded in {seconds:.0f} s)")
         # (b): the pair (copier, source) must list the puzzle.
         pairs: dict[tuple[str, str], set[str]] = {}
-        for item in results["(b) a classmate's answers"][2]["fits_another_variant"]:  # listed under the copier, with the variant's students
+        for item in results["(b) a classmate's answers"][2][
+            "fits_another_variant"
+        ]:  # listed under the copier, with the variant's students
             for f in item["puzzles"]:
                 for o in f["sources"]:
                     pairs.setdefault((item["submission"], o["submission"]), set()).add(f["puzzle"])
@@ -129,14 +165,25 @@ def main() -> None:
                 elif p.name in pairs.get((by_name[s], by_name[source[s]]), set()):
                     named += 1
         told = copied - fixed - same_variant - general
-        print(f"(b) copied puzzles: {copied}; source named for {named} ({100 * named / max(copied, 1):.1f}% of all copied; {100 * named / max(told, 1):.1f}% of the "
-              f"{told} that fail the copier's own variant); not detectable: {same_variant} share the source's variant, {general} pass both variants "
-              f"(the answer is general), {fixed} have no variants")
-        fits = {p["submission"]: {f["puzzle"] for f in p["puzzles"]} for p in results["(c) solutions/ (published)"][2]["fits_published_puzzle"]}
+        print(
+            f"(b) copied puzzles: {copied}; source named for {named} ({100 * named / max(copied, 1):.1f}% of all "
+            f"copied; {100 * named / max(told, 1):.1f}% of the "
+            f"{told} that fail the copier's own variant); not detectable: {same_variant} share the source's variant, "
+            f"{general} pass both variants "
+            f"(the answer is general), {fixed} have no variants"
+        )
+        fits = {
+            p["submission"]: {f["puzzle"] for f in p["puzzles"]}
+            for p in results["(c) solutions/ (published)"][2]["fits_published_puzzle"]
+        }
         listed = sum(p.name in fits.get(n, set()) for n in names for p in puzzles if p.params)
         with_params = len(names) * sum(bool(p.params) for p in puzzles)
-        print(f"(c) copied puzzles with variants: {with_params}; named as fitting the published puzzle: {listed} ({100 * listed / max(with_params, 1):.1f}%); "
-              f"{len(names) * sum(not p.params for p in puzzles)} without variants (the published answer is the student's own)")
+        print(
+            f"(c) copied puzzles with variants: {with_params}; named as fitting the published puzzle: {listed} "
+            f"({100 * listed / max(with_params, 1):.1f}%); "
+            f"{len(names) * sum(not p.params for p in puzzles)} without variants (the published answer is the "
+            "student's own)"
+        )
 
 
 if __name__ == "__main__":

@@ -34,7 +34,9 @@ REPO = Path(__file__).resolve().parents[1]
 GOAL = 0.3  # seconds from the save to the verdict on screen
 ANSI = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
 RIGHT = "Is = np.arange(10)\nOs = np.arange(10)[:, None]\n\n\ndef jac(x):  # save {k}\n    return (Is <= Os) / 20\n"
-WRONG = "Is = np.arange(10)\nOs = np.arange(10)[:, None]\n\n\ndef jac(x):  # save {k}\n    return (Is <= Os) / {wrong}\n"
+WRONG = (
+    "Is = np.arange(10)\nOs = np.arange(10)[:, None]\n\n\ndef jac(x):  # save {k}\n    return (Is <= Os) / {wrong}\n"
+)
 
 
 class Screen:
@@ -44,7 +46,9 @@ class Screen:
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         argv = [sys.executable, "-m", "checker", "watch", "--dir", str(folder)]
-        self.proc = subprocess.Popen(argv, cwd=REPO, env=env, stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
+        self.proc = subprocess.Popen(
+            argv, cwd=REPO, env=env, stdin=slave, stdout=slave, stderr=slave, start_new_session=True
+        )
         os.close(slave)
         self.raw = b""
 
@@ -59,8 +63,16 @@ class Screen:
             ready, _, _ = select.select([self.master], [], [], 0.002)
             if ready:
                 self.raw += os.read(self.master, 1 << 16)
-        shown = "\n".join(line.rstrip() for line in ANSI.sub(b"", self.raw)[-8000:].decode(errors="replace").splitlines() if line.strip())
-        raise SystemExit(f"{text!r} never showed up (the watch {'ended with ' + str(self.proc.returncode) if self.proc.poll() is not None else 'runs'}); the screen showed:\n{shown[-3000:]}")
+        shown = "\n".join(
+            line.rstrip()
+            for line in ANSI.sub(b"", self.raw)[-8000:].decode(errors="replace").splitlines()
+            if line.strip()
+        )
+        raise SystemExit(
+            f"{text!r} never showed up (the watch "
+            f"{'ended with ' + str(self.proc.returncode) if self.proc.poll() is not None else 'runs'}); the screen "
+            f"showed:\n{shown[-3000:]}"
+        )
 
     @property
     def end(self) -> int:
@@ -99,7 +111,14 @@ def main() -> None:
         shutil.copy(REPO / "puzzles" / "autodiff" / f"{name}.py", folder / f"{name}.py")
     stub = (folder / "cumsum.py").read_text()
     header = stub[: stub.index("def jac")]
-    env = {**os.environ, "TERM": "xterm", "COLUMNS": "120", "LINES": "40", "JACPUZZLES_CACHE": str(work / "cache"), "JACPUZZLES_POLL": "1" if args.poll else "0"}
+    env = {
+        **os.environ,
+        "TERM": "xterm",
+        "COLUMNS": "120",
+        "LINES": "40",
+        "JACPUZZLES_CACHE": str(work / "cache"),
+        "JACPUZZLES_POLL": "1" if args.poll else "0",
+    }
     bare = _bare()
 
     start = time.perf_counter()
@@ -125,7 +144,10 @@ def main() -> None:
     cached = [s for k, s in enumerate(rest, 3) if k % 2]  # the right answer again: its code is cached
     fresh = [s for k, s in enumerate(rest, 3) if not k % 2]  # a new wrong answer: compiled afresh
     how = "polling every 100 ms" if args.poll else "file events"
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {how}, {len(latencies)} saves; bare `import jax.numpy`: {bare:.2f} s")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {how}, {len(latencies)} saves; bare `import "
+        f"jax.numpy`: {bare:.2f} s"
+    )
     print(f"{'measure':52} {'s':>6} {'x goal':>7} {'x bare':>7}")
     rows = [
         ("screen drawn, from start", drawn - start, None),

@@ -73,7 +73,9 @@ def _measure(submission: Path) -> dict[str, float]:
             closed = timed("trace", lambda: jax.make_jaxpr(lambda *a: target(*a))(*first))
             again = timed("trace again", lambda: jax.make_jaxpr(lambda *a: target(*a))(*first))
             timed("compare", lambda: _runner._program(closed.jaxpr) == _runner._program(again.jaxpr))
-            stacked = tuple(np.stack([d.values[i] for d in draws[p.name]]) for i, a in enumerate(p.args) if a.static is None)
+            stacked = tuple(
+                np.stack([d.values[i] for d in draws[p.name]]) for i, a in enumerate(p.args) if a.static is None
+            )
             traced.append((jax.vmap(jaxpr_as_fun(closed)), stacked))
 
         def everything(*groups):  # type: ignore[no-untyped-def]
@@ -109,7 +111,9 @@ def main() -> None:
             submission = folder / "student000"
         runs = []
         for _ in range(args.repeat):
-            done = subprocess.run([sys.executable, __file__, "--measure", str(submission)], capture_output=True, text=True, check=True)
+            done = subprocess.run(
+                [sys.executable, __file__, "--measure", str(submission)], capture_output=True, text=True, check=True
+            )
             runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
     medians = {stage: statistics.median(r[stage] for r in runs) for stage in STAGES}
     print(f"one {args.kind} submission, whole catalog, median of {args.repeat} fresh processes, seconds")

@@ -14,13 +14,42 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from checker.engine._catalog import Arg, Chapter, Puzzle, UnknownPuzzle, chapters, puzzles, use_packs
-    from checker.engine._engine import check_answer, check_file, check_files
-    from checker.engine._errors import JacpuzzlesError
-    from checker.learner._notebook import Checked, check
-    from checker.engine._report import VerdictView
-    from checker.engine._stubs import find_answers
-    from checker.engine._verdict import Cell, Diagnosis, Failure, Kind, Status, Verdict
+    # `X as X`: re-exported for type checkers (the names themselves are imported on first use).
+    from checker.engine._catalog import (
+        Arg as Arg,
+        Chapter as Chapter,
+        Puzzle as Puzzle,
+        UnknownPuzzle as UnknownPuzzle,
+        chapters as chapters,
+        puzzles as puzzles,
+        use_packs as use_packs,
+    )
+    from checker.engine._engine import (
+        check_answer as check_answer,
+        check_file as check_file,
+        check_files as check_files,
+    )
+    from checker.engine._errors import (
+        JacpuzzlesError as JacpuzzlesError,
+    )
+    from checker.engine._report import (
+        VerdictView as VerdictView,
+    )
+    from checker.engine._stubs import (
+        find_answers as find_answers,
+    )
+    from checker.engine._verdict import (
+        Cell as Cell,
+        Diagnosis as Diagnosis,
+        Failure as Failure,
+        Kind as Kind,
+        Status as Status,
+        Verdict as Verdict,
+    )
+    from checker.learner._notebook import (
+        Checked as Checked,
+        check as check,
+    )
 
 _HOME = {
     "checker.engine._catalog": ("Arg", "Chapter", "Puzzle", "UnknownPuzzle", "chapters", "puzzles", "use_packs"),

@@ -25,8 +25,8 @@ The exit code is 0 when the trained choice picks [40, 70], 1 otherwise.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import jax
 import jax.numpy as jnp
@@ -64,7 +64,7 @@ def reference_lookup() -> Lookup:
     return next(p for p in puzzles() if p.name == "asymmetrical_vectored_lookup").f
 
 
-def entropies(choice: Float[Array, "R C"]) -> Float[Array, "R"]:
+def entropies(choice: Float[Array, "R C"]) -> Float[Array, " R"]:
     """Each row's entropy, in nats."""
     return jnp.sum(-choice * jnp.log(jnp.clip(choice, FLOOR, 1.0)), axis=-1)
 

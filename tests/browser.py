@@ -45,8 +45,17 @@ def open_page(fragment: str, folder: Path) -> Page:
     assert command is not None, "no Chromium: apt-get install chromium"
     page = folder / "page.html"
     page.write_text(f'<!doctype html><html><body style="margin:0;background:#fff">{fragment}{_MEASURE}</body></html>')
-    flags = [command, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--window-size={WINDOW[0]},{WINDOW[1]}"]
-    dom = subprocess.run([*flags, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120, check=True).stdout
+    flags = [
+        command,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        f"--window-size={WINDOW[0]},{WINDOW[1]}",
+    ]
+    dom = subprocess.run(
+        [*flags, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120, check=True
+    ).stdout
     start = dom.index("data-geometry=\"") + len("data-geometry=\"")
     geometry = json.loads(dom[start:dom.index('"', start)].replace("&quot;", '"'))
     shot = folder / "page.png"

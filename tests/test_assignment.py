@@ -28,7 +28,9 @@ def test_the_template_is_a_valid_assignment() -> None:
 
 
 def test_puzzles_come_in_catalog_order_with_points_or_the_catalogs(tmp_path: Path) -> None:
-    a = _load(tmp_path, "seed = 7\ntimeout = 3\nmemory_mb = 512\njobs = 4\n\n[puzzles]\nneg = 5\ncumsum = true\nrelu = 0\n")
+    a = _load(
+        tmp_path, "seed = 7\ntimeout = 3\nmemory_mb = 512\njobs = 4\n\n[puzzles]\nneg = 5\ncumsum = true\nrelu = 0\n"
+    )
     assert a.points() == {"cumsum": POINTS["cumsum"], "neg": 5, "relu": 0}
     assert (a.seed, a.timeout, a.memory_mb, a.jobs) == (7, 3.0, 512, 4)
 
@@ -49,7 +51,9 @@ def test_without_a_puzzles_table_the_whole_catalog_counts(tmp_path: Path) -> Non
 
 def test_flags_given_win_over_the_file_which_wins_over_the_defaults(tmp_path: Path) -> None:
     a = _load(tmp_path, "seed = 7\ntimeout = 3\n")
-    assert resolve(a, jobs=None, timeout=None, memory_mb=None, seed=None) == resolve(a, jobs=2, timeout=None, memory_mb=1024, seed=None)
+    assert resolve(a, jobs=None, timeout=None, memory_mb=None, seed=None) == resolve(
+        a, jobs=2, timeout=None, memory_mb=1024, seed=None
+    )
     got = resolve(a, jobs=None, timeout=9.0, memory_mb=None, seed=None)
     assert (got.jobs, got.timeout, got.memory_mb, got.seed) == (2, 9.0, 1024, 7)
     plain = resolve(default(), jobs=None, timeout=None, memory_mb=None, seed=None)
@@ -57,29 +61,42 @@ def test_flags_given_win_over_the_file_which_wins_over_the_defaults(tmp_path: Pa
     assert resolve(a, jobs=None, timeout=None, memory_mb=None, seed=0).seed == 0  # 0 given is given
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("[puzzles]\ncumsun = 2\n", "[puzzles]: no puzzle named 'cumsun'; did you mean cumsum"),
-    ("[puzzles]\ncumsum = -1\n", "cumsum must be a whole number of points, 0 or more (or true for the catalog's 2), found -1"),
-    ("[puzzles]\ncumsum = 1.5\n", "found 1.5"),
-    ("[puzzles]\ncumsum = \"2\"\n", "found a string ('2')"),
-    ("[puzzles]\ncumsum = false\n", "to leave a puzzle out, delete its line"),
-    ("[puzzles]\n", "[puzzles] is empty"),
-    ("puzzles = [\"cumsum\"]\n", "puzzles must be a table"),
-    ("seed = \"abc\"\n", "seed must be a whole number, 0 or more, found a string ('abc')"),
-    ("seed = -3\n", "seed must be a whole number, 0 or more, found -3"),
-    ("timeout = 0\n", "timeout must be a number of seconds above 0, found an integer (0)"),
-    ("timeout = true\n", "timeout must be a number of seconds above 0, found a boolean (True)"),
-    ("memory_mb = 1.5\n", "memory_mb must be a whole number of megabytes"),
-    ("jobs = 0\n", "jobs must be a whole number, 1 or more, found 0"),
-    ("timout = 3\n", "unknown key 'timout' (did you mean 'timeout'?); the keys are seed, timeout, memory_mb, jobs, variants, packs, puzzles, students"),
-    ("variants = true\n", "variants = true needs a seed"),
-    ("seed = 1\nvariants = \"yes\"\n", "variants must be true or false, found a string ('yes')"),
-    ("[students]\nada = 7\n", "[students] 'ada' must be a student id (a non-empty string), found an integer (7)"),
-    ("[students]\nada = \"s1\"\nbob = \"s1\"\n", "[students] 'bob' and 'ada' have the same id 's1'"),
-    ("students = [\"ada\"]\n", "students must be a table"),
-    ("seed = 1\nseed = 2\n", "is not valid TOML: Cannot overwrite a value (at line 2, column 9)"),
-    ("[puzzles\ncumsum = 2\n", "is not valid TOML: Expected ']' at the end of a table declaration (at line 1, column 9)"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("[puzzles]\ncumsun = 2\n", "[puzzles]: no puzzle named 'cumsun'; did you mean cumsum"),
+        (
+            "[puzzles]\ncumsum = -1\n",
+            "cumsum must be a whole number of points, 0 or more (or true for the catalog's 2), found -1",
+        ),
+        ("[puzzles]\ncumsum = 1.5\n", "found 1.5"),
+        ('[puzzles]\ncumsum = "2"\n', "found a string ('2')"),
+        ("[puzzles]\ncumsum = false\n", "to leave a puzzle out, delete its line"),
+        ("[puzzles]\n", "[puzzles] is empty"),
+        ('puzzles = ["cumsum"]\n', "puzzles must be a table"),
+        ('seed = "abc"\n', "seed must be a whole number, 0 or more, found a string ('abc')"),
+        ("seed = -3\n", "seed must be a whole number, 0 or more, found -3"),
+        ("timeout = 0\n", "timeout must be a number of seconds above 0, found an integer (0)"),
+        ("timeout = true\n", "timeout must be a number of seconds above 0, found a boolean (True)"),
+        ("memory_mb = 1.5\n", "memory_mb must be a whole number of megabytes"),
+        ("jobs = 0\n", "jobs must be a whole number, 1 or more, found 0"),
+        (
+            "timout = 3\n",
+            "unknown key 'timout' (did you mean 'timeout'?); the keys are seed, timeout, memory_mb, jobs, variants, "
+            "packs, puzzles, students",
+        ),
+        ("variants = true\n", "variants = true needs a seed"),
+        ('seed = 1\nvariants = "yes"\n', "variants must be true or false, found a string ('yes')"),
+        ("[students]\nada = 7\n", "[students] 'ada' must be a student id (a non-empty string), found an integer (7)"),
+        ('[students]\nada = "s1"\nbob = "s1"\n', "[students] 'bob' and 'ada' have the same id 's1'"),
+        ('students = ["ada"]\n', "students must be a table"),
+        ("seed = 1\nseed = 2\n", "is not valid TOML: Cannot overwrite a value (at line 2, column 9)"),
+        (
+            "[puzzles\ncumsum = 2\n",
+            "is not valid TOML: Expected ']' at the end of a table declaration (at line 1, column 9)",
+        ),
+    ],
+)
 def test_every_mistake_in_the_file_says_what_and_where(tmp_path: Path, text: str, expected: str) -> None:
     with pytest.raises(BadSetup) as caught:
         _load(tmp_path, text)
@@ -109,7 +126,16 @@ def test_shard_parses(text: str, expected: Shard) -> None:
     assert parse(text) == expected
 
 
-@pytest.mark.parametrize("text, expected", [("0/3", "K must be between 1 and N"), ("4/3", "K must be between 1 and N"), ("2", "is not K/N"), ("a/b", "is not K/N"), ("1/0", "N at least 1")])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("0/3", "K must be between 1 and N"),
+        ("4/3", "K must be between 1 and N"),
+        ("2", "is not K/N"),
+        ("a/b", "is not K/N"),
+        ("1/0", "N at least 1"),
+    ],
+)
 def test_a_bad_shard_says_how_to_write_it(text: str, expected: str) -> None:
     with pytest.raises(ValueError, match=expected):
         parse(text)

@@ -27,7 +27,7 @@ from tests.conftest import REPO, SOLUTIONS
 ROUTES_DIR = REPO / "tests" / "autodiff_routes"
 ROUTES = sorted(ROUTES_DIR.glob("*.py"))
 ALLOWED = sorted((ROUTES_DIR / "allowed").glob("*.py"))
-# Answers that switch the guards' own state off first (red team finding #7), reached through
+# Answers that switch the guards' own state off first, reached through
 # `sys.modules` with a run-time name: refused in `check` (for rewriting the guards) and in `grade`.
 TAMPER = sorted((ROUTES_DIR / "tamper").glob("*.py"))
 # The first check of the docs' own example: `jax.jacfwd` in plain sight, refused before it runs.
@@ -97,7 +97,9 @@ def test_check_refuses_answers_that_switch_the_guards_state_off(tmp_path: Path, 
 
 
 @pytest.mark.parametrize("answer", ALLOWED, ids=lambda p: p.stem)
-def test_check_lets_forward_passes_that_use_the_machinery_inside_jax_pass(checked: dict[str, Any], answer: Path) -> None:
+def test_check_lets_forward_passes_that_use_the_machinery_inside_jax_pass(
+    checked: dict[str, Any], answer: Path
+) -> None:
     verdict = checked["verdicts"][answer.stem]
     assert verdict.status is Status.PASS, verdict.message
 
@@ -142,8 +144,14 @@ def test_each_route_would_pass_if_nothing_refused_it(tmp_path: Path) -> None:
     script.write_text(UNGUARDED)
     wrong = {}
     for route in [*ROUTES, *ALLOWED, *TAMPER]:
-        done = subprocess.run([sys.executable, str(script), str(route)], capture_output=True, text=True, timeout=120, cwd=tmp_path,
-                              env={**os.environ, "PYTHONPATH": str(REPO)})
+        done = subprocess.run(
+            [sys.executable, str(script), str(route)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        )
         if done.returncode != 0 or done.stdout.split()[-1:] != ["true"]:
             wrong[route.stem] = done.stderr[-500:] or done.stdout[-500:]
     assert wrong == {}
@@ -154,7 +162,7 @@ def test_grade_refuses_each_route_with_the_message_check_gives(checked: dict[str
     """One class run: a submission per route, per allowed answer, the plain jacfwd, and the
     reference answer. The grader's verdict on each is the one `check` gave, word for word."""
     subs = tmp_path / "subs"
-    for name, verdict in checked["verdicts"].items():
+    for name in checked["verdicts"]:
         shutil.copytree(checked["tmp"] / name, subs / name)
     _as_submitted(subs, "reference", SOLUTIONS / "autodiff" / "cumsum.py")
     for answer in TAMPER:
@@ -163,9 +171,29 @@ def test_grade_refuses_each_route_with_the_message_check_gives(checked: dict[str
     assignment.write_text("[puzzles]\ncumsum = true\n")
     out = tmp_path / "out"
     done = subprocess.run(
-        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(assignment),
-         "--timeout", "20", "--memory-mb", "2048", "--jobs", "2"],
-        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=600, env={**os.environ, "COLUMNS": "200"},
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            str(subs),
+            "--out",
+            str(out),
+            "--assignment",
+            str(assignment),
+            "--timeout",
+            "20",
+            "--memory-mb",
+            "2048",
+            "--jobs",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        timeout=600,
+        env={**os.environ, "COLUMNS": "200"},
     )
     assert done.returncode == 0, done.stderr[-3000:]
     graded = {}
@@ -178,10 +206,16 @@ def test_grade_refuses_each_route_with_the_message_check_gives(checked: dict[str
     for answer in TAMPER:  # the worker's gate reads none of the state they rewrite
         doc = json.loads((out / f"tamper_{answer.stem}.json").read_text())
         (result,) = doc["results"]
-        assert result["status"] == "error" and [d["kind"] for d in result["diagnoses"]] == ["forbidden"], (answer.stem, result)
+        assert result["status"] == "error" and [d["kind"] for d in result["diagnoses"]] == ["forbidden"], (
+            answer.stem,
+            result,
+        )
         assert _reaches(answer) in result["message"], (answer.stem, result["message"])
-    from_check = {name: (v.status.value, [d.kind.value for d in v.diagnoses], v.message) for name, v in checked["verdicts"].items()}
-    for name, (status, _, message) in from_check.items():  # a pass's message names its draws, which differ
+    from_check = {
+        name: (v.status.value, [d.kind.value for d in v.diagnoses], v.message)
+        for name, v in checked["verdicts"].items()
+    }
+    for name, (status, _, _) in from_check.items():  # a pass's message names its draws, which differ
         if status == "pass":
             # Never refused. (`solve` passes once the worker can import what JAX's LAPACK lowering
             # imports lazily, `scipy`: that is the sandbox's part of the issue, not this rule's.)
@@ -191,7 +225,7 @@ def test_grade_refuses_each_route_with_the_message_check_gives(checked: dict[str
     assert graded == {n: v for n, v in from_check.items() if v[0] != "pass"}
 
 
-TAMPERED = '''
+TAMPERED = """
 import importlib, json, sys
 import jax, jax.numpy as jnp
 from checker.engine import _integrity, _runner
@@ -215,12 +249,14 @@ stand_in = jax.jacfwd
 original = [c.cell_contents for c in stand_in.__closure__ if getattr(c.cell_contents, "__name__", "") == "jacfwd"][0]
 attempt("original_jacfwd", lambda: original(f)(jnp.ones(3)))
 attempt("stand_in", lambda: stand_in(f)(jnp.ones(3)))
-attempt("jvp_rule", lambda: kit._STATE.gated[[k for k, v in kit._STATE.gated.items() if "derivative rules" in v[1]][0]][0](jnp.ones(3)))
+attempt("jvp_rule", lambda: kit._STATE.gated[
+    [k for k, v in kit._STATE.gated.items() if "derivative rules" in v[1]][0]
+][0](jnp.ones(3)))
 attempt("gc", lambda: __import__("gc").get_objects())
 attempt("reload", lambda: importlib.reload(sys.modules["jax._src.api"]))
 attempt("forward_pass_still_works", lambda: jnp.linalg.solve(jnp.eye(3) * 2, jnp.ones(3)))
 print(json.dumps(results))
-'''
+"""
 
 
 def test_in_the_worker_switching_the_guards_module_off_does_not_bring_autodiff_back(tmp_path: Path) -> None:

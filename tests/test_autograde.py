@@ -71,7 +71,9 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     output = root / "github_output"
     output.write_text("earlier=kept\n")  # a step's output file may already hold lines: append
     # As in an Actions log: not a terminal, no COLUMNS (an empty one is ignored), GITHUB_ACTIONS set.
-    result = jacpuzzles("--github-classroom", *LIMITS, cwd=repo, GITHUB_OUTPUT=str(output), GITHUB_ACTIONS="true", COLUMNS="")
+    result = jacpuzzles(
+        "--github-classroom", *LIMITS, cwd=repo, GITHUB_OUTPUT=str(output), GITHUB_ACTIONS="true", COLUMNS=""
+    )
     return {"result": result, "output": output}
 
 
@@ -104,7 +106,9 @@ def test_classroom_result_is_the_reporters_format_field_by_field(classroom: dict
     assert relu["message"].startswith("relu: FAIL, 0/1 point\n- ")
     assert "jacpuzzles check relu" in relu["message"] and "(seed" not in relu["message"]
     assert tests["prod"]["status"] == "fail" and "no answer file prod.py" in tests["prod"]["message"]
-    assert tests["id"]["status"] == "error" and tests["id"]["message"].startswith("id: ERROR, 0/1 point\n- jac raised ValueError: oops")
+    assert tests["id"]["status"] == "error" and tests["id"]["message"].startswith(
+        "id: ERROR, 0/1 point\n- jac raised ValueError: oops"
+    )
     assert sum(t["score"] for t in doc["tests"]) == EARNED  # what the reporter posts to Classroom
 
 
@@ -142,12 +146,20 @@ def test_an_ungradable_repository_posts_no_points_to_classroom() -> None:
     assert doc["status"] == "error" and doc["max_score"] == 0  # the reporter posts nothing, fails the job
     (test,) = doc["tests"]
     assert test["status"] == "error" and test["score"] == 0 and test["line_no"] == 0
-    assert test["message"].startswith("NOT GRADED: the grader could not grade this repository: the worker could not start.")
+    assert test["message"].startswith(
+        "NOT GRADED: the grader could not grade this repository: the worker could not start."
+    )
 
 
 def test_a_result_too_large_for_an_environment_variable_keeps_first_lines() -> None:
-    doc = {"version": 1, "status": "fail", "max_score": 1,
-           "tests": [{"name": f"t{k}", "status": "fail", "score": 0, "message": "first line\n" + "x" * 3000} for k in range(60)]}
+    doc = {
+        "version": 1,
+        "status": "fail",
+        "max_score": 1,
+        "tests": [
+            {"name": f"t{k}", "status": "fail", "score": 0, "message": "first line\n" + "x" * 3000} for k in range(60)
+        ],
+    }
     encoded = _autograde.encode_classroom(doc)
     assert len(encoded) <= _autograde.CLASSROOM_RESULT_CAP
     assert {t["message"] for t in json.loads(base64.b64decode(encoded))["tests"]} == {"first line"}
@@ -168,7 +180,10 @@ def test_gradescope_results_json_in_gradescopes_format(gradescope: dict[str, Any
     assert gradescope["result"].returncode == 0, gradescope["result"].stderr
     doc = json.loads((gradescope["root"] / "results" / "results.json").read_text())
     assert doc["score"] == EARNED
-    assert doc["output"] == f"{EARNED}/{sum(POINTS.values())} points. Puzzles: 2 pass, 1 fail, 1 error, {len(POINTS) - 4} todo."
+    assert (
+        doc["output"]
+        == f"{EARNED}/{sum(POINTS.values())} points. Puzzles: 2 pass, 1 fail, 1 error, {len(POINTS) - 4} todo."
+    )
     assert (doc["output_format"], doc["test_output_format"], doc["test_name_format"]) == ("text", "text", "text")
     assert doc["visibility"] == "visible" and doc["stdout_visibility"] == "hidden"
     assert isinstance(doc["execution_time"], int) and doc["execution_time"] >= 1
@@ -185,11 +200,15 @@ def test_gradescope_results_json_in_gradescopes_format(gradescope: dict[str, Any
     assert tests["id"]["status"] == "failed" and tests["id"]["extra_data"]["jacpuzzles_status"] == "error"
 
 
-def test_an_ungradable_gradescope_submission_gets_no_results_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_ungradable_gradescope_submission_gets_no_results_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "submission").mkdir()
     (tmp_path / "results").mkdir()
     (tmp_path / "results" / "results.json").write_text('{"score": 7}')  # stale: must not be read as this run's
-    monkeypatch.setattr(_autograde, "grade_one", lambda *a, **k: ungradable("submission", "", "the worker could not start", POINTS))
+    monkeypatch.setattr(
+        _autograde, "grade_one", lambda *a, **k: ungradable("submission", "", "the worker could not start", POINTS)
+    )
     out = Console(file=__import__("io").StringIO(), width=300)
     code = _autograde.gradescope(tmp_path, Limits(5, 1024), 0, None, out, out)
     assert code == _autograde.UNGRADABLE == 3
@@ -204,7 +223,9 @@ def test_an_ungradable_gradescope_submission_gets_no_results_json(tmp_path: Path
 def test_fail_under_gives_exit_code_1_only_below_the_threshold(tmp_path: Path) -> None:
     subs = tmp_path / "submissions"
     _answers(subs / "alice")
-    below = jacpuzzles(str(subs), "--out", str(tmp_path / "out"), *LIMITS, "--fail-under", str(EARNED + 1), cwd=tmp_path)
+    below = jacpuzzles(
+        str(subs), "--out", str(tmp_path / "out"), *LIMITS, "--fail-under", str(EARNED + 1), cwd=tmp_path
+    )
     assert below.returncode == 1, below.stderr
     assert f"1 of 1 submission below --fail-under {EARNED + 1} or ungradable: alice" in below.stdout
     at = jacpuzzles(str(subs), "--out", str(tmp_path / "out"), *LIMITS, "--fail-under", str(EARNED), cwd=tmp_path)
@@ -226,9 +247,26 @@ def plugin_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     (answers / "autodiff" / "test_student.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
     junit = root / "report.xml"
     # pytest-timeout's limit per test, far below what grading takes: grading must not count in any test's time.
-    result = _run(["-m", "pytest", "--jacpuzzles", "--jacpuzzles-dir", str(answers), "-p", "no:cacheprovider",
-                   f"--junitxml={junit}", "-q", "-rA", "--timeout", str(PLUGIN_TIMEOUT), "--durations=0", "--durations-min=0"],
-                  root, JACPUZZLES_CACHE=os.environ["JACPUZZLES_CACHE"])
+    result = _run(
+        [
+            "-m",
+            "pytest",
+            "--jacpuzzles",
+            "--jacpuzzles-dir",
+            str(answers),
+            "-p",
+            "no:cacheprovider",
+            f"--junitxml={junit}",
+            "-q",
+            "-rA",
+            "--timeout",
+            str(PLUGIN_TIMEOUT),
+            "--durations=0",
+            "--durations-min=0",
+        ],
+        root,
+        JACPUZZLES_CACHE=os.environ["JACPUZZLES_CACHE"],
+    )
     return {"result": result, "junit": junit, "marker": marker}
 
 
@@ -239,7 +277,12 @@ def test_plugin_one_junit_case_per_puzzle_with_the_verdict(plugin_run: dict[str,
     assert suite is not None
     cases = {c.get("name"): c for c in suite.iter("testcase")}
     assert list(cases) == list(POINTS) and {c.get("classname") for c in cases.values()} == {"jacpuzzles"}
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors"), suite.get("skipped")) == (str(len(POINTS)), "1", "1", str(len(POINTS) - 4))
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors"), suite.get("skipped")) == (
+        str(len(POINTS)),
+        "1",
+        "1",
+        str(len(POINTS) - 4),
+    )
     for name in RIGHT:
         assert list(cases[name]) == []  # passed
     failure = cases["relu"].find("failure")
@@ -259,15 +302,34 @@ def test_plugin_grades_once_before_the_tests_outside_their_time_limit(plugin_run
     assert out.count("jacpuzzles: graded in ") == 1 and "(not counted in any test's time)" in out
     # --durations=0 --durations-min=0: every phase of every test, each well within the per-test limit.
     timings = [line.split() for line in out.splitlines() if line.endswith(tuple(f"jacpuzzles::{n}" for n in POINTS))]
-    phases = [(float(t[0].rstrip("s")), t[1], t[2]) for t in timings if t[0].endswith("s") and t[1] in ("setup", "call", "teardown")]
+    phases = [
+        (float(t[0].rstrip("s")), t[1], t[2])
+        for t in timings
+        if t[0].endswith("s") and t[1] in ("setup", "call", "teardown")
+    ]
     assert {name for _, _, name in phases} == {f"jacpuzzles::{n}" for n in POINTS}
     assert max(seconds for seconds, _, _ in phases) < PLUGIN_TIMEOUT
 
 
 def test_plugin_grades_only_the_selected_puzzles(tmp_path: Path) -> None:
     answers = _answers(tmp_path / "answers")
-    result = _run(["-m", "pytest", "--jacpuzzles", "--jacpuzzles-dir", str(answers), "-p", "no:cacheprovider", "-k", "cumsum or relu",
-                   "--timeout", str(PLUGIN_TIMEOUT)], tmp_path, JACPUZZLES_CACHE=os.environ["JACPUZZLES_CACHE"])
+    result = _run(
+        [
+            "-m",
+            "pytest",
+            "--jacpuzzles",
+            "--jacpuzzles-dir",
+            str(answers),
+            "-p",
+            "no:cacheprovider",
+            "-k",
+            "cumsum or relu",
+            "--timeout",
+            str(PLUGIN_TIMEOUT),
+        ],
+        tmp_path,
+        JACPUZZLES_CACHE=os.environ["JACPUZZLES_CACHE"],
+    )
     assert "jacpuzzles: grading 2 puzzle(s) in " in result.stdout, result.stdout
     assert f"1 failed, 1 passed, {len(POINTS) - 2} deselected" in result.stdout
 
@@ -278,15 +340,31 @@ def test_plugin_finds_the_workspace_it_runs_in_as_every_command_does(tmp_path: P
     ws = tmp_path / "ws"
     for path in _answers(tmp_path / "answers").rglob("*.py"):
         shutil.copy(path, ws / "autodiff" / path.name)
-    result = _run(["-m", "pytest", "--jacpuzzles", "-p", "no:cacheprovider", "-k", "cumsum or relu", "--timeout", str(PLUGIN_TIMEOUT)],
-                  ws / "autodiff", JACPUZZLES_CACHE=os.environ["JACPUZZLES_CACHE"], PYTHONPATH=str(REPO))  # at any depth
+    result = _run(
+        [
+            "-m",
+            "pytest",
+            "--jacpuzzles",
+            "-p",
+            "no:cacheprovider",
+            "-k",
+            "cumsum or relu",
+            "--timeout",
+            str(PLUGIN_TIMEOUT),
+        ],
+        ws / "autodiff",
+        JACPUZZLES_CACHE=os.environ["JACPUZZLES_CACHE"],
+        PYTHONPATH=str(REPO),
+    )  # at any depth
     assert f"jacpuzzles: grading 2 puzzle(s) in {ws.resolve()}" in result.stdout, result.stdout + result.stderr
     assert f"1 failed, 1 passed, {len(POINTS) - 2} deselected" in result.stdout
 
 
 def test_plugin_in_a_students_workspace_asks_for_the_instructors_assignment(tmp_path: Path) -> None:
     (tmp_path / "hw.toml").write_text("seed = 7\nvariants = true\n\n[puzzles]\ncumsum = 3\n")
-    made = _run(["-m", "checker", "init", "ws", "--assignment", "hw.toml", "--student", "s1"], tmp_path, PYTHONPATH=str(REPO))
+    made = _run(
+        ["-m", "checker", "init", "ws", "--assignment", "hw.toml", "--student", "s1"], tmp_path, PYTHONPATH=str(REPO)
+    )
     assert made.returncode == 0, made.stderr
     result = _run(["-m", "pytest", "--jacpuzzles", "-p", "no:cacheprovider"], tmp_path / "ws", PYTHONPATH=str(REPO))
     assert result.returncode == 4, result.stdout
@@ -294,7 +372,9 @@ def test_plugin_in_a_students_workspace_asks_for_the_instructors_assignment(tmp_
     assert "`--jacpuzzles-assignment FILE --jacpuzzles-student s1`" in result.stderr
 
 
-def test_plugin_reports_a_grading_failure_in_every_test_without_grading_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plugin_reports_a_grading_failure_in_every_test_without_grading_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from checker.frontends import _pytest_plugin
     from checker.grading import _grade
 
@@ -305,12 +385,23 @@ def test_plugin_reports_a_grading_failure_in_every_test_without_grading_again(tm
         raise RuntimeError("the zygote died")
 
     monkeypatch.setattr(_grade, "grade_one", broken)
-    config = type("Config", (), {"getoption": lambda self, name: None, "pluginmanager": type("PM", (), {"get_plugin": lambda self, name: None})()})()
+    config = type(
+        "Config",
+        (),
+        {
+            "getoption": lambda self, name: None,
+            "pluginmanager": type("PM", (), {"get_plugin": lambda self, name: None})(),
+        },
+    )()
     session = _pytest_plugin._Session(config, tmp_path)  # type: ignore[arg-type]
     session.grade(["cumsum", "neg"])
     first, second = session.result("cumsum"), session.result("neg")
     assert len(calls) == 1
-    assert first == second == f"the answers in {tmp_path} could not be graded: the grader failed: RuntimeError: the zygote died"
+    assert (
+        first
+        == second
+        == f"the answers in {tmp_path} could not be graded: the grader failed: RuntimeError: the zygote died"
+    )
 
 
 def test_plugin_imports_no_conftest_and_no_test_file_among_the_answers(plugin_run: dict[str, Any]) -> None:
@@ -336,12 +427,25 @@ def test_plugin_is_inert_without_its_flag(tmp_path: Path) -> None:
 
 def test_bad_setups_say_what_to_do(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "GITHUB_OUTPUT"}
-    no_output = subprocess.run([sys.executable, "-m", "checker", "grade", "--github-classroom"], capture_output=True, text=True,
-                               cwd=tmp_path, env={**env, "COLUMNS": "300"}, timeout=120)
+    no_output = subprocess.run(
+        [sys.executable, "-m", "checker", "grade", "--github-classroom"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**env, "COLUMNS": "300"},
+        timeout=120,
+    )
     assert no_output.returncode == 2 and "Traceback" not in no_output.stderr
-    assert "GITHUB_OUTPUT is not set: --github-classroom writes its result to the file named by $GITHUB_OUTPUT" in no_output.stderr
+    assert (
+        "GITHUB_OUTPUT is not set: --github-classroom writes its result to the file named by $GITHUB_OUTPUT"
+        in no_output.stderr
+    )
     no_root = jacpuzzles("--gradescope", "--gradescope-root", str(tmp_path / "nowhere"), cwd=tmp_path)
-    assert no_root.returncode == 2 and "no submission folder" in no_root.stderr and "--gradescope-root DIR" in no_root.stderr
+    assert (
+        no_root.returncode == 2
+        and "no submission folder" in no_root.stderr
+        and "--gradescope-root DIR" in no_root.stderr
+    )
     both = jacpuzzles(str(tmp_path), "--github-classroom", cwd=tmp_path, GITHUB_OUTPUT=str(tmp_path / "o"))
     assert both.returncode == 2 and "drop SUBMISSIONS" in both.stderr
     no_out = jacpuzzles(str(tmp_path), cwd=tmp_path)
@@ -351,8 +455,8 @@ def test_bad_setups_say_what_to_do(tmp_path: Path) -> None:
 
 
 def test_feedback_names_an_exposing_input_only_for_a_mistake_on_some_draws() -> None:
-    # Regression: "Exposed by the within 1e-05 of the low end of the domain", and "Exposed by"
-    # for answers wrong on every draw.
+    # Not "Exposed by the within 1e-05 of the low end of the domain", and no "Exposed by" for
+    # answers wrong on every draw.
     from checker.frontends._autograde import puzzle_feedback
 
     result = {
@@ -366,4 +470,6 @@ def test_feedback_names_an_exposing_input_only_for_a_mistake_on_some_draws() -> 
     everywhere = puzzle_feedback({**result, "wrong_on_every_draw": True, "max_points": 2})
     assert everywhere.startswith("cos: FAIL, 0/2 points\n")
     assert "Exposed by" not in everywhere
-    assert "Wrong on all 80 draws; shown on the draw with entries within 1e-05 of the low end of the domain:" in everywhere
+    assert (
+        "Wrong on all 80 draws; shown on the draw with entries within 1e-05 of the low end of the domain:" in everywhere
+    )

@@ -6,7 +6,7 @@ import jax
 import numpy as np
 import pytest
 
-from checker import check_file, Status
+from checker import Status, check_file
 from checker.authoring import _generate
 from checker.engine import _catalog, _stubs
 from checker.engine._catalog import CatalogError

@@ -30,17 +30,30 @@ def facts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
         pytest.skip(f"no VM here ({', '.join(missing) or 'not root'}): apt-get install qemu-system-x86 busybox-static")
     script = tmp_path_factory.mktemp("vm") / "run.sh"
     script.write_text(f'cd "{REPO}" && python3 tests/vm/cgroup2.py --grade\n')
-    result = subprocess.run(["bash", str(REPO / "tests" / "vm" / "boot.sh"), str(script)], capture_output=True, text=True, timeout=1700, stdin=subprocess.DEVNULL)
+    result = subprocess.run(
+        ["bash", str(REPO / "tests" / "vm" / "boot.sh"), str(script)],
+        capture_output=True,
+        text=True,
+        timeout=1700,
+        stdin=subprocess.DEVNULL,
+    )
     lines = [line for line in result.stdout.splitlines() if line.startswith("FACTS ")]
-    assert result.returncode == 0 and lines, f"status {result.returncode}\n{result.stdout[-3000:]}\n{result.stderr[-2000:]}"
+    assert result.returncode == 0 and lines, (
+        f"status {result.returncode}\n{result.stdout[-3000:]}\n{result.stderr[-2000:]}"
+    )
     found: dict[str, object] = json.loads(lines[-1][len("FACTS "):])
     return found
 
 
-def test_the_zygote_s_groups_go_under_the_root_which_hands_the_controllers_down_not_its_own_scope(facts: dict[str, object]) -> None:
+def test_the_zygote_s_groups_go_under_the_root_which_hands_the_controllers_down_not_its_own_scope(
+    facts: dict[str, object],
+) -> None:
     assert facts["own"] == "0::/session.scope"
     assert facts["probe"] == "cgroup v2", facts
-    assert str(facts["folder"]).startswith("/sys/fs/cgroup/jacpuzzles-") and facts["handed_down"] == ["memory", "pids"], facts
+    assert str(facts["folder"]).startswith("/sys/fs/cgroup/jacpuzzles-") and facts["handed_down"] == [
+        "memory",
+        "pids",
+    ], facts
 
 
 def test_three_processes_of_700_mb_meet_one_limit_over_their_tree(facts: dict[str, object]) -> None:
@@ -54,7 +67,9 @@ def test_three_processes_of_700_mb_meet_one_limit_over_their_tree(facts: dict[st
 
 def test_the_process_limit_stops_forks(facts: dict[str, object]) -> None:
     child = facts["pids_child"]
-    assert isinstance(child, dict) and child["started"] < 20 and child["error"] == "Resource temporarily unavailable", facts
+    assert isinstance(child, dict) and child["started"] < 20 and child["error"] == "Resource temporarily unavailable", (
+        facts
+    )
 
 
 def test_the_zygote_s_group_is_removed_at_the_end(facts: dict[str, object]) -> None:

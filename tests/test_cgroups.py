@@ -71,11 +71,15 @@ def test_v2_without_a_group_that_hands_the_controllers_down_says_so(tmp_path: Pa
     (root / "cgroup.subtree_control").write_text("cpu")
     groups, why_not = _cgroups.probe(4321, root, proc)
     assert groups is None
-    assert "cgroup v2: no group at or above" in why_not and "hands down the memory and pids controllers" in why_not, why_not
+    assert "cgroup v2: no group at or above" in why_not and "hands down the memory and pids controllers" in why_not, (
+        why_not
+    )
 
 
 def test_the_grader_in_the_v2_root_uses_the_root(tmp_path: Path) -> None:
-    root, proc = _tree(tmp_path, "0::/\n", {"cgroup.controllers": "memory pids", "cgroup.subtree_control": "memory pids"})
+    root, proc = _tree(
+        tmp_path, "0::/\n", {"cgroup.controllers": "memory pids", "cgroup.subtree_control": "memory pids"}
+    )
     groups, _ = _cgroups.probe(11, root, proc)
     assert groups is not None and groups.folders["unified"] == root / "jacpuzzles-11"
 
@@ -89,19 +93,27 @@ def test_v1_where_v2_has_no_memory_controller(tmp_path: Path) -> None:
     })
     groups, why_not = _cgroups.probe(55, root, proc)
     assert why_not == "" and groups is not None and groups.describe() == "cgroup v1"
-    assert groups.job("3") == {"memory": root / "memory/grader/jacpuzzles-55-3", "pids": root / "pids/grader/jacpuzzles-55-3"}
+    assert groups.job("3") == {
+        "memory": root / "memory/grader/jacpuzzles-55-3",
+        "pids": root / "pids/grader/jacpuzzles-55-3",
+    }
     folder = _cgroups.make(groups, "3", 2 * 1024**3, 100)["memory"]
     assert (folder / "memory.limit_in_bytes").read_text() == str(2 * 1024**3)
-    # v1 charges TCP buffers only under a limit of their own (red team 6: 2.5 GB uncharged)
+    # v1 charges TCP buffers only under a limit of their own (without one, gigabytes go uncharged)
     assert (folder / "memory.kmem.tcp.limit_in_bytes").read_text() == str(64 * 1024**2)
     assert (root / "pids/grader/jacpuzzles-55-3/pids.max").read_text() == "100"
 
 
 def test_no_usable_groups_says_why_for_both_kinds(tmp_path: Path) -> None:
-    root, proc = _tree(tmp_path, "9:memory:/grader\n0::/grader\n", {"unified/cgroup.controllers": "", "memory/grader/cgroup.procs": ""})
+    root, proc = _tree(
+        tmp_path, "9:memory:/grader\n0::/grader\n", {"unified/cgroup.controllers": "", "memory/grader/cgroup.procs": ""}
+    )
     groups, why_not = _cgroups.probe(55, root, proc)
     assert groups is None
-    assert "cgroup v2 without the memory and pids controllers" in why_not and "no writable cgroup v1 pids controller" in why_not, why_not
+    assert (
+        "cgroup v2 without the memory and pids controllers" in why_not
+        and "no writable cgroup v1 pids controller" in why_not
+    ), why_not
 
 
 def test_only_root_makes_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -125,7 +137,9 @@ def test_empty_groups_of_zygotes_that_are_gone_are_removed_and_live_ones_kept(tm
     ("memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n", False),
     ("memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n", True),
 ])
-def test_a_kill_by_the_memory_limit_is_read_from_either_kind(tmp_path: Path, name: str, text: str, killed: bool) -> None:
+def test_a_kill_by_the_memory_limit_is_read_from_either_kind(
+    tmp_path: Path, name: str, text: str, killed: bool
+) -> None:
     (tmp_path / name).write_text(text)
     assert _cgroups.oom_recorded(tmp_path) is killed
 

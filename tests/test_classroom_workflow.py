@@ -86,12 +86,25 @@ def run_workflow(workflow: Path, checkout: Path, tmp: Path) -> dict[str, Any]:
             continue
         output = tmp / f"output-{k}"
         output.write_text("")
-        step_env = {**env, **{key: _expand(str(v), outputs, env) for key, v in (step.get("env") or {}).items()}, "GITHUB_OUTPUT": str(output)}
-        done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=checkout, env=step_env, capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL, timeout=600)
+        step_env = {
+            **env,
+            **{key: _expand(str(v), outputs, env) for key, v in (step.get("env") or {}).items()},
+            "GITHUB_OUTPUT": str(output),
+        }
+        done = subprocess.run(
+            ["bash", "-e", "-c", step["run"]],
+            cwd=checkout,
+            env=step_env,
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=600,
+        )
         codes[name], logs[name] = done.returncode, done.stdout
         if "id" in step:
-            outputs[step["id"]] = dict(line.partition("=")[::2] for line in output.read_text().splitlines() if "=" in line)
+            outputs[step["id"]] = dict(
+                line.partition("=")[::2] for line in output.read_text().splitlines() if "=" in line
+            )
         if done.returncode != 0 and step.get("if") != "always()" and not name.startswith("Grade"):
             raise AssertionError(f"step {name!r} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
     posted = None
@@ -117,8 +130,15 @@ def classroom_reporter(runners: str, env: dict[str, str]) -> dict[str, Any]:
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The template repository `jacpuzzles init --classroom` writes."""
     base = tmp_path_factory.mktemp("template")
-    done = subprocess.run([sys.executable, "-m", "checker", "init", "--classroom", "tmpl"], cwd=base, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200"}, stdin=subprocess.DEVNULL, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "checker", "init", "--classroom", "tmpl"],
+        cwd=base,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200"},
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert "Also wrote .github/workflows/classroom.yml (GitHub Classroom's autograding) and .gitignore" in done.stdout
     return base / "tmpl"
@@ -133,10 +153,19 @@ def _solved(template: Path, target: Path) -> Path:
 
 
 def test_init_classroom_writes_the_workflow_and_a_gitignore(template: Path) -> None:
-    assert (template / ".github" / "workflows" / "classroom.yml").read_text() == (TEMPLATES / "classroom.yml").read_text()
+    assert (template / ".github" / "workflows" / "classroom.yml").read_text() == (
+        TEMPLATES / "classroom.yml"
+    ).read_text()
     assert (template / ".gitignore").read_text() == _workspace.CLASSROOM_GITIGNORE
     assert _workspace.marker(template).is_file()
-    assert {p.name for p in template.iterdir()} == {".github", ".gitignore", ".jacpuzzles", "autodiff", "indexing", "layers"}
+    assert {p.name for p in template.iterdir()} == {
+        ".github",
+        ".gitignore",
+        ".jacpuzzles",
+        "autodiff",
+        "indexing",
+        "layers",
+    }
 
 
 def test_classroom_workflow_asks_only_what_the_reporter_v1_needs() -> None:
@@ -148,7 +177,9 @@ def test_classroom_workflow_asks_only_what_the_reporter_v1_needs() -> None:
     (reporter,) = [s for s in steps if s.get("uses") == "classroom-resources/autograding-grading-reporter@v1"]
     (grading,) = [s for s in steps if s.get("id") == "jacpuzzles"]
     runners = reporter["with"]["runners"].split(",")
-    assert reporter["env"] == {f"{r.strip().upper()}_RESULTS": f"${{{{ steps.{grading['id']}.outputs.result }}}}" for r in runners}
+    assert reporter["env"] == {
+        f"{r.strip().upper()}_RESULTS": f"${{{{ steps.{grading['id']}.outputs.result }}}}" for r in runners
+    }
     assert reporter["if"] == "always()"
 
 
@@ -181,16 +212,33 @@ def test_the_kept_jax_cache_holds_nothing_a_seed_changes(tmp_path: Path) -> None
         shutil.copyfile(SOLUTIONS / "autodiff" / f"{name}.py", tmp_path / "repo" / "autodiff" / f"{name}.py")
     for workflow in ("classroom.yml", "grade.yml"):
         text = (TEMPLATES / workflow).read_text()
-        assert 'export JAX_COMPILATION_CACHE_DIR="$HOME/.cache/jacpuzzles-jax" JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0' in text
+        assert (
+            'export JAX_COMPILATION_CACHE_DIR="$HOME/.cache/jacpuzzles-jax" '
+            'JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0'
+            in text
+        )
         assert "path: ~/.cache/jacpuzzles-jax" in text
     cache = tmp_path / "jax-cache"
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("JAX_")}, "PYTHONPATH": str(REPO), "JACPUZZLES_TF": "off",
-           "JAX_COMPILATION_CACHE_DIR": str(cache), "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
-           "JACPUZZLES_CACHE": "off", "GITHUB_OUTPUT": str(tmp_path / "output")}
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("JAX_")},
+        "PYTHONPATH": str(REPO),
+        "JACPUZZLES_TF": "off",
+        "JAX_COMPILATION_CACHE_DIR": str(cache),
+        "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
+        "JACPUZZLES_CACHE": "off",
+        "GITHUB_OUTPUT": str(tmp_path / "output"),
+    }
     entries = []
     for seed in ("0", "7"):
-        done = subprocess.run([sys.executable, "-m", "checker", "grade", "--github-classroom", "repo", "--seed", seed, "--timeout", "10"],
-                              cwd=tmp_path, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=600)
+        done = subprocess.run(
+            [sys.executable, "-m", "checker", "grade", "--github-classroom", "repo", "--seed", seed, "--timeout", "10"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=600,
+        )
         assert done.returncode == 0, done.stderr
         entries.append(sorted(p.name for p in cache.iterdir()))
     assert entries[0] and entries[1] == entries[0]

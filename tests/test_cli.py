@@ -118,7 +118,11 @@ def test_list_shows_statuses_from_the_last_check_and_progress(workspace: Path) -
     jacpuzzles("check", "cumsum", "neg", cwd=workspace)
     result = jacpuzzles("list", cwd=workspace)
     assert result.returncode == 0
-    rows = {line.split("│")[1].strip(): line.split("│")[-1].strip() for line in result.stdout.splitlines() if line.count("│") >= 4}
+    rows = {
+        line.split("│")[1].strip(): line.split("│")[-1].strip()
+        for line in result.stdout.splitlines()
+        if line.count("│") >= 4
+    }
     assert rows["cumsum"] == "pass" and rows["neg"] == "fail" and rows["prod"] == "todo"
     assert f"1/{len(puzzles())} puzzles pass" in result.stdout
     (workspace / "puzzles" / "autodiff" / "neg.py").write_text("def jac(x):\n    return -1\n")
@@ -191,7 +195,15 @@ def test_after_the_last_hint_the_learner_is_sent_to_a_page_every_install_has(tmp
     env = {**os.environ, "COLUMNS": "120", "PYTHONPATH": str(site)}
 
     def run(*args: str) -> str:
-        result = subprocess.run([sys.executable, "-m", "checker", *args], capture_output=True, text=True, cwd=home, env=env, stdin=subprocess.DEVNULL, timeout=120)
+        result = subprocess.run(
+            [sys.executable, "-m", "checker", *args],
+            capture_output=True,
+            text=True,
+            cwd=home,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            timeout=120,
+        )
         assert result.returncode == 0, result.stderr
         return " ".join(result.stdout.split())
 
@@ -246,7 +258,7 @@ def test_watch_rechecks_a_puzzle_when_its_file_is_saved(workspace: Path) -> None
 
 
 def test_show_says_1_point_in_the_singular() -> None:
-    # Regression: "Doubling (id) · autodiff chapter · 1 points".
+    # Not "Doubling (id) · autodiff chapter · 1 points".
     one = jacpuzzles("show", "id")
     assert one.returncode == 0 and "· 1 point\n" in one.stdout and "1 points" not in one.stdout
     two = jacpuzzles("show", "cumsum")
@@ -266,7 +278,9 @@ def _at_80_columns(*args: str) -> subprocess.CompletedProcess[str]:
                           env={**os.environ, "COLUMNS": "80"}, stdin=subprocess.DEVNULL, timeout=300)
 
 
-@pytest.mark.parametrize("name", ["softmax", "superposition_lookup_corrected", "logsumexp"])  # lines of 106 to 110 columns
+@pytest.mark.parametrize(
+    "name", ["softmax", "superposition_lookup_corrected", "logsumexp"]
+)  # lines of 106 to 110 columns
 def test_solution_at_80_columns_prints_every_code_line_whole(name: str) -> None:
     import ast
     import textwrap
@@ -280,7 +294,9 @@ def test_solution_at_80_columns_prints_every_code_line_whole(name: str) -> None:
     lines = result.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.strip() == answer.splitlines()[0].strip())
     shown = "\n".join(line.rstrip() for line in lines[start:start + len(answer.splitlines())])
-    assert textwrap.dedent(shown) == "\n".join(line.rstrip() for line in answer.splitlines())  # as copied: the file's code
+    assert textwrap.dedent(shown) == "\n".join(
+        line.rstrip() for line in answer.splitlines()
+    )  # as copied: the file's code
     ast.parse(textwrap.dedent(shown))
 
 
@@ -289,7 +305,11 @@ def test_show_at_80_columns_keeps_code_whole_and_wraps_the_statement_once() -> N
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert 'def conv2d(x: Shaped[Array, "16"], y: Shaped[Array, "4"]) -> Shaped[Array, "16"]:\n' in out
-    assert 'def jac(x: Shaped[Array, "16"], y: Shaped[Array, "4"]) -> tuple[Shaped[Array, "16 16"], Shaped[Array, "16 4"]]:\n' in out
+    assert (
+        'def jac(x: Shaped[Array, "16"], y: Shaped[Array, "4"]) -> tuple[Shaped[Array, "16 16"], Shaped[Array, "16 '
+        '4"]]:\n'
+        in out
+    )
     statement = out.split("\n\n")[0].splitlines()[1:]  # the first paragraph, under the title line
     # Wrapped once: each line but the last fills the terminal to within a word, none is a stub.
     assert len(statement) >= 2 and all(len(line.rstrip()) > 60 for line in statement[:-1]), statement

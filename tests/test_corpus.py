@@ -17,14 +17,16 @@ from __future__ import annotations
 import functools
 import importlib.util
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
 
-from checker import Arg, Kind, Puzzle, Status, check_file, chapters, puzzles
+from checker import Arg, Kind, Puzzle, Status, chapters, check_file, puzzles
+from checker.engine import _domain
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 # jac of the hang fixture must be cut off quickly; everything else gets the default timeout.
@@ -153,7 +155,7 @@ RANDOM_DRAWS = 4  # then the edge draws, then as many random draws again
 GAP = 1e-2  # how far a draw stays from a point where f has no derivative
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load(path: Path) -> Any:
     """The answer file as a module, imported once."""
     spec = importlib.util.spec_from_file_location(f"corpus_{path.parent.name}_{path.stem}", path)
@@ -184,31 +186,6 @@ def _random_value(arg: Arg, rng: np.random.Generator) -> Any:
         return v
 
 
-def _top_two_apart(scores: np.ndarray) -> bool:
-    top = np.sort(scores.reshape(scores.shape[0], -1), axis=1)
-    return bool(np.all(top[:, -1] - top[:, -2] >= GAP * max(1.0, float(np.max(np.abs(top))))))
-
-
-def _unique_max(values: list[Any]) -> bool:
-    # tensor_lookup_2d: per channel, one masked cell clearly wins the max.
-    arr, x, y = (np.asarray(v, np.float64) for v in values[:3])
-    masked = x[:, None, None] * y[None, :, None] * arr
-    return _top_two_apart(np.moveaxis(masked, -1, 0))
-
-
-def _asymmetric(values: list[Any]) -> bool:
-    # asymmetrical_vectored_lookup: each row of k has a clear argmax, and one entry of each row
-    # of v is clearly nearest the backward pass's target r - g.
-    v, k, g = (np.asarray(a, np.float64) for a in values[:3])
-    if not _top_two_apart(k):
-        return False
-    r = v[np.arange(len(v)), np.argmax(k, axis=1)]
-    return _top_two_apart(-np.abs(v - (r - g)[:, None]))
-
-
-GUARDS: dict[str, Callable[[list[Any]], bool]] = {"unique_max": _unique_max, "asymmetric": _asymmetric}
-
-
 def _lattice(values: list[float], shape: tuple[int, ...], s: int) -> np.ndarray:
     """Variant s of an index argument on the lattice `values`: entry e takes values[(e + s) % n],
     so across len(values) variants every entry takes every value."""
@@ -235,10 +212,10 @@ def _edge_variants(label: str, arg: Arg, rng: np.random.Generator) -> list[np.nd
 
 
 def _with_guard(puzzle: Puzzle, make: Callable[[], list[Any]]) -> list[Any]:
-    guard = GUARDS[puzzle.guard] if puzzle.guard is not None else None
+    # The puzzle's own domain (`_domain`), as the checker draws it: a draw it refuses proves nothing.
     for _ in range(1000):
         values = make()
-        if guard is None or guard(values):
+        if puzzle.guard is None or _domain.holds(puzzle.guard, values):
             return values
     raise AssertionError(f"{puzzle.name}: no draw passed the guard {puzzle.guard!r} in 1000 tries")
 
@@ -252,7 +229,7 @@ def _draws(puzzle: Puzzle, seed: int = 0) -> list[tuple[Any, ...]]:
 
     result = [_with_guard(puzzle, random_draw) for _ in range(RANDOM_DRAWS)]
     for zeros in (1, 2):
-        def zero_draw() -> list[Any]:
+        def zero_draw(zeros: int = zeros) -> list[Any]:
             values = random_draw()
             for arg, v in zip(puzzle.args, values):
                 if "zero entry" in arg.edge_names and "zero" not in arg.avoid:
@@ -263,7 +240,7 @@ def _draws(puzzle: Puzzle, seed: int = 0) -> list[tuple[Any, ...]]:
     for label in labels:
         variants = {k: _edge_variants(label, arg, rng) for k, arg in enumerate(puzzle.args) if label in arg.edge_names}
         for s in range(max((len(v) for v in variants.values()), default=0)):
-            def edge_draw() -> list[Any]:
+            def edge_draw(variants: dict[int, Any] = variants, s: int = s) -> list[Any]:
                 values = random_draw()
                 for k, options in variants.items():
                     values[k] = options[s % len(options)]
@@ -322,7 +299,7 @@ def _answer_blocks(puzzle: Puzzle, raw: Any) -> list[Any] | None:
     return blocks
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cases(name: str) -> tuple[tuple[list[Any], tuple[np.ndarray, ...]], ...]:
     """Each draw of a puzzle as the answer's arguments, with JAX's expected blocks."""
     puzzle = CATALOG[name]

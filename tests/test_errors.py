@@ -39,7 +39,10 @@ def _declared() -> dict[str, type[BaseException] | None]:
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.ClassDef):
                     bases = {b.id for b in node.bases if isinstance(b, ast.Name)}
-                    if any(isinstance(getattr(builtins, b, None), type) and issubclass(getattr(builtins, b), BaseException) for b in bases):
+                    if any(
+                        isinstance(getattr(builtins, b, None), type) and issubclass(getattr(builtins, b), BaseException)
+                        for b in bases
+                    ):
                         found[f"{info.name}.{node.name}"] = None
             continue
         for name, value in vars(module).items():
@@ -50,14 +53,32 @@ def _declared() -> dict[str, type[BaseException] | None]:
 
 def test_every_users_error_derives_from_the_base() -> None:
     declared = _declared()
-    outside = sorted(name for name, cls in declared.items() if name not in INTERNAL and (cls is None or not issubclass(cls, JacpuzzlesError)))
-    assert not outside, f"derive these from checker.engine._errors.JacpuzzlesError, or list them in INTERNAL with the reason: {outside}"
+    outside = sorted(
+        name
+        for name, cls in declared.items()
+        if name not in INTERNAL and (cls is None or not issubclass(cls, JacpuzzlesError))
+    )
+    assert not outside, (
+        f"derive these from checker.engine._errors.JacpuzzlesError, or list them in INTERNAL with the reason: {outside}"
+    )
     assert sorted(INTERNAL - set(declared)) == [], "INTERNAL names a class that no longer exists"
     # The ones the CLI has always caught are still there, each with the exit code it gave.
-    codes = {name.rsplit(".", 1)[1]: cls.exit_code for name, cls in declared.items() if cls is not None and issubclass(cls, JacpuzzlesError)}
-    assert {"UsageError", "BadSetup", "WorkspaceError", "PackError", "PackExists", "CatalogError", "UnknownPuzzle", "MissingSolution", "KeyProblem"} <= {
-        n for n, code in codes.items() if code == 2
+    codes = {
+        name.rsplit(".", 1)[1]: cls.exit_code
+        for name, cls in declared.items()
+        if cls is not None and issubclass(cls, JacpuzzlesError)
     }
+    assert {
+        "UsageError",
+        "BadSetup",
+        "WorkspaceError",
+        "PackError",
+        "PackExists",
+        "CatalogError",
+        "UnknownPuzzle",
+        "MissingSolution",
+        "KeyProblem",
+    } <= {n for n, code in codes.items() if code == 2}
     assert codes["OracleDisagreement"] == codes["WorkerFailure"] == codes["JacpuzzlesError"] == 1
 
 

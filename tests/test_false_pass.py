@@ -9,12 +9,13 @@ Two groups:
     0.026 < |x| < 0.2 (6 % of the domain [-3, 3]), accepted because a one-entry argument gets
     only 6 random scalars (seed 0 draws none below |x| = 0.28) and its two zero-entry draws are
     both x = 0.
-* Regression: realistic wrong answers the checker already fails, on every seed tried.
+* Realistic wrong answers the checker fails, on every seed tried.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import jax.numpy as jnp
 import pytest
@@ -52,15 +53,13 @@ def test_cos_with_a_small_angle_shortcut_fails() -> None:
     _assert_fails("cos", lambda x: jnp.where(jnp.abs(x) < 0.2, -x, -jnp.sin(x))[:, None])
 
 
-# ---- regression: realistic wrong answers the checker already fails ----
+# ---- realistic wrong answers the checker fails ----
 
 REGRESSIONS: dict[str, tuple[str, Callable[..., Any]]] = {
     # prod: handles one zero entry, but with two zeros d f / d x_k is 0, not the product of the rest.
     "prod_one_zero_only": (
         "prod",
-        lambda x: jnp.where(
-            x == 0, jnp.prod(jnp.where(x == 0, 1, x)), jnp.prod(x) / jnp.where(x == 0, 1, x)
-        )[None, :],
+        lambda x: jnp.where(x == 0, jnp.prod(jnp.where(x == 0, 1, x)), jnp.prod(x) / jnp.where(x == 0, 1, x))[None, :],
     ),
     "prod_abs": ("prod", lambda x: jnp.prod(jnp.where(EYE10, 1, jnp.abs(x)), axis=1)[None, :]),
     "prod_wrong_axis": ("prod", lambda x: jnp.prod(jnp.where(EYE10, 1, x), axis=0)[None, :]),
@@ -78,7 +77,10 @@ REGRESSIONS: dict[str, tuple[str, Callable[..., Any]]] = {
     "broadcast_row_scale": (
         "broadcast",
         lambda x, y: (
-            ((A4[:, None, None, None] == A4[None, None, :, None]) & (A4[None, :, None, None] == A4[None, None, None, :]))
+            (
+                (A4[:, None, None, None] == A4[None, None, :, None])
+                & (A4[None, :, None, None] == A4[None, None, None, :])
+            )
             * y[:, None, None, None],
             (A4[None, :, None] == A4[None, None, :]) * x[:, :, None],
         ),
@@ -99,7 +101,7 @@ def test_realistic_wrong_answer_fails(case: str) -> None:
     _assert_fails(name, jac)
 
 
-# ---- the classes of the independent review (issue 7), each written afresh here ----
+# ---- classes of wrong answer, each written afresh here ----
 
 IS5 = jnp.arange(5)
 

@@ -104,7 +104,10 @@ def fb_view(x):
     verdict = check_file("view", write_answer(tmp_path, "view", body))
     assert verdict.status is Status.ERROR
     assert verdict.diagnoses[0].kind is Kind.SIGNATURE
-    assert "it is called as dx(i, j, o, p), 2 indices of x (4, 4) and then 2 indices of f's output (4, 4)" in verdict.message
+    assert (
+        "it is called as dx(i, j, o, p), 2 indices of x (4, 4) and then 2 indices of f's output (4, 4)"
+        in verdict.message
+    )
 
 
 def test_an_array_instead_of_a_number_names_the_entry(tmp_path: Path) -> None:
@@ -145,7 +148,10 @@ def fb_mul(x, y):
 """
     verdict = check_file("mul", write_answer(tmp_path, "mul", body))
     assert verdict.status is Status.ERROR
-    assert "fb_mul returns (f, dx, dy): f, then one derivative function per argument of f (x, y); got a tuple of 2 entries" in verdict.message
+    assert (
+        "fb_mul returns (f, dx, dy): f, then one derivative function per argument of f (x, y); got a tuple of 2 entries"
+        in verdict.message
+    )
 
 
 def test_both_forms_in_one_file_is_reported_as_ambiguous(tmp_path: Path) -> None:
@@ -170,7 +176,9 @@ def fb_naive_lookup(arr, index):
 """
     verdict = check_file("naive_lookup", write_answer(tmp_path, "naive_lookup", body))
     assert verdict.status is Status.ERROR
-    assert "accepted only for the autodiff chapter's puzzles; naive_lookup is in the indexing chapter" in verdict.message
+    assert (
+        "accepted only for the autodiff chapter's puzzles; naive_lookup is in the indexing chapter" in verdict.message
+    )
 
 
 def test_dx_raising_not_implemented_is_todo(tmp_path: Path) -> None:

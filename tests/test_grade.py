@@ -32,8 +32,10 @@ ANSWERED = {"cumsum": "autodiff", "neg": "autodiff", "relu": "autodiff", "prod":
 POINTS = {p.name: p.points for p in puzzles()}
 FULL = sum(POINTS[n] for n in ANSWERED)
 LIMITS = ("--timeout", "2", "--memory-mb", "1024", "--jobs", "2")
-FORGE = (r'print("\x1b[2J\x1b[3J\x1b[Hforge: 5/5 points\n pass: 3  fail: 0\x1b]52;c;ZXZpbA==\x07\r\x08\x9b\x1b[8m", end="")'
-         "\n")
+FORGE = (
+    r'print("\x1b[2J\x1b[3J\x1b[Hforge: 5/5 points\n pass: 3  fail: 0\x1b]52;c;ZXZpbA==\x07\r\x08\x9b\x1b[8m", end="")'
+    "\n"
+)
 
 
 def grade(submissions: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -62,7 +64,7 @@ def build_class(root: Path) -> Path:
     subs.mkdir()
     _solved(subs / "right")
     wrong = _solved(subs / "wrong")
-    # Wrong, and printing the red team's forgery (finding #21): when an instructor `cat`s the
+    # Wrong, and printing a forgery: when an instructor `cat`s the
     # feedback, clear the screen, draw a fake full-marks report, hide the real one.
     transposed = (REPO / "tests" / "corpus" / "autodiff" / "cumsum" / "upper_triangle.py").read_text()
     _answer(wrong, "cumsum", FORGE + transposed)
@@ -81,7 +83,11 @@ def build_class(root: Path) -> Path:
     (root / "outside.py").write_text((SOLUTIONS / "autodiff" / "neg.py").read_text())
     (linked / "autodiff" / "neg.py").symlink_to(root / "outside.py")
     zipped = _solved(root / "zipped")
-    _answer(zipped, "neg", "import jax.numpy as jnp\n\ndef jac(x):\n    return -jnp.eye(10, dtype=jnp.bfloat16)  # exact in bfloat16\n")
+    _answer(
+        zipped,
+        "neg",
+        "import jax.numpy as jnp\n\ndef jac(x):\n    return -jnp.eye(10, dtype=jnp.bfloat16)  # exact in bfloat16\n",
+    )
     with zipfile.ZipFile(subs / "zipped.zip", "w") as archive:
         for path in sorted(zipped.rglob("*.py")):
             archive.write(path, path.relative_to(zipped).as_posix())
@@ -112,7 +118,14 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     before = _snapshot(subs)
     start = time.monotonic()
     result = grade(subs, root / "out")
-    return {"root": root, "subs": subs, "out": root / "out", "result": result, "seconds": time.monotonic() - start, "before": before}
+    return {
+        "root": root,
+        "subs": subs,
+        "out": root / "out",
+        "result": result,
+        "seconds": time.monotonic() - start,
+        "before": before,
+    }
 
 
 def _doc(graded: dict[str, Any], name: str) -> dict[str, Any]:
@@ -136,7 +149,9 @@ def test_a_right_submission_gets_full_marks_folder_or_zip(graded: dict[str, Any]
         doc = _doc(graded, name)
         assert doc["submission"] == name and doc["status"] == "graded"
         assert doc["score"] == FULL and doc["max_score"] == sum(POINTS.values())
-        assert {r["puzzle"]: r["status"] for r in doc["results"] if r["puzzle"] in ANSWERED} == dict.fromkeys(ANSWERED, "pass")
+        assert {r["puzzle"]: r["status"] for r in doc["results"] if r["puzzle"] in ANSWERED} == dict.fromkeys(
+            ANSWERED, "pass"
+        )
         assert _result(graded, name, "cumsum")["path"] == "autodiff/cumsum.py"  # relative to the submission
 
 
@@ -214,10 +229,21 @@ def test_junit_xml_parses_back_one_suite_per_submission(graded: dict[str, Any]) 
 
 
 def test_junit_xml_holds_any_output_well_formed() -> None:
-    doc = {"submission": "x", "status": "graded", "score": 0, "max_score": 1, "results": [{
-        "puzzle": "neg", "status": "error", "message": "bad \x00\x1b[31m\udcff", "diagnoses": [{"kind": "exception", "message": "\x07"}],
-        "output": "\x01" * 100_000,
-    }]}
+    doc = {
+        "submission": "x",
+        "status": "graded",
+        "score": 0,
+        "max_score": 1,
+        "results": [
+            {
+                "puzzle": "neg",
+                "status": "error",
+                "message": "bad \x00\x1b[31m\udcff",
+                "diagnoses": [{"kind": "exception", "message": "\x07"}],
+                "output": "\x01" * 100_000,
+            }
+        ],
+    }
     case = ET.fromstring(junit_xml([doc]).split("\n", 1)[1]).find("testsuite/testcase")
     assert case is not None and case.find("error") is not None
     out = case.find("system-out")
@@ -244,7 +270,7 @@ def test_feedback_text_is_the_plain_report(graded: dict[str, Any]) -> None:
 
 
 def test_escapes_an_answer_printed_are_shown_not_obeyed_in_every_output(graded: dict[str, Any]) -> None:
-    """Red team finding #21: no control character an answer printed reaches a file of OUT or the
+    """No control character an answer printed reaches a file of OUT or the
     grader's console as itself (JSON's escapes of them neither); each is shown as its escape."""
     for path in sorted(graded["out"].iterdir()):
         if path.is_file():
@@ -253,7 +279,9 @@ def test_escapes_an_answer_printed_are_shown_not_obeyed_in_every_output(graded: 
             assert "\\u001b" not in text and "\\u0007" not in text, path.name
     assert "\x1b" not in graded["result"].stdout + graded["result"].stderr
     text = (graded["out"] / "wrong.txt").read_text()
-    assert "\\x1b[2J\\x1b[3J\\x1b[Hforge: 5/5 points" in text and "\\x1b]52;c;ZXZpbA==\\x07\\x0d\\x08\\x9b\\x1b[8m" in text
+    assert (
+        "\\x1b[2J\\x1b[3J\\x1b[Hforge: 5/5 points" in text and "\\x1b]52;c;ZXZpbA==\\x07\\x0d\\x08\\x9b\\x1b[8m" in text
+    )
 
 
 def test_a_rerun_grades_nothing_and_rewrites_the_same_files(graded: dict[str, Any]) -> None:
@@ -277,7 +305,9 @@ def _workers_in(folder: Path) -> list[int]:
     return found
 
 
-def _interrupted(graded: dict[str, Any], out: Path, how: signal.Signals, tmp: Path | None = None) -> subprocess.CompletedProcess[str]:
+def _interrupted(
+    graded: dict[str, Any], out: Path, how: signal.Signals, tmp: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     """Start grading the class into `out` (its scratch folder in `tmp`, when given), send `how`
     once a first submission is journaled."""
     grader = subprocess.Popen(
@@ -318,7 +348,10 @@ def test_ctrl_c_keeps_what_was_graded_and_says_how_to_finish(graded: dict[str, A
     out = _with_the_class_key(graded, tmp_path / "out")
     stopped = _interrupted(graded, out, signal.SIGINT)
     assert stopped.returncode == 130
-    assert "the submissions graded so far are kept" in stopped.stderr and "run the same command to finish" in stopped.stderr
+    assert (
+        "the submissions graded so far are kept" in stopped.stderr
+        and "run the same command to finish" in stopped.stderr
+    )
     kept = {p.stem for p in out.glob("*.json")}
     again = grade(graded["subs"], out)
     assert again.returncode == 0, again.stderr
@@ -327,15 +360,20 @@ def test_ctrl_c_keeps_what_was_graded_and_says_how_to_finish(graded: dict[str, A
 
 
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
-def test_a_signal_to_stop_ends_grading_as_ctrl_c_does_and_leaves_no_scratch(graded: dict[str, Any], tmp_path: Path, how: signal.Signals) -> None:
-    """Red teams, rounds 3 and 4: a SIGTERM (a CI job's timeout, `docker stop`) or a SIGHUP (a
-    closed terminal) left the scratch folder (the draws of the secret seed, the students'
-    answers) and the job mounts behind."""
+def test_a_signal_to_stop_ends_grading_as_ctrl_c_does_and_leaves_no_scratch(
+    graded: dict[str, Any], tmp_path: Path, how: signal.Signals
+) -> None:
+    """A SIGTERM (a CI job's timeout, `docker stop`) or a SIGHUP (a closed terminal) leaves no
+    scratch folder (the draws of the secret seed, the students' answers) and no job mounts
+    behind."""
     out, tmp = tmp_path / "out", tmp_path / "tmp"
     tmp.mkdir()
     stopped = _interrupted(graded, out, how, tmp)
     assert stopped.returncode == 130, stopped.stderr[-2000:]
-    assert "interrupted (Ctrl-C or a signal to stop)" in stopped.stderr and "run the same command to finish" in stopped.stderr
+    assert (
+        "interrupted (Ctrl-C or a signal to stop)" in stopped.stderr
+        and "run the same command to finish" in stopped.stderr
+    )
     assert list(tmp.iterdir()) == []
     assert str(tmp) not in Path("/proc/mounts").read_text()
 
@@ -345,10 +383,18 @@ def test_bad_arguments_exit_2_with_a_message(case: str, tmp_path: Path) -> None:
     subs = tmp_path / "subs"
     subs.mkdir()
     (tmp_path / "file").write_text("")
-    target = {"missing": (tmp_path / "nope", tmp_path / "out"), "inside": (subs, subs / "out"), "unwritable": (subs, tmp_path / "file")}[case]
+    target = {
+        "missing": (tmp_path / "nope", tmp_path / "out"),
+        "inside": (subs, subs / "out"),
+        "unwritable": (subs, tmp_path / "file"),
+    }[case]
     result = grade(*target)
     assert result.returncode == 2
-    assert {"missing": "does not exist", "inside": "inside the submissions folder", "unwritable": "cannot write grades"}[case] in result.stderr
+    assert {
+        "missing": "does not exist",
+        "inside": "inside the submissions folder",
+        "unwritable": "cannot write grades",
+    }[case] in result.stderr
 
 
 def test_a_submission_named_like_a_class_wide_file_is_refused_not_overwritten(tmp_path: Path) -> None:
@@ -362,7 +408,7 @@ def test_a_submission_named_like_a_class_wide_file_is_refused_not_overwritten(tm
 
 
 def test_summary_and_feedback_counts_agree_with_their_nouns() -> None:
-    # Regression: "1 of 1 submissions graded", "0/1 points" in the class summary and feedback.
+    # Not "1 of 1 submissions graded", "0/1 points" in the class summary and feedback.
     from checker.grading._gradebook import summary_markdown
 
     one = {

@@ -69,5 +69,8 @@ def test_every_right_answer_gets_the_same_verdict_from_grade_as_from_check(tmp_p
         graded = {r["puzzle"]: r for r in doc["results"]}[name]
         checked = check_file(name, path)
         if graded["status"] != checked.status.value or checked.status is not Status.PASS:
-            disagree.append(f"{path.relative_to(REPO)}: check {checked.status.value}, grade {graded['status']}: {graded.get('message', '')}")
+            disagree.append(
+                f"{path.relative_to(REPO)}: check {checked.status.value}, grade {graded['status']}: "
+                f"{graded.get('message', '')}"
+            )
     assert not disagree, "\n".join(disagree)

@@ -18,8 +18,9 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -109,8 +110,13 @@ def _placeholders(out: Path, tmp: Path, subs: Path) -> dict[bytes, bytes]:
     from checker.engine._oracles import cache_dir
 
     cache = cache_dir()
-    return {b"@OUT@": str(out).encode(), b"@TMP@": str(tmp).encode(), b"@KIT@": str(REPO).encode(), b"@SUBS@": str(subs).encode(),
-            b"@CACHE@": str(cache if cache is not None else "/nonexistent").encode()}
+    return {
+        b"@OUT@": str(out).encode(),
+        b"@TMP@": str(tmp).encode(),
+        b"@KIT@": str(REPO).encode(),
+        b"@SUBS@": str(subs).encode(),
+        b"@CACHE@": str(cache if cache is not None else "/nonexistent").encode(),
+    }
 
 
 def build_corpus(root: Path, out: Path, tmp: Path) -> Path:
@@ -149,10 +155,30 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     before = _tmp_leftovers()
     start = time.monotonic()
     result = subprocess.run(
-        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(CORPUS / "assignment.toml"),
-         "--timeout", "2", "--memory-mb", "1024", "--jobs", "2"],
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            str(subs),
+            "--out",
+            str(out),
+            "--assignment",
+            str(CORPUS / "assignment.toml"),
+            "--timeout",
+            "2",
+            "--memory-mb",
+            "1024",
+            "--jobs",
+            "2",
+        ],
         # Finishing at all is what is tested: a wide limit, for a busy machine (no timing here).
-        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=1200, env={**os.environ, "COLUMNS": "200", SECRET_NAME: SECRET},
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        timeout=1200,
+        env={**os.environ, "COLUMNS": "200", SECRET_NAME: SECRET},
     )
     seconds = time.monotonic() - start
     time.sleep(0.5)  # let the last worker's tree be reaped
@@ -174,7 +200,13 @@ def test_the_graders_environment_never_reaches_a_worker_nor_out(corpus: dict[str
 
 def _tmp_leftovers() -> set[str]:
     """The files named leftover-* in the host's /tmp, /var/tmp and /dev/shm."""
-    return {os.path.join(d, n) for d in ("/tmp", "/var/tmp", "/dev/shm") if os.path.isdir(d) for n in os.listdir(d) if n.startswith("leftover-")}
+    return {
+        os.path.join(d, n)
+        for d in ("/tmp", "/var/tmp", "/dev/shm")
+        if os.path.isdir(d)
+        for n in os.listdir(d)
+        if n.startswith("leftover-")
+    }
 
 
 def _doc(corpus: dict[str, Any], name: str) -> dict[str, Any]:
@@ -191,7 +223,11 @@ def test_the_corpus_has_at_least_30_kinds_and_grades_in_one_run(corpus: dict[str
 
 def _cases() -> list[Any]:
     """One case per submission; a strict xfail where the manifest says the grader falls short."""
-    marks = {n: pytest.mark.xfail(reason=e["xfail"], strict=e.get("xfail_strict", True)) for n, e in MANIFEST.items() if "xfail" in e}
+    marks = {
+        n: pytest.mark.xfail(reason=e["xfail"], strict=e.get("xfail_strict", True))
+        for n, e in MANIFEST.items()
+        if "xfail" in e
+    }
     return [pytest.param(n, marks=marks[n]) if n in marks else n for n in sorted(MANIFEST)]
 
 
@@ -214,7 +250,9 @@ def test_each_submission_gets_what_a_fair_instructor_expects(corpus: dict[str, A
         seen = "\n".join([r["message"], r["location"] or "", *(f"{d['kind']}: {d['message']}" for d in r["diagnoses"])])
         assert r["status"] == status, f"{name}/{puzzle}: {r['status']}: {seen}"
         assert text in seen, f"{name}/{puzzle}: {text!r} not in {seen!r}"
-    expected_score = sum(results[p]["max_points"] for p in ASSIGNED if entry.get(p, "todo").partition(": ")[0] == "pass")
+    expected_score = sum(
+        results[p]["max_points"] for p in ASSIGNED if entry.get(p, "todo").partition(": ")[0] == "pass"
+    )
     assert doc["score"] == expected_score
 
 
@@ -286,7 +324,9 @@ def test_a_process_started_in_its_own_session_does_not_outlive_grading(corpus: d
 
 def test_a_submission_cannot_forge_another_ones_entry_or_plant_files_in_out(corpus: dict[str, Any]) -> None:
     if os.geteuid() != 0 or "no uid of their own" in corpus["result"].stderr:
-        pytest.xfail("workers run as the grader's user and can write OUT (docs/grading.md, 'Without root, the same user')")
+        pytest.xfail(
+            "workers run as the grader's user and can write OUT (docs/grading.md, 'Without root, the same user')"
+        )
     assert not (corpus["out"] / "planted.txt").exists()
     victim = _doc(corpus, "victim")
     assert victim["score"] == sum(r["max_points"] for r in victim["results"])
@@ -326,9 +366,27 @@ def test_the_memory_limit_covers_the_submissions_whole_tree(tmp_path: Path) -> N
     subs = tmp_path / "submissions"
     shutil.copytree(CORPUS / "tree_memory", subs / "tree_memory")
     result = subprocess.run(
-        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(tmp_path / "out"), "--assignment", str(CORPUS / "assignment.toml"),
-         "--timeout", "15", "--memory-mb", "1024"],
-        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env={**os.environ, "COLUMNS": "200"},
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            str(subs),
+            "--out",
+            str(tmp_path / "out"),
+            "--assignment",
+            str(CORPUS / "assignment.toml"),
+            "--timeout",
+            "15",
+            "--memory-mb",
+            "1024",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "200"},
     )
     if os.geteuid() != 0 or not os.access("/sys/fs/cgroup/memory", os.W_OK):
         pytest.skip("no cgroup memory controller here: the limit is per process (docs/grading.md)")
@@ -336,20 +394,40 @@ def test_the_memory_limit_covers_the_submissions_whole_tree(tmp_path: Path) -> N
     doc = json.loads((tmp_path / "out" / "tree_memory.json").read_text())
     cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
     assert cumsum["status"] == "pass", cumsum["message"]
-    assert "children that got 700 MB:" in cumsum["output"] and "700 MB: 3" not in cumsum["output"], cumsum["output"][:300]
+    assert "children that got 700 MB:" in cumsum["output"] and "700 MB: 3" not in cumsum["output"], cumsum["output"][
+        :300
+    ]
 
 
 def test_a_timeout_after_the_trees_memory_limit_killed_names_the_memory_limit(tmp_path: Path) -> None:
     """Children of the answer killed by the tree's memory limit while the answer waits for them
-    (red team #30): the puzzle's error names the memory limit, not the time limit it then ran into."""
+    the puzzle's error names the memory limit, not the time limit it then ran into."""
     if os.geteuid() != 0 or not os.access("/sys/fs/cgroup/memory", os.W_OK):
         pytest.skip("no cgroup memory controller here: the limit is per process (docs/grading.md)")
     subs = tmp_path / "submissions"
     shutil.copytree(CORPUS / "tree_memory_waits", subs / "tree_memory_waits")
     result = subprocess.run(
-        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(tmp_path / "out"), "--assignment", str(CORPUS / "assignment.toml"),
-         "--timeout", "5", "--memory-mb", "1024"],
-        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env={**os.environ, "COLUMNS": "200"},
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            str(subs),
+            "--out",
+            str(tmp_path / "out"),
+            "--assignment",
+            str(CORPUS / "assignment.toml"),
+            "--timeout",
+            "5",
+            "--memory-mb",
+            "1024",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "200"},
     )
     assert "memory limit over its whole tree" in result.stderr, result.stderr[-2000:]
     doc = json.loads((tmp_path / "out" / "tree_memory_waits.json").read_text())
@@ -370,8 +448,22 @@ def test_a_kit_the_workers_cannot_read_stops_grading_before_anyone_with_one_line
     shutil.copytree(CORPUS / "forged_status", subs / "someone")
     out = tmp_path / "out"
     result = subprocess.run(
-        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(CORPUS / "assignment.toml")],
-        capture_output=True, text=True, cwd=tmp_path, stdin=subprocess.DEVNULL, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            str(subs),
+            "--out",
+            str(out),
+            "--assignment",
+            str(CORPUS / "assignment.toml"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
         env={**os.environ, "PYTHONPATH": str(kit), "COLUMNS": "1000"},
     )
     assert result.returncode == 2, result.stderr[-2000:]
@@ -390,16 +482,37 @@ def test_without_namespaces_the_grader_says_so_and_still_grades_right(tmp_path: 
     # Standard-library modules the zygote never loaded import as well (workers run as a uid of
     # their own only where that uid can read Python's folders).
     (subs / "imports" / "autodiff").mkdir(parents=True)
-    (subs / "imports" / "autodiff" / "cumsum.py").write_bytes(b"import encodings.idna, fractions, statistics, zoneinfo\n" + _reference("cumsum"))
+    (subs / "imports" / "autodiff" / "cumsum.py").write_bytes(
+        b"import encodings.idna, fractions, statistics, zoneinfo\n" + _reference("cumsum")
+    )
     out = tmp_path / "out"
     result = subprocess.run(
-        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(CORPUS / "assignment.toml"), "--timeout", "5"],
-        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            str(subs),
+            "--out",
+            str(out),
+            "--assignment",
+            str(CORPUS / "assignment.toml"),
+            "--timeout",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
         env={**os.environ, "COLUMNS": "1000", "JACPUZZLES_NO_NAMESPACES": "1"},
     )
     assert result.returncode == 0, result.stderr[-2000:]
     line = next(line for line in result.stderr.splitlines() if line.startswith("isolation:"))
-    assert line.startswith("isolation: Landlock ABI") and "missing: no namespaces (turned off by JACPUZZLES_NO_NAMESPACES)" in line, line
+    assert (
+        line.startswith("isolation: Landlock ABI")
+        and "missing: no namespaces (turned off by JACPUZZLES_NO_NAMESPACES)" in line
+    ), line
     forger = json.loads((out / "forger.json").read_text())
     assert forger["score"] == 0 and {r["status"] for r in forger["results"] if r["puzzle"] == "cumsum"} == {"error"}
     for name in ("right", "imports"):

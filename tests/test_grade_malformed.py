@@ -16,8 +16,9 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -95,7 +96,9 @@ def _truncated(subs: Path) -> None:
 
 
 def _bomb(subs: Path) -> None:
-    (subs / "bomb.zip").write_bytes(_zip_bytes({**ANSWERS, "padding.bin": b"\0" * (80 * 1024 * 1024)}, zipfile.ZIP_DEFLATED))
+    (subs / "bomb.zip").write_bytes(
+        _zip_bytes({**ANSWERS, "padding.bin": b"\0" * (80 * 1024 * 1024)}, zipfile.ZIP_DEFLATED)
+    )
 
 
 def _deep_zip(subs: Path) -> None:
@@ -153,7 +156,11 @@ def _dup_elsewhere(subs: Path) -> None:
 def _partial(subs: Path) -> None:
     sub = _solved(subs / "partial", "relu")
     (sub / "autodiff" / "cumsum.py").write_text("def jac(x):\n    raise ValueError('my file is ' + __file__)\n")
-    wrong = _ref("neg").decode().replace("return -1.0 * (Is == Os)", "print('[/] closing [bold]nothing')\n    return 1.0 * (Is == Os)")
+    wrong = (
+        _ref("neg")
+        .decode()
+        .replace("return -1.0 * (Is == Os)", "print('[/] closing [bold]nothing')\n    return 1.0 * (Is == Os)")
+    )
     assert wrong != _ref("neg").decode()
     (sub / "autodiff" / "neg.py").write_text(wrong)
 
@@ -216,9 +223,29 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     (root / "hw.toml").write_text(ASSIGNMENT)
     out = root / "out"
     result = subprocess.run(
-        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(root / "hw.toml"),
-         "--seed", SEED, "--timeout", "2", "--jobs", "2"],
-        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=400, env={**os.environ, "COLUMNS": "250"},
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            str(subs),
+            "--out",
+            str(out),
+            "--assignment",
+            str(root / "hw.toml"),
+            "--seed",
+            SEED,
+            "--timeout",
+            "2",
+            "--jobs",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        timeout=400,
+        env={**os.environ, "COLUMNS": "250"},
     )
     yield {"root": root, "subs": subs, "out": out, "result": result}
     _remove_deep(subs / "deep_folder")  # shutil.rmtree would recurse 1100 deep
@@ -259,7 +286,9 @@ def test_each_submission_is_graded_or_ungradable_with_a_plain_reason(run: dict[s
         seen = "\n".join([r["message"], r["location"] or "", *(f"{d['kind']}: {d['message']}" for d in r["diagnoses"])])
         assert r["status"] == status, f"{name}/{puzzle}: {seen}"
         assert text in seen, f"{name}/{puzzle}: {text!r} not in {seen!r}"
-    assert doc["score"] == sum(r["max_points"] for p, r in results.items() if expected.get(p, "todo").partition(": ")[0] == "pass")
+    assert doc["score"] == sum(
+        r["max_points"] for p, r in results.items() if expected.get(p, "todo").partition(": ")[0] == "pass"
+    )
 
 
 def test_two_files_for_one_puzzle_is_a_duplicate_never_missing(run: dict[str, Any]) -> None:
@@ -271,7 +300,9 @@ def test_two_files_for_one_puzzle_is_a_duplicate_never_missing(run: dict[str, An
 
 
 def test_skipped_submissions_have_a_row_and_a_line_in_the_summary(run: dict[str, Any]) -> None:
-    rows = {r["submission"]: r for r in csv.DictReader(io.StringIO((run["out"] / "grades.csv").read_text(encoding="utf-8")))}
+    rows = {
+        r["submission"]: r for r in csv.DictReader(io.StringIO((run["out"] / "grades.csv").read_text(encoding="utf-8")))
+    }
     assert list(next(iter(rows.values())))[-2:] == ["status", "reason"]
     for name, why in SKIPPED.items():
         row = rows.get(shown(name))  # a name that is not text is shown escaped: 'caf\udce9'
@@ -302,7 +333,9 @@ def test_a_sparse_answer_file_is_not_read_whole(tmp_path: Path) -> None:
     )
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    done = subprocess.run([sys.executable, "-c", program, str(subs), str(scratch)], capture_output=True, text=True, cwd=REPO, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", program, str(subs), str(scratch)], capture_output=True, text=True, cwd=REPO, timeout=120
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     kind, peak_kb = done.stdout.split()
     assert kind == "Answers" and int(peak_kb) < 200_000, done.stdout
@@ -330,9 +363,29 @@ def test_what_students_receive_holds_no_seed_no_grader_path_and_no_markup_was_ea
 
 def test_journal_of_a_refused_zip_is_kept_and_a_rerun_grades_nothing_new(run: dict[str, Any]) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "checker", "grade", str(run["subs"]), "--out", str(run["out"]), "--assignment", str(run["root"] / "hw.toml"),
-         "--seed", SEED, "--timeout", "2", "--jobs", "2"],
-        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=400, env={**os.environ, "COLUMNS": "250"},
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            str(run["subs"]),
+            "--out",
+            str(run["out"]),
+            "--assignment",
+            str(run["root"] / "hw.toml"),
+            "--seed",
+            SEED,
+            "--timeout",
+            "2",
+            "--jobs",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        timeout=400,
+        env={**os.environ, "COLUMNS": "250"},
     )
     assert result.returncode == 0, result.stderr[-3000:]
     # The refused folder (nested too deep) is read again; everything else is journaled.

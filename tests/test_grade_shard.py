@@ -27,13 +27,20 @@ LIMITS = ("--memory-mb", "1024", "--jobs", "2")
 def grade(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "checker", "grade", *map(str, args)],
-        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env={**os.environ, "COLUMNS": "200"},
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "200"},
     )
 
 
 def _answer(sub: Path, name: str, text: str | None = None) -> None:
     (sub / "autodiff").mkdir(parents=True, exist_ok=True)
-    (sub / "autodiff" / f"{name}.py").write_text(text if text is not None else (SOLUTIONS / "autodiff" / f"{name}.py").read_text())
+    (sub / "autodiff" / f"{name}.py").write_text(
+        text if text is not None else (SOLUTIONS / "autodiff" / f"{name}.py").read_text()
+    )
 
 
 def build_class(root: Path) -> Path:
@@ -42,8 +49,16 @@ def build_class(root: Path) -> Path:
         _answer(subs / name, "neg")
         _answer(subs / name, "cumsum")
         _answer(subs / name, "relu")  # not in the assignment: never run, never reported
-    _answer(subs / "bo", "cumsum", (SOLUTIONS / "autodiff" / "cumsum.py").read_text().replace("(Is <= Os)", "(Is >= Os)"))
-    _answer(subs / "cy", "cumsum", (SOLUTIONS / "autodiff" / "cumsum.py").read_text().replace("return (Is <= Os) / 20", "return jax.jacfwd(cumsum)(x)"))
+    _answer(
+        subs / "bo", "cumsum", (SOLUTIONS / "autodiff" / "cumsum.py").read_text().replace("(Is <= Os)", "(Is >= Os)")
+    )
+    _answer(
+        subs / "cy",
+        "cumsum",
+        (SOLUTIONS / "autodiff" / "cumsum.py")
+        .read_text()
+        .replace("return (Is <= Os) / 20", "return jax.jacfwd(cumsum)(x)"),
+    )
     _answer(subs / "eve", "relu", "while True:\n    pass\n")
     with zipfile.ZipFile(subs / "zed.zip", "w") as archive:
         archive.writestr("../cumsum.py", "x = 1\n")
@@ -75,7 +90,9 @@ def test_the_assignment_chooses_puzzles_points_and_seed(runs: dict[str, Any]) ->
     assert by_name["ada"]["score"] == "4" and by_name["ada"]["max_score"] == "4" and by_name["ada"]["cumsum"] == "3"
     assert by_name["bo"]["score"] == "1" and by_name["zed"]["status"] == "ungradable"
     ada = json.loads((out / "ada.json").read_text())
-    assert [r["puzzle"] for r in ada["results"]] == ["neg", "cumsum"] and all("seed" not in r for r in ada["results"])  # the staff's secret
+    assert [r["puzzle"] for r in ada["results"]] == ["neg", "cumsum"] and all(
+        "seed" not in r for r in ada["results"]
+    )  # the staff's secret
     bo = json.loads((out / "bo.json").read_text())
     assert _seed_of(next(r for r in bo["results"] if r["puzzle"] == "cumsum")) == 5
     assert "relu" not in (out / "ada.txt").read_text() and "relu" not in (out / "summary.md").read_text()
@@ -85,7 +102,9 @@ def test_an_answer_using_autodiff_is_refused_unrun_and_the_others_graded(runs: d
     cy = json.loads((runs["root"] / "whole" / "cy.json").read_text())
     cumsum, neg = (next(r for r in cy["results"] if r["puzzle"] == n) for n in ("cumsum", "neg"))
     assert cumsum["status"] == "error" and cumsum["diagnoses"][0]["kind"] == "forbidden"
-    assert cumsum["message"].startswith("autodiff/cumsum.py uses jax.jacfwd (line 26): answers must compute the Jacobian by hand")
+    assert cumsum["message"].startswith(
+        "autodiff/cumsum.py uses jax.jacfwd (line 26): answers must compute the Jacobian by hand"
+    )
     assert neg["status"] == "pass" and cy["score"] == 1
 
 
@@ -152,7 +171,9 @@ def test_merge_refuses_an_entry_the_shards_key_did_not_sign(runs: dict[str, Any]
 
 def test_a_flag_given_wins_over_the_assignment(runs: dict[str, Any], tmp_path: Path) -> None:
     subs = tmp_path / "subs"
-    _answer(subs / "ada", "cumsum", (SOLUTIONS / "autodiff" / "cumsum.py").read_text().replace("(Is <= Os)", "(Is >= Os)"))
+    _answer(
+        subs / "ada", "cumsum", (SOLUTIONS / "autodiff" / "cumsum.py").read_text().replace("(Is <= Os)", "(Is >= Os)")
+    )
     result = grade(subs, "--out", tmp_path / "out", *runs["hw"], *LIMITS, "--seed", "3")
     assert result.returncode == 0, result.stderr
     ada = json.loads((tmp_path / "out" / "ada.json").read_text())
@@ -161,13 +182,17 @@ def test_a_flag_given_wins_over_the_assignment(runs: dict[str, Any], tmp_path: P
 
 def _seed_of(result: dict[str, Any]) -> int:
     """The seed whose draws hold the input that exposed a failure (the documents do not name it)."""
+    import numpy as np
+
     from checker.engine._catalog import puzzle_named
     from checker.engine._sampling import draws
 
-    import numpy as np
-
     x = np.asarray(result["draw"]["x"])
-    return next(seed for seed in range(10) if any(np.array_equal(d.values[0], x) for d in draws(puzzle_named(result["puzzle"]), seed)))
+    return next(
+        seed
+        for seed in range(10)
+        if any(np.array_equal(d.values[0], x) for d in draws(puzzle_named(result["puzzle"]), seed))
+    )
 
 
 @pytest.mark.parametrize("case, expected", [
@@ -181,13 +206,21 @@ def _seed_of(result: dict[str, Any]) -> int:
     ("missing_assignment", "cannot read the assignment"),
     ("no_submissions", "grade needs SUBMISSIONS"),
 ])
-def test_bad_grading_arguments_exit_2_with_one_line(runs: dict[str, Any], tmp_path: Path, case: str, expected: str) -> None:
+def test_bad_grading_arguments_exit_2_with_one_line(
+    runs: dict[str, Any], tmp_path: Path, case: str, expected: str
+) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("seeds = 1\n")
     (tmp_path / "empty").mkdir()
     args: tuple[str | Path, ...] = {
         "merge_with_submissions": (runs["subs"], "--merge", "--out", runs["root"] / "shard1"),
-        "merge_other_assignment": ("--merge", "--out", runs["root"] / "shard1", "--key-file", runs["root"] / "class.key"),
+        "merge_other_assignment": (
+            "--merge",
+            "--out",
+            runs["root"] / "shard1",
+            "--key-file",
+            runs["root"] / "class.key",
+        ),
         "merge_without_key": ("--merge", "--out", runs["root"] / "shard1"),
         "merge_empty": ("--merge", "--out", tmp_path / "empty"),
         "bad_shard": (runs["subs"], "--out", tmp_path / "o", "--shard", "3"),

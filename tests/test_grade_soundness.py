@@ -173,7 +173,19 @@ def _class(root: Path) -> dict[str, tuple[str, str, Path]]:
 def test_the_grader_agrees_with_check_and_passes_no_wrong_answer(tmp_path: Path) -> None:
     expected = _class(tmp_path)
     out = tmp_path / "out"
-    argv = [sys.executable, "-m", "checker", "grade", str(tmp_path / "submissions"), "--out", str(out), "--jobs", "2", "--timeout", "10"]
+    argv = [
+        sys.executable,
+        "-m",
+        "checker",
+        "grade",
+        str(tmp_path / "submissions"),
+        "--out",
+        str(out),
+        "--jobs",
+        "2",
+        "--timeout",
+        "10",
+    ]
     done = subprocess.run(argv, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=1200)
     assert done.returncode == 0, done.stderr[-3000:]
     wrong_passes, right_fails, disagreements = [], [], []

@@ -16,17 +16,20 @@ import pytest
 from rich.console import Console
 
 from checker import check_answer
-from checker.frontends._autograde import classroom_result, gradescope_results
-from checker.grading._gradebook import feedback, graded, write_atomic
-from checker.grading._grade import _for_students, _hidden, _oracle_notes, _table
 from checker.engine._report import render, summary_table
-from checker.grading._submissions import Submission, Unreadable, read
 from checker.engine._verdict import Diagnosis, Kind, OracleCheck, Status, Verdict
+from checker.frontends._autograde import classroom_result, gradescope_results
+from checker.grading._grade import _for_students, _hidden, _oracle_notes, _table
+from checker.grading._gradebook import feedback, graded, write_atomic
+from checker.grading._submissions import Submission, Unreadable, read
 from tests import test_grade_malformed as malformed
 
 SEED = 424242
 SCRATCH = "/tmp/jacpuzzles-grade-abc123"
-ADVICE = "TensorFlow is not installed and the recording covers seed 0's draws only; `pip install -e \".[tf]\"` for a live check"
+ADVICE = (
+    'TensorFlow is not installed and the recording covers seed 0\'s draws only; `pip install -e ".[tf]"` for a '
+    'live check'
+)
 
 
 @pytest.fixture(scope="session")
@@ -78,7 +81,13 @@ def test_the_set_up_advice_goes_to_the_instructor_once() -> None:
 
 
 def test_a_seed_like_number_that_is_not_the_seed_stays() -> None:
-    verdict = Verdict("neg", Status.FAIL, f"wrong on 4242420 cells (seed {SEED})", (Diagnosis(Kind.CELLS, "seed 42424 is not ours"),), seed=SEED)
+    verdict = Verdict(
+        "neg",
+        Status.FAIL,
+        f"wrong on 4242420 cells (seed {SEED})",
+        (Diagnosis(Kind.CELLS, "seed 42424 is not ours"),),
+        seed=SEED,
+    )
     shown = _for_students(verdict, SEED, ())
     assert shown.message == "wrong on 4242420 cells" and shown.diagnoses[0].message == "seed 42424 is not ours"
 
@@ -98,15 +107,28 @@ def test_a_diagnosis_in_brackets_is_text_not_markup() -> None:
 
 
 def test_what_an_answer_printed_is_text_not_markup() -> None:
-    verdict = Verdict("neg", Status.ERROR, "raised", (Diagnosis(Kind.EXCEPTION, "raised"),), output="[/] [bold]loud[/bold] [link=x]")
+    verdict = Verdict(
+        "neg", Status.ERROR, "raised", (Diagnosis(Kind.EXCEPTION, "raised"),), output="[/] [bold]loud[/bold] [link=x]"
+    )
     console = Console(file=io.StringIO(), width=200, color_system=None)
-    render([verdict, dataclasses.replace(verdict, puzzle="relu")], console, seed=False)  # a closing tag alone used to raise
+    render(
+        [verdict, dataclasses.replace(verdict, puzzle="relu")], console, seed=False
+    )  # a closing tag alone raises nothing
     out = console.file
     assert isinstance(out, io.StringIO) and "[/] [bold]loud[/bold] [link=x]" in out.getvalue()
 
 
 def test_names_and_reasons_in_the_class_table_are_text_not_markup() -> None:
-    docs = [{"submission": "[red]eve", "status": "ungradable", "score": None, "max_score": 1, "reason": "entry [bold]x[/bold] refused", "results": []}]
+    docs = [
+        {
+            "submission": "[red]eve",
+            "status": "ungradable",
+            "score": None,
+            "max_score": 1,
+            "reason": "entry [bold]x[/bold] refused",
+            "results": [],
+        }
+    ]
     shown = _render(_table(docs))
     assert "[red]eve" in shown and "entry [bold]x[/bold] refused" in shown
 
@@ -168,7 +190,9 @@ def test_a_zip_entry_whose_name_cannot_be_a_file_name_is_unreadable_not_a_crash(
     assert isinstance(found, Unreadable) and "File name too long" in found.reason
 
 
-def test_the_graders_own_failure_reading_one_submission_makes_it_ungradable_and_retried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_graders_own_failure_reading_one_submission_makes_it_ungradable_and_retried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from checker.grading import _grade, _journal, _submissions
     from checker.grading._sandbox import Limits
 
@@ -177,9 +201,16 @@ def test_the_graders_own_failure_reading_one_submission_makes_it_ungradable_and_
 
     monkeypatch.setattr(_submissions, "read", broken)
     (tmp_path / "alice").mkdir()
-    plan = _grade._plan(Submission("alice", tmp_path / "alice"), tmp_path / "0", ["neg"], {"neg": 1}, 0, Limits(timeout=2, memory_mb=0))
-    assert plan.answers is None and plan.reason == "the grader failed reading this submission: ValueError: a bug of ours"
-    assert plan.key == "" and _grade._resumed(tmp_path, plan, _journal.key(tmp_path)) == (None, "")  # graded again by the next run
+    plan = _grade._plan(
+        Submission("alice", tmp_path / "alice"), tmp_path / "0", ["neg"], {"neg": 1}, 0, Limits(timeout=2, memory_mb=0)
+    )
+    assert (
+        plan.answers is None and plan.reason == "the grader failed reading this submission: ValueError: a bug of ours"
+    )
+    assert plan.key == "" and _grade._resumed(tmp_path, plan, _journal.key(tmp_path)) == (
+        None,
+        "",
+    )  # graded again by the next run
 
 
 def test_entries_that_are_links_or_not_files_are_skipped_with_why(tmp_path: Path) -> None:
@@ -212,16 +243,31 @@ def test_a_fifo_or_a_link_named_like_an_answer_is_never_opened(tmp_path: Path, m
     monkeypatch.setattr(_submissions, "_read_file", lambda path, rel: opened.append(path))  # type: ignore[func-returns-value]
     found = read(Submission("sub", tmp_path / "sub"), ["neg", "cumsum"], tmp_path / "scratch")
     assert not isinstance(found, Unreadable) and not opened
-    assert found.missing == {"neg": ("error", "autodiff/neg.py is not a regular file: not read; submit the file itself"),
-                             "cumsum": ("error", "autodiff/cumsum.py is a symbolic link: not read; submit the file itself")}
+    assert found.missing == {
+        "neg": ("error", "autodiff/neg.py is not a regular file: not read; submit the file itself"),
+        "cumsum": ("error", "autodiff/cumsum.py is a symbolic link: not read; submit the file itself"),
+    }
 
 
 def test_a_long_note_never_squeezes_names_and_scores_out_of_an_80_column_table() -> None:
-    """Red team finding #34: on an 80-column stdout that is no terminal, one long ungradable
-    reason took the whole width, and the submission and score columns shrank to nothing."""
-    reason = "the submission could not be read: zip entry 'autodiff/cumsum.py' has a bad CRC-32 checksum; ask the student to zip it again " * 2
-    docs = [{"submission": "alice-smith-2024", "status": "ungradable", "score": None, "max_score": 104, "reason": reason, "results": []},
-            {"submission": "bob", "status": "graded", "score": 57, "max_score": 104, "results": [{"status": "pass"}] * 20}]
+    """On an 80-column stdout that is no terminal, one long ungradable reason takes no more than
+    its share of the width: the submission and score columns keep theirs."""
+    reason = (
+        "the submission could not be read: zip entry 'autodiff/cumsum.py' has a bad CRC-32 checksum; ask the student "
+        "to zip it again "
+        * 2
+    )
+    docs = [
+        {
+            "submission": "alice-smith-2024",
+            "status": "ungradable",
+            "score": None,
+            "max_score": 104,
+            "reason": reason,
+            "results": [],
+        },
+        {"submission": "bob", "status": "graded", "score": 57, "max_score": 104, "results": [{"status": "pass"}] * 20},
+    ]
     console = Console(file=io.StringIO(), width=80, color_system=None)
     console.print(_table(docs))
     out = console.file

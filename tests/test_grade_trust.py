@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import stat
 import subprocess
@@ -86,7 +85,9 @@ def test_a_workers_copy_is_refused_when_the_graders_copy_changed(tmp_path: Path)
     assert (code / "autodiff" / "neg.py").read_bytes() == b"original\n"
     assert [_mode(code), _mode(code / "autodiff"), _mode(code / "autodiff" / "neg.py")] == [0o700, 0o700, 0o600]
     (root / "autodiff" / "neg.py").write_bytes(b"import jax  # rewritten by another submission\n")
-    with pytest.raises(CopyChanged, match="the grader's copy of autodiff/neg.py changed after it was read from the submission"):
+    with pytest.raises(
+        CopyChanged, match="the grader's copy of autodiff/neg.py changed after it was read from the submission"
+    ):
         _private_copy(root, ["autodiff/neg.py"], tmp_path / "job2", None, sums)
 
 
@@ -140,7 +141,7 @@ def test_a_resumed_run_takes_a_signed_entry_and_says_why_it_refuses_a_rewritten_
 # Runs first (`jobs 1`, names in order): at import, it rewrites every answer file it can reach
 # under the grader's scratch folder with one that calls jax.jacfwd, and prints every command
 # line it can read; then answers cumsum rightly.
-ATTACKER = '''
+ATTACKER = """
 import glob, os, re
 _found, _rewritten = [], []
 for path in glob.glob("@SCRATCH@/**/*.py", recursive=True):
@@ -167,8 +168,9 @@ for pid in _pids:
         pass
 _mine = [l for l in _lines if "@SUBS@" in l]
 _seen = any(re.search(r"\\b@SEED@\\b", l) for l in _lines)
-print("found", len(_found), "rewrote", len(_rewritten), "seed seen" if _seen else "seed not seen", "grader:", " | ".join(_mine))
-'''
+print("found", len(_found), "rewrote", len(_rewritten), "seed seen" if _seen else "seed not seen",
+      "grader:", " | ".join(_mine))
+"""
 SEED = 60417093
 
 
@@ -186,10 +188,15 @@ def _class(root: Path, scratch: Path) -> Path:
 
 # Workers as the grader's own user, as a plain user's grader runs them (no uid of their own, no
 # namespaces): what a worker can write, any worker can.
-SAME_UID = "import sys; from checker.grading import _sandbox; _sandbox._uid_block = lambda: None; from checker.cli._cli import entry; sys.argv[0] = 'jacpuzzles'; entry()"
+SAME_UID = (
+    "import sys; from checker.grading import _sandbox; _sandbox._uid_block = lambda: None; from "
+    "checker.cli._cli import entry; sys.argv[0] = 'jacpuzzles'; entry()"
+)
 
 
-def _grade(subs: Path, out: Path, scratch: Path, *extra: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _grade(
+    subs: Path, out: Path, scratch: Path, *extra: str | Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     env = dict(env or {})
     boot = ["-c", SAME_UID] if env.pop("same_uid", "") else ["-m", "checker"]
     trust = ["--trust-submissions"] if env.pop("trust", "") else []
@@ -206,7 +213,9 @@ CONFIGURATIONS = [
     pytest.param({"JACPUZZLES_NO_NAMESPACES": "1"}, id="no-namespaces"),
     # Nothing confines the workers (no namespaces, no Landlock, the grader's own uid): only the
     # grader's own checks (the copies' digests, the seed off the command line) protect the class.
-    pytest.param({"JACPUZZLES_NO_NAMESPACES": "1", "JACPUZZLES_NO_LANDLOCK": "1", "same_uid": "1", "trust": "1"}, id="unconfined"),
+    pytest.param(
+        {"JACPUZZLES_NO_NAMESPACES": "1", "JACPUZZLES_NO_LANDLOCK": "1", "same_uid": "1", "trust": "1"}, id="unconfined"
+    ),
 ]
 
 
@@ -223,7 +232,9 @@ def scratch() -> Any:
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("env", CONFIGURATIONS)
-def test_a_submission_cannot_rewrite_a_later_ones_copy_nor_read_the_seed_nor_forge_out(tmp_path: Path, scratch: Path, env: dict[str, str]) -> None:
+def test_a_submission_cannot_rewrite_a_later_ones_copy_nor_read_the_seed_nor_forge_out(
+    tmp_path: Path, scratch: Path, env: dict[str, str]
+) -> None:
     tmp_path.chmod(0o755)
     subs = _class(tmp_path, scratch)
     (tmp_path / "hw.toml").write_text("[puzzles]\ncumsum = true\nneg = true\n")  # no seed here: the seed file gives it

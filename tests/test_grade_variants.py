@@ -1,4 +1,4 @@
-"""Grading with variants on (issue 16): each student graded on their own variant, the roster,
+"""Grading with variants on: each student graded on their own variant, the roster,
 the workspace record's flag, the integrity report, and the CI front-ends finding the student.
 
 A tiny class on three puzzles (cumsum, mean, relu), graded once through the command line:
@@ -25,9 +25,9 @@ import pytest
 from rich.console import Console
 
 from checker.engine import _stubs, _variants
+from checker.engine._assignment import Assignment, load
 from checker.frontends import _autograde
 from checker.grading import _submissions
-from checker.engine._assignment import Assignment, load
 from tests.conftest import REPO, SOLUTIONS
 
 PUZZLES = ("cumsum", "mean", "relu")
@@ -83,8 +83,25 @@ def _record(folder: Path, student: str, digest: str) -> None:
 
 def grade(submissions: Path, out: Path, assignment: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "checker", "grade", str(submissions), "--out", str(out), "--assignment", str(assignment), "--jobs", "2"],
-        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=600, env={**os.environ, "COLUMNS": "200"},
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            str(submissions),
+            "--out",
+            str(out),
+            "--assignment",
+            str(assignment),
+            "--jobs",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        timeout=600,
+        env={**os.environ, "COLUMNS": "200"},
     )
 
 
@@ -101,7 +118,11 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     _write(subs / "dee", {n: (SOLUTIONS / "autodiff" / f"{n}.py").read_text() for n in PUZZLES})
     out = root / "out"
     result = grade(subs, out, assignment)
-    docs = {name: json.loads((out / f"{name}.json").read_text()) for name in ("ana", "ben", "cy", "dee")} if result.returncode == 0 else {}
+    docs = (
+        {name: json.loads((out / f"{name}.json").read_text()) for name in ("ana", "ben", "cy", "dee")}
+        if result.returncode == 0
+        else {}
+    )
     return {"result": result, "out": out, "docs": docs, "subs": subs, "assignment": assignment, "root": root}
 
 
@@ -150,13 +171,25 @@ def test_a_workspace_record_for_another_student_is_flagged_without_changing_the_
 def test_the_integrity_report_names_the_source_of_copied_answers(graded: dict[str, Any]) -> None:
     out = graded["out"]
     report = json.loads((out / "integrity.json").read_text())
-    pairs = {(a["submission"], o["submission"]): set() for a in report["fits_another_variant"] for f in a["puzzles"] for o in f["sources"]}
+    pairs = {
+        (a["submission"], o["submission"]): set()
+        for a in report["fits_another_variant"]
+        for f in a["puzzles"]
+        for o in f["sources"]
+    }
     for a in report["fits_another_variant"]:
         for f in a["puzzles"]:
             for o in f["sources"]:
                 pairs[(a["submission"], o["submission"])].add(f["puzzle"])
     assert pairs.get(("cy", "ana")) == set(PUZZLES), report
-    assert all(o["same_file"] for a in report["fits_another_variant"] if a["submission"] == "cy" for f in a["puzzles"] for o in f["sources"] if o["submission"] == "ana")
+    assert all(
+        o["same_file"]
+        for a in report["fits_another_variant"]
+        if a["submission"] == "cy"
+        for f in a["puzzles"]
+        for o in f["sources"]
+        if o["submission"] == "ana"
+    )
     published = {p["submission"]: {f["puzzle"] for f in p["puzzles"]} for p in report["fits_published_puzzle"]}
     assert published.get("dee") == set(PUZZLES)
     assert "ana" not in published and not any(a in ("ana", "ben") for a, _ in pairs)
@@ -192,14 +225,42 @@ def _answers(tmp_path: Path, make: Any) -> _submissions.Answers:
 
 
 
-@pytest.mark.parametrize("make, problem", [
-    (lambda f: (f / ".jacpuzzles").mkdir() or (f / ".jacpuzzles" / "workspace.toml").write_bytes(b"\xff\xfe\x00binary"), "not a readable TOML"),
-    (lambda f: (f / ".jacpuzzles").mkdir() or (f / ".jacpuzzles" / "workspace.toml").write_text("x = 1\n" * 20000), "is over"),
-    (lambda f: (f / ".jacpuzzles").mkdir() or (f / ".jacpuzzles" / "workspace.toml").symlink_to("/etc/passwd"), "symbolic link"),
-    (lambda f: (f / ".jacpuzzles").mkdir() or os.mkfifo(f / ".jacpuzzles" / "workspace.toml"), "not a regular file"),
-    (lambda f: (f / ".jacpuzzles" / "workspace.toml").mkdir(parents=True), "not a regular file"),  # red team 4: was ungradable
-    (lambda f: (f / ".jacpuzzles").mkdir() or (f / ".jacpuzzles" / "workspace.toml").write_text("[assignment]\nstudent = 3\n"), "no student id"),
-])
+@pytest.mark.parametrize(
+    "make, problem",
+    [
+        (
+            lambda f: (
+                (f / ".jacpuzzles").mkdir() or (f / ".jacpuzzles" / "workspace.toml").write_bytes(b"\xff\xfe\x00binary")
+            ),
+            "not a readable TOML",
+        ),
+        (
+            lambda f: (
+                (f / ".jacpuzzles").mkdir() or (f / ".jacpuzzles" / "workspace.toml").write_text("x = 1\n" * 20000)
+            ),
+            "is over",
+        ),
+        (
+            lambda f: (f / ".jacpuzzles").mkdir() or (f / ".jacpuzzles" / "workspace.toml").symlink_to("/etc/passwd"),
+            "symbolic link",
+        ),
+        (
+            lambda f: (f / ".jacpuzzles").mkdir() or os.mkfifo(f / ".jacpuzzles" / "workspace.toml"),
+            "not a regular file",
+        ),
+        (
+            lambda f: (f / ".jacpuzzles" / "workspace.toml").mkdir(parents=True),
+            "not a regular file",
+        ),  # a folder: unreadable, the answers still read
+        (
+            lambda f: (
+                (f / ".jacpuzzles").mkdir()
+                or (f / ".jacpuzzles" / "workspace.toml").write_text("[assignment]\nstudent = 3\n")
+            ),
+            "no student id",
+        ),
+    ],
+)
 def test_a_bad_workspace_record_is_only_unreadable(tmp_path: Path, make: Any, problem: str) -> None:
     found = _answers(tmp_path, make)
     assert found.record is not None and problem in found.record.problem and found.record.student is None
@@ -219,7 +280,10 @@ def test_a_workspace_record_in_a_zip_is_read(tmp_path: Path) -> None:
 
 
 def test_an_ordinary_workspace_record_claims_nothing(tmp_path: Path) -> None:
-    found = _answers(tmp_path, lambda f: (f / ".jacpuzzles").mkdir() or (f / ".jacpuzzles" / "workspace.toml").write_text("version = 1\n"))
+    found = _answers(
+        tmp_path,
+        lambda f: (f / ".jacpuzzles").mkdir() or (f / ".jacpuzzles" / "workspace.toml").write_text("version = 1\n"),
+    )
     assert found.record is not None and found.record.student is None and not found.record.problem
 
 
@@ -227,7 +291,11 @@ def test_an_ordinary_workspace_record_claims_nothing(tmp_path: Path) -> None:
 
 
 def test_gradescope_finds_the_student_in_the_submission_metadata(tmp_path: Path) -> None:
-    meta = {"id": 123456, "users": [{"email": "ada@example.edu", "id": 1234, "name": "Ada"}], "submission_method": "upload"}
+    meta = {
+        "id": 123456,
+        "users": [{"email": "ada@example.edu", "id": 1234, "name": "Ada"}],
+        "submission_method": "upload",
+    }
     (tmp_path / "submission_metadata.json").write_text(json.dumps(meta))
     assert _autograde.gradescope_student(tmp_path) == "ada@example.edu"
     meta["users"] = [{"id": 1234, "name": "Ada"}]
@@ -245,7 +313,12 @@ def test_github_classroom_finds_the_login_in_the_repository_name() -> None:
     assert _autograde.classroom_student(env, roster) == "ada-l"
     # The instructor pushes to the student's repository: the roster tells the login.
     assert _autograde.classroom_student({**env, "GITHUB_ACTOR": "prof-x"}, roster) == "ada-l"
-    assert _autograde.classroom_student({"GITHUB_REPOSITORY": "org/hw-1-carol", "GITHUB_ACTOR": "github-classroom[bot]"}, roster) is None
+    assert (
+        _autograde.classroom_student(
+            {"GITHUB_REPOSITORY": "org/hw-1-carol", "GITHUB_ACTOR": "github-classroom[bot]"}, roster
+        )
+        is None
+    )
     assert _autograde.classroom_student({"GITHUB_ACTOR": "carol"}) == "carol"
     assert roster.student_id(_autograde.classroom_student(env, roster) or "") == "s-1"
 
@@ -258,8 +331,25 @@ def test_gradescope_with_variants_grades_the_metadatas_student(tmp_path: Path) -
     assignment = tmp_path / "a.toml"
     assignment.write_text(f"seed = {SEED}\nvariants = true\n\n[puzzles]\ncumsum = true\n")
     result = subprocess.run(
-        [sys.executable, "-m", "checker", "grade", "--gradescope", "--gradescope-root", str(root), "--assignment", str(assignment), "--timeout", "5"],
-        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env={**os.environ, "COLUMNS": "200"},
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            "--gradescope",
+            "--gradescope-root",
+            str(root),
+            "--assignment",
+            str(assignment),
+            "--timeout",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "200"},
     )
     assert result.returncode == 0, result.stderr[-2000:] + result.stdout[-2000:]
     results = json.loads((root / "results" / "results.json").read_text())
@@ -270,7 +360,14 @@ def test_gradescope_with_variants_grades_the_metadatas_student(tmp_path: Path) -
 # ---- the integrity report, from evidence ----
 
 
-def _entry(name: str, slot: str, status: str = "fail", fits: list[str] | None = None, wrong: dict[str, str] | None = None, file: str = "f") -> dict[str, Any]:
+def _entry(
+    name: str,
+    slot: str,
+    status: str = "fail",
+    fits: list[str] | None = None,
+    wrong: dict[str, str] | None = None,
+    file: str = "f",
+) -> dict[str, Any]:
     from checker.grading import _evidence
 
     return _evidence.entry(name, "k", f"id-{name}", {"cumsum": slot}, {"cumsum": slot}, {"cumsum": status},
@@ -301,7 +398,7 @@ def test_the_same_answer_file_for_the_same_variant_is_weak_evidence() -> None:
     assert [(c["puzzle"], c["submissions"]) for c in found["identical_answer_files"]] == [("cumsum", ["a", "b"])]
 
 
-def test_an_answer_fitting_another_variant_is_listed_under_its_author_with_the_variant_s_students_identical_files_first() -> None:
+def test_an_answer_fitting_another_variant_is_listed_under_its_author_with_identical_files_first() -> None:
     from checker.grading import _evidence
 
     entries = [
@@ -311,15 +408,22 @@ def test_an_answer_fitting_another_variant_is_listed_under_its_author_with_the_v
         _entry("finder", "cumsum@3", fits=["cumsum"]),
     ]
     found = _evidence.report(entries, stubs={})
-    listed = [(a["submission"], [[(o["submission"], o["same_file"]) for o in f["sources"]] for f in a["puzzles"]]) for a in found["fits_another_variant"]]
+    listed = [
+        (a["submission"], [[(o["submission"], o["same_file"]) for o in f["sources"]] for f in a["puzzles"]])
+        for a in found["fits_another_variant"]
+    ]
     assert listed == [("copier", [[("source", True), ("x", False)]])]
     assert [p["submission"] for p in found["fits_published_puzzle"]] == ["finder"]
     text = _evidence.markdown(found)
-    assert "    - `copier`'s answer fits `source`'s variant (student `id-source`, who handed in this puzzle); the two answer files are identical" in text
+    assert (
+        "    - `copier`'s answer fits `source`'s variant (student `id-source`, who handed in this puzzle); the two "
+        "answer files are identical"
+        in text
+    )
 
 
 def test_an_answer_solved_for_a_classmate_s_variant_frames_no_one() -> None:
-    """Issue 21: a student who hands in answers solved for a classmate's variant (the seed and the
+    """A student who hands in answers solved for a classmate's variant (the seed and the
     roster are in the assignment file) is the subject of the evidence; the classmate is named
     only under the author, and only when they handed in an answer of their own."""
     from checker.grading import _evidence
@@ -340,11 +444,21 @@ def test_an_answer_solved_for_a_classmate_s_variant_frames_no_one() -> None:
     assert found["identical_answer_files"] == []  # two untouched stubs are no identical answers
     text = _evidence.markdown(found)
     section = text.split("## An answer fits a classmate's variant")[1].split("\n## ")[0]
-    assert "- `mallory` (`id-mallory`): 1 puzzle(s) where `mallory`'s answer fits another variant and not its own" in section
-    assert "    - `mallory`'s answer fits `victim`'s variant (student `id-victim`, who handed in this puzzle)\n" in section
+    assert (
+        "- `mallory` (`id-mallory`): 1 puzzle(s) where `mallory`'s answer fits another variant and not its own"
+        in section
+    )
+    assert (
+        "    - `mallory`'s answer fits `victim`'s variant (student `id-victim`, who handed in this puzzle)\n" in section
+    )
     assert not any(line.startswith("- `victim`") for line in section.splitlines())
     assert "idle" not in text and "stubby" not in text and "absent" not in text
-    alone = _evidence.report([_entry("mallory", "cumsum@1", fits=["cumsum@2"], file="m"), _entry("idle", "cumsum@2", status="todo", file=untouched)])
+    alone = _evidence.report(
+        [
+            _entry("mallory", "cumsum@1", fits=["cumsum@2"], file="m"),
+            _entry("idle", "cumsum@2", status="todo", file=untouched),
+        ]
+    )
     assert [f["sources"] for f in alone["fits_another_variant"][0]["puzzles"]] == [[]]
     assert "no classmate with that variant handed in an answer to this puzzle" in _evidence.markdown(alone)
 
@@ -356,10 +470,14 @@ def test_a_record_from_another_assignment_file_or_unreadable_is_flagged_and_a_ma
     assignment = Assignment((("cumsum", 1),), seed=SEED, variants=True, digest="b28053fb0be55521")
     assert _record_flag(Record(".jacpuzzles/workspace.toml", "s-1", "b28053fb0be55521"), "s-1", assignment) == ""
     assert _record_flag(None, "s-1", assignment) == ""
-    assert _record_flag(Record(".jacpuzzles/workspace.toml"), "s-1", assignment) == ""  # an ordinary workspace claims nothing
+    assert (
+        _record_flag(Record(".jacpuzzles/workspace.toml"), "s-1", assignment) == ""
+    )  # an ordinary workspace claims nothing
     other = _record_flag(Record(".jacpuzzles/workspace.toml", "s-1", "0000000000000000"), "s-1", assignment)
     assert "another assignment file" in other and "0000000000000000" in other
-    assert "unreadable workspace record" in _record_flag(Record("x", problem="x is not a readable TOML file"), "s-1", assignment)
+    assert "unreadable workspace record" in _record_flag(
+        Record("x", problem="x is not a readable TOML file"), "s-1", assignment
+    )
 
 
 def test_github_classroom_with_variants_grades_the_repositorys_student_or_says_who_is_missing(tmp_path: Path) -> None:
@@ -372,8 +490,23 @@ def test_github_classroom_with_variants_grades_the_repositorys_student_or_says_w
 
     def run(**env: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "checker", "grade", "--github-classroom", str(repo), "--assignment", str(assignment), "--timeout", "5"],
-            capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300,
+            [
+                sys.executable,
+                "-m",
+                "checker",
+                "grade",
+                "--github-classroom",
+                str(repo),
+                "--assignment",
+                str(assignment),
+                "--timeout",
+                "5",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            stdin=subprocess.DEVNULL,
+            timeout=300,
             env={**os.environ, "COLUMNS": "200", "GITHUB_OUTPUT": str(output), **env},
         )
 
@@ -386,8 +519,8 @@ def test_github_classroom_with_variants_grades_the_repositorys_student_or_says_w
 
 
 def test_a_submission_named_after_another_student_s_id_is_skipped_not_graded_on_their_variant() -> None:
-    """Red team round 4: `s1` (not on the roster) was graded as student s1, ada's id, on ada's
-    variants, with ada's answers: full marks and no evidence."""
+    """`s1` (not on the roster) recording ada's id is skipped: graded as ada, on ada's variants,
+    with ada's answers, it would get full marks and no evidence."""
     from checker.engine._assignment import Assignment
     from checker.grading._grade import _roster_clashes
 
@@ -417,9 +550,9 @@ HOSTILE_NAMES = [
 
 @pytest.mark.parametrize("hostile", HOSTILE_NAMES)
 def test_names_and_ids_a_student_chose_are_shown_as_code_never_as_links_or_markup(hostile: str) -> None:
-    """Red team round 4 and issue 21: a recorded id with HTML planted a fake heading and a remote
-    image in integrity.md and summary.md; a URL as a name became a link. Every name, id and
-    message a student chose is one code span, whatever backticks it holds."""
+    """A recorded id with HTML plants no heading and no remote image in integrity.md and
+    summary.md, and a URL as a name is no link: every name, id and message a student chose is
+    one code span, whatever backticks it holds."""
     from markdown_it import MarkdownIt
 
     from checker.grading import _evidence
@@ -430,11 +563,22 @@ def test_names_and_ids_a_student_chose_are_shown_as_code_never_as_links_or_marku
     html = renderer.renderInline(shown)
     assert html.startswith("<code>") and html.endswith("</code>") and html.count("<code>") == 1, html
     assert "\n" not in shown
-    doc = {"graded": 1, "submissions": 1, "ungradable": [{"submission": hostile, "reason": f"cannot read {hostile}"}], "max_score": 1,
-           "puzzles": {}, "skipped": [], "scores": {"mean": 1.0, "median": 1.0, "min": 1, "max": 1, "distribution": {"1": 1}},
-           "flagged": [{"submission": hostile, "student": hostile, "flag": f"made for student {hostile!r}"}]}
-    entries = [_entry(hostile or "x", "cumsum@1", fits=["cumsum@2"], file="same"), _entry("b", "cumsum@2", status="pass", file="same"),
-               _entry("c", "cumsum@1", wrong={"cumsum@1": "d"}), _entry("d", "cumsum@1", wrong={"cumsum@1": "d"})]
+    doc = {
+        "graded": 1,
+        "submissions": 1,
+        "ungradable": [{"submission": hostile, "reason": f"cannot read {hostile}"}],
+        "max_score": 1,
+        "puzzles": {},
+        "skipped": [],
+        "scores": {"mean": 1.0, "median": 1.0, "min": 1, "max": 1, "distribution": {"1": 1}},
+        "flagged": [{"submission": hostile, "student": hostile, "flag": f"made for student {hostile!r}"}],
+    }
+    entries = [
+        _entry(hostile or "x", "cumsum@1", fits=["cumsum@2"], file="same"),
+        _entry("b", "cumsum@2", status="pass", file="same"),
+        _entry("c", "cumsum@1", wrong={"cumsum@1": "d"}),
+        _entry("d", "cumsum@1", wrong={"cumsum@1": "d"}),
+    ]
     entries[1]["student"] = hostile
     entries[0]["flag"] = hostile
     for text in (summary_markdown(doc), _evidence.markdown(_evidence.report(entries, stubs={}))):
@@ -453,14 +597,34 @@ def test_the_pytest_plugin_grades_the_student_s_own_variant(tmp_path: Path) -> N
     own = _variants.assigned(7, "s1", "cumsum")
     answers = tmp_path / "answers"
     (answers / "autodiff").mkdir(parents=True)
-    (answers / "autodiff" / "cumsum.py").write_text(_stubs.header(own) + _stubs.MARKER + "\n" + _variants.fill(own, (REPO / "tests" / "variants" / "autodiff" / "cumsum.py").read_text()))
-    base = [sys.executable, "-m", "pytest", "--jacpuzzles", "--jacpuzzles-dir", str(answers), "-p", "no:cacheprovider", "-q",
-            "--jacpuzzles-assignment", str(assignment)]
+    (answers / "autodiff" / "cumsum.py").write_text(
+        _stubs.header(own)
+        + _stubs.MARKER
+        + "\n"
+        + _variants.fill(own, (REPO / "tests" / "variants" / "autodiff" / "cumsum.py").read_text())
+    )
+    base = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "--jacpuzzles",
+        "--jacpuzzles-dir",
+        str(answers),
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "--jacpuzzles-assignment",
+        str(assignment),
+    ]
     env = {**os.environ, "COLUMNS": "200"}
-    passed = subprocess.run([*base, "--jacpuzzles-student", "ada-l"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+    passed = subprocess.run(
+        [*base, "--jacpuzzles-student", "ada-l"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600
+    )
     assert passed.returncode == 0 and "1 passed" in passed.stdout, passed.stdout[-3000:] + passed.stderr[-2000:]
     (answers / "autodiff" / "cumsum.py").write_text((REPO / "solutions" / "autodiff" / "cumsum.py").read_text())
-    published = subprocess.run([*base, "--jacpuzzles-student", "ada-l"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+    published = subprocess.run(
+        [*base, "--jacpuzzles-student", "ada-l"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600
+    )
     assert published.returncode == 1 and "1 failed" in published.stdout, published.stdout[-3000:]
     missing = subprocess.run(base, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
     assert missing.returncode == 4 and "pass --jacpuzzles-student ID" in missing.stderr
@@ -468,8 +632,25 @@ def test_the_pytest_plugin_grades_the_student_s_own_variant(tmp_path: Path) -> N
 
 def _gradescope(root: Path, assignment: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "checker", "grade", "--gradescope", "--gradescope-root", str(root), "--assignment", str(assignment), "--timeout", "5"],
-        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env={**os.environ, "COLUMNS": "200"},
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            "--gradescope",
+            "--gradescope-root",
+            str(root),
+            "--assignment",
+            str(assignment),
+            "--timeout",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "200"},
     )
 
 
@@ -489,9 +670,15 @@ def test_gradescope_never_grades_a_student_missing_from_the_roster_on_other_vari
                            "(Gradescope's ada@example.edu, 7) is not on its roster")
     assert '`"ada@example.edu" = "STUDENT-ID"` to [students]' in seen and "The 0 shown is not a grade." in seen
     said = " ".join(result.stdout.split())  # what the instructor sees
-    assert "NOT GRADED: this assignment gives each student their own variants" in said and "grading the variants" not in said
+    assert (
+        "NOT GRADED: this assignment gives each student their own variants" in said
+        and "grading the variants" not in said
+    )
     # Listed by email (any case), by Gradescope's sid, or by the student id itself: graded on s1's variants.
-    for roster, meta in (('"ADA@example.edu" = "s1"', {"email": "ada@example.edu"}), ('"ada-l" = "s1"', {"email": "x@y", "sid": "s1"})):
+    for roster, meta in (
+        ('"ADA@example.edu" = "s1"', {"email": "ada@example.edu"}),
+        ('"ada-l" = "s1"', {"email": "x@y", "sid": "s1"}),
+    ):
         assignment.write_text(f"seed = {SEED}\nvariants = true\n\n[puzzles]\ncumsum = true\n\n[students]\n{roster}\n")
         (root / "submission_metadata.json").write_text(json.dumps({"users": [meta]}))
         result = _gradescope(root, assignment)
@@ -515,5 +702,7 @@ def test_github_classroom_never_grades_a_login_missing_from_the_roster(tmp_path:
     result = json.loads(base64.b64decode(output.read_text().strip().removeprefix("result=")))
     assert result["max_score"] == 0 and result["status"] == "error"
     message = " ".join(result["tests"][0]["message"].split())
-    assert message.startswith("NOT GRADED: the grader could not grade this repository: this assignment gives each student their own variants")
+    assert message.startswith(
+        "NOT GRADED: the grader could not grade this repository: this assignment gives each student their own variants"
+    )
     assert "(GitHub login carol) is not on its roster" in message and '`"carol" = "STUDENT-ID"`' in message

@@ -36,7 +36,11 @@ def _code(span: str) -> ast.Module | None:
         tree = ast.parse(span)
     except SyntaxError:
         return None
-    if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, (ast.Name, ast.Attribute)):
+    if (
+        len(tree.body) == 1
+        and isinstance(tree.body[0], ast.Expr)
+        and isinstance(tree.body[0].value, (ast.Name, ast.Attribute))
+    ):
         return None  # `x`, `lo`, `np.floor`: a name in a sentence
     return tree
 
@@ -95,7 +99,7 @@ WITH_CODE = [p for p in puzzles() if any(_code(s) for h in p.hints for s in _spa
 
 @pytest.mark.parametrize("puzzle", WITH_CODE, ids=[p.name for p in WITH_CODE])
 def test_every_hint_s_code_runs_as_written_in_the_stub(puzzle: Puzzle) -> None:
-    # Regression: cumsum's last hint, `(Is <= Os) / 20`, raised NameError: nothing defined Is or Os.
+    # A hint's code uses only what the stub defines (`(Is <= Os) / 20` needs Is and Os).
     for k in range(1, len(puzzle.hints) + 1):
         _run_hints(puzzle, k)
 

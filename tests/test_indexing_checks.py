@@ -9,7 +9,8 @@ import pytest
 from checker import Kind, Status, check_answer, check_file
 from checker.authoring import _generate
 from checker.engine import _catalog
-from checker.engine._sampling import GUARD_GAP, draws
+from checker.engine._domain import GUARD_GAP
+from checker.engine._sampling import draws
 
 
 def _puzzle(name: str) -> _catalog.Puzzle:
@@ -112,7 +113,9 @@ def test_a_backward_pass_returning_the_jacobian_is_told_to_contract_it(answer) -
     body = "import jax.numpy as np\ndef vjp(embeddings, idx, g):\n    return np.zeros((8, 3, 4, 27, 4))\n"
     verdict = check_file("gather_vjp", answer("gather_vjp", body))
     assert verdict.kinds() == (Kind.GRADIENT,)
-    assert verdict.message.startswith("d_embeddings: got shape (8, 3, 4, 27, 4), expected (27, 4): that is the whole Jacobian")
+    assert verdict.message.startswith(
+        "d_embeddings: got shape (8, 3, 4, 27, 4), expected (27, 4): that is the whole Jacobian"
+    )
 
 
 def test_a_file_with_jac_for_a_backward_pass_puzzle_is_told_what_to_define(answer) -> None:  # type: ignore[no-untyped-def]

@@ -31,28 +31,37 @@ def test_no_stub_and_no_reference_answer_is_flagged(root: Path) -> None:
     assert {p.name: scan(p.read_text()) for p in files if scan(p.read_text())} == {}
 
 
-@pytest.mark.parametrize("source, expected", [
-    ("import jax\ndef jac(x):\n    return jax.jacfwd(f)(x)\n", ["jax.jacfwd"]),
-    ("import jax as J\nJ.jacrev(f)\n", ["jax.jacrev"]),
-    ("from jax import jacfwd as jf\njf(f)\n", ["jax.jacfwd"]),
-    ("import jax\njax.value_and_grad(f)\njax.hessian(f)\njax.linearize(f, x)\n", ["jax.value_and_grad", "jax.hessian", "jax.linearize"]),
-    ("from jax import vjp, jvp\n", ["jax.vjp", "jax.jvp"]),
-    ("getattr(__import__('ja' + 'x'), 'jac' + 'fwd')(f)\n", ["jax.jacfwd"]),
-    ("import jax\nvars(jax)['grad']\njax.__dict__['hessian']\n", ["jax.grad", "jax.hessian"]),
-    ("from jax._src.api import jacfwd\n", ["jax._src.api.jacfwd"]),
-    ("from jax.experimental import jet\njet.jet(f, (x,), ((x,),))\n", ["jax.experimental.jet", "jax.experimental.jet.jet"]),
-    ("from jax import *\ngrad(f)\n", ["jax.grad"]),
-    ("import tensorflow as tf\nwith tf.GradientTape() as tape:\n    pass\n", ["tensorflow.GradientTape"]),
-    ("import torch\ntorch.autograd.functional.jacobian(f, x)\n", ["torch.autograd.functional.jacobian"]),
-    ("from torch.func import jacrev\nimport functorch\n", ["torch.func", "functorch"]),
-    ("import checker\n", ["checker"]),
-    ("from checker.engine._engine import check_files\n", ["checker.engine._engine"]),
-    ("__import__('chec' + 'ker')\n", ["checker"]),
-    ("import importlib\nimportlib.import_module('solutions.autodiff.cumsum')\n", ["solutions.autodiff.cumsum"]),
-    ("import sys\nsys.modules['checker.engine._report']\n", ["checker.engine._report"]),
-    ("import sys\nsys.modules.get('checker.engine._integrity')\n", ["checker.engine._integrity"]),
-    ("from sys import modules\nmodules.get('checker.' + '_integrity')\n", ["checker._integrity"]),
-])
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("import jax\ndef jac(x):\n    return jax.jacfwd(f)(x)\n", ["jax.jacfwd"]),
+        ("import jax as J\nJ.jacrev(f)\n", ["jax.jacrev"]),
+        ("from jax import jacfwd as jf\njf(f)\n", ["jax.jacfwd"]),
+        (
+            "import jax\njax.value_and_grad(f)\njax.hessian(f)\njax.linearize(f, x)\n",
+            ["jax.value_and_grad", "jax.hessian", "jax.linearize"],
+        ),
+        ("from jax import vjp, jvp\n", ["jax.vjp", "jax.jvp"]),
+        ("getattr(__import__('ja' + 'x'), 'jac' + 'fwd')(f)\n", ["jax.jacfwd"]),
+        ("import jax\nvars(jax)['grad']\njax.__dict__['hessian']\n", ["jax.grad", "jax.hessian"]),
+        ("from jax._src.api import jacfwd\n", ["jax._src.api.jacfwd"]),
+        (
+            "from jax.experimental import jet\njet.jet(f, (x,), ((x,),))\n",
+            ["jax.experimental.jet", "jax.experimental.jet.jet"],
+        ),
+        ("from jax import *\ngrad(f)\n", ["jax.grad"]),
+        ("import tensorflow as tf\nwith tf.GradientTape() as tape:\n    pass\n", ["tensorflow.GradientTape"]),
+        ("import torch\ntorch.autograd.functional.jacobian(f, x)\n", ["torch.autograd.functional.jacobian"]),
+        ("from torch.func import jacrev\nimport functorch\n", ["torch.func", "functorch"]),
+        ("import checker\n", ["checker"]),
+        ("from checker.engine._engine import check_files\n", ["checker.engine._engine"]),
+        ("__import__('chec' + 'ker')\n", ["checker"]),
+        ("import importlib\nimportlib.import_module('solutions.autodiff.cumsum')\n", ["solutions.autodiff.cumsum"]),
+        ("import sys\nsys.modules['checker.engine._report']\n", ["checker.engine._report"]),
+        ("import sys\nsys.modules.get('checker.engine._integrity')\n", ["checker.engine._integrity"]),
+        ("from sys import modules\nmodules.get('checker.' + '_integrity')\n", ["checker._integrity"]),
+    ],
+)
 def test_autodiff_and_kit_imports_are_found_through_aliases_and_strings(source: str, expected: list[str]) -> None:
     assert _names(source) == expected
 
@@ -73,10 +82,19 @@ def test_a_learners_own_names_strings_and_comments_are_not_flagged(source: str) 
 
 def test_findings_carry_the_line_and_the_diagnosis_names_them() -> None:
     found = scan("import jax as J\n\n\nx = J.jacfwd\ny = J.grad\nimport checker.engine._engine\n")
-    assert [(f.line, f.name, f.kind) for f in found] == [(4, "jax.jacfwd", "autodiff"), (5, "jax.grad", "autodiff"), (6, "checker.engine._engine", "kit")]
+    assert [(f.line, f.name, f.kind) for f in found] == [
+        (4, "jax.jacfwd", "autodiff"),
+        (5, "jax.grad", "autodiff"),
+        (6, "checker.engine._engine", "kit"),
+    ]
     text = describe(found, "autodiff/cumsum.py")
-    assert text.startswith("autodiff/cumsum.py uses jax.jacfwd (line 4), jax.grad (line 5): answers must compute the Jacobian by hand; autodiff is not allowed")
-    assert "imports checker.engine._engine (line 6)" in text and text.endswith("It was not run: remove that code and resubmit")
+    assert text.startswith(
+        "autodiff/cumsum.py uses jax.jacfwd (line 4), jax.grad (line 5): answers must compute the Jacobian by hand; "
+        "autodiff is not allowed"
+    )
+    assert "imports checker.engine._engine (line 6)" in text and text.endswith(
+        "It was not run: remove that code and resubmit"
+    )
 
 
 def test_category_matches_whole_names_only() -> None:
@@ -86,7 +104,10 @@ def test_category_matches_whole_names_only() -> None:
 
 
 def test_message_for_the_worker_names_the_calls() -> None:
-    assert message(["jax.jacfwd", "jax.jacfwd"]) == "calls jax.jacfwd: answers must compute the Jacobian by hand; autodiff is not allowed"
+    assert (
+        message(["jax.jacfwd", "jax.jacfwd"])
+        == "calls jax.jacfwd: answers must compute the Jacobian by hand; autodiff is not allowed"
+    )
     both = message(["jax.grad", "import checker.engine._engine"])
     assert both == ("calls jax.grad: answers must compute the Jacobian by hand; autodiff is not allowed; "
                     "imports checker.engine._engine: answers may not use the checker's code or the reference answers")
@@ -147,8 +168,14 @@ print(json.dumps(results))
 def test_runtime_guards_stop_autodiff_and_kit_imports_but_not_the_kit(tmp_path: Path) -> None:
     script = tmp_path / "learner_side.py"  # outside the kit: its imports of checker are refused
     script.write_text(GUARDED)
-    done = subprocess.run([sys.executable, str(script), str(SOLUTIONS)], capture_output=True, text=True, timeout=240, cwd=tmp_path,
-                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(REPO)})
+    done = subprocess.run(
+        [sys.executable, str(script), str(SOLUTIONS)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(REPO)},
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     results = json.loads(done.stdout.splitlines()[-1])
     autodiff = "answers must compute the Jacobian by hand; autodiff is not allowed"
@@ -167,7 +194,7 @@ def test_runtime_guards_stop_autodiff_and_kit_imports_but_not_the_kit(tmp_path: 
 
 
 def test_rewriting_the_guards_state_while_armed_is_refused_and_undone() -> None:
-    """Red team finding #7 in `check`: an answer switching the guards' flags off is refused when
+    """In `check`, an answer switching the guards' flags off is refused when
     it returns, and the flags are back for the next answer; a nested check is no rewrite."""
     from checker.engine import _integrity
 
@@ -182,7 +209,9 @@ def test_rewriting_the_guards_state_while_armed_is_refused_and_undone() -> None:
         _integrity._STATE.trusted = ("/",)
         _integrity._STATE.gated_ids.clear()
         assert not _integrity.refusing()
-    assert _integrity.used() == [f"{_integrity.PROBE}rewrites the checker's own guards (its module checker.engine._integrity)"]
+    assert _integrity.used() == [
+        f"{_integrity.PROBE}rewrites the checker's own guards (its module checker.engine._integrity)"
+    ]
     assert _integrity._STATE.depth == 0 and _integrity._STATE.trusted == trusted and _integrity._STATE.gated_ids
     with _integrity.armed():
         assert _integrity.refusing()
@@ -190,7 +219,7 @@ def test_rewriting_the_guards_state_while_armed_is_refused_and_undone() -> None:
 
 
 def test_rebinding_jax_s_guarded_code_while_armed_is_refused_and_put_back() -> None:
-    """Red team round 2 in `check`: an answer that puts functions of its own (rebuilt from JAX's
+    """In `check`, an answer that puts functions of its own (rebuilt from JAX's
     compiled files, here stand-ins) where JAX's classes, modules and rule tables hold the guarded
     ones is refused when it returns, and every place holds the guarded function again."""
     import jax._src.interpreters.ad as ad
@@ -220,7 +249,7 @@ def test_rebinding_jax_s_guarded_code_while_armed_is_refused_and_put_back() -> N
 
 
 def test_rewriting_the_gate_s_own_code_while_armed_is_refused() -> None:
-    """Red team round 2 in `check` (gate-code): the gate is a constant of every guarded function's
+    """In `check`, the gate is a constant of every guarded function's
     code, so an answer can find it; setting its code or defaults is refused before it happens."""
     from checker.engine import _integrity
 
@@ -234,11 +263,14 @@ def test_rewriting_the_gate_s_own_code_while_armed_is_refused() -> None:
         with pytest.raises(_integrity.Forbidden, match="rewrites _gate.__defaults__"):
             gate.__defaults__ = (None,)
     assert gate.__code__ is code and gate.__defaults__ is defaults
-    assert _integrity.used() == [f"{_integrity.PROBE}rewrites _gate.__code__", f"{_integrity.PROBE}rewrites _gate.__defaults__"]
+    assert _integrity.used() == [
+        f"{_integrity.PROBE}rewrites _gate.__code__",
+        f"{_integrity.PROBE}rewrites _gate.__defaults__",
+    ]
 
 
 def test_jax_s_own_custom_derivative_rules_are_refused_while_armed() -> None:
-    """Red team round 3: `jax.nn.relu.jvp` is JAX's hand-written derivative of relu, callable
+    """`jax.nn.relu.jvp` is JAX's hand-written derivative of relu, callable
     without any trace; it is guarded like the derivative tables, and JAX's own use of it (the
     kit's oracles, outside an answer) still works."""
     import jax
@@ -348,7 +380,9 @@ def test_rewriting_any_field_of_the_guards_state_while_armed_is_caught(name: str
 
 
 def _module_names() -> list[str]:
-    own = [n for n, v in vars(integrity).items() if getattr(v, "__module__", None) == integrity.__name__ and callable(v)]
+    own = [
+        n for n, v in vars(integrity).items() if getattr(v, "__module__", None) == integrity.__name__ and callable(v)
+    ]
     return sorted({*own, "_STATE", "KIT", "JAX_AUTODIFF", "_TABLES", "_TRACES", "PROBE"})
 
 

@@ -11,8 +11,7 @@ import re
 import jax
 import jax.numpy as jnp
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from checker import Kind, Status, check_answer
 from checker.engine._catalog import get
@@ -71,7 +70,10 @@ def test_transposed_values_in_a_square_jacobian() -> None:
 def test_wrong_sign() -> None:
     verdict = check_answer("cos", lambda x: jnp.sin(x)[:, None])
     assert verdict.kinds()[0] is Kind.SIGN
-    assert verdict.diagnoses[0].message == "the Jacobian has the wrong sign: every entry is the negative of the expected one"
+    assert (
+        verdict.diagnoses[0].message
+        == "the Jacobian has the wrong sign: every entry is the negative of the expected one"
+    )
 
 
 def test_constant_factor_is_named_with_the_likely_cause() -> None:
@@ -159,14 +161,18 @@ def test_nan_and_inf_never_pass() -> None:
         assert not close(a, e).all()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _exact(name: str):  # type: ignore[no-untyped-def]
     """The puzzle, its seed-0 draws and jax.jacfwd's blocks on each (computed once per puzzle)."""
     puzzle = get(name)
     assert puzzle is not None
     batch = draws(puzzle, 0)
-    expected = [tuple(np.asarray(b) for b in jax.jacfwd(puzzle.f, puzzle.argnums)(*d.values)) if isinstance(puzzle.argnums, tuple)
-                else (np.asarray(jax.jacfwd(puzzle.f, puzzle.argnums)(*d.values)),) for d in batch]
+    expected = [
+        tuple(np.asarray(b) for b in jax.jacfwd(puzzle.f, puzzle.argnums)(*d.values))
+        if isinstance(puzzle.argnums, tuple)
+        else (np.asarray(jax.jacfwd(puzzle.f, puzzle.argnums)(*d.values)),)
+        for d in batch
+    ]
     return puzzle, batch, expected
 
 
@@ -219,7 +225,7 @@ def test_a_constant_jacobian_wrong_on_one_edge_is_not_called_shifted() -> None:
 
 
 def test_prod_answers_that_zero_the_entry_at_a_zero_input_fail_on_every_seed() -> None:
-    """Regression: with an absolute tolerance floor of 1e-5 these passed on 9 of 40 seeds."""
+    """An absolute tolerance floor of 1e-5 would pass these on 9 of 40 seeds."""
 
     def zeroed(x):  # type: ignore[no-untyped-def]
         return jnp.where(x == 0, 0.0, jnp.prod(x) / jnp.where(x == 0, 1.0, x))[None, :]
@@ -235,8 +241,7 @@ def test_prod_answers_that_zero_the_entry_at_a_zero_input_fail_on_every_seed() -
 
 
 def test_a_longdouble_answer_is_judged_at_float64_tolerance() -> None:
-    # Regression: np.longdouble was judged by the float32 rule, and an answer off by 1e-6
-    # relative passed.
+    # Judged by the float32 rule, an np.longdouble answer off by 1e-6 relative would pass.
     from checker.engine._tolerance import TOLERANCES, tolerance
 
     wide = np.dtype(np.longdouble)
@@ -263,8 +268,8 @@ def _snapping_lookup(eps: float):  # type: ignore[no-untyped-def]
 
 
 def test_snapping_a_nearly_integer_index_is_named_not_an_off_by_one() -> None:
-    # Regression: a 1e-13 tolerance on "is the index an integer" was diagnosed "shifted by one ...
-    # check your index arithmetic for an off-by-one".
+    # A 1e-13 tolerance on "is the index an integer" is snapping, not "shifted by one ... check
+    # your index arithmetic for an off-by-one".
     verdict = check_answer("linear_lookup", _snapping_lookup(1e-13))
     assert verdict.status is Status.FAIL
     assert verdict.kinds()[0] is Kind.NEAR_LATTICE and Kind.SHIFTED not in verdict.kinds()
@@ -292,7 +297,7 @@ def test_a_real_off_by_one_in_a_lookup_is_still_shifted() -> None:
 
 
 def test_a_one_entry_jacobian_wrong_on_its_only_entry_reads_in_the_singular() -> None:
-    # Regression: "the Jacobian is wrong on all 1 entries (first 1: ...)".
+    # Not "the Jacobian is wrong on all 1 entries (first 1: ...)".
     verdict = check_answer("id", lambda x: 3 * jnp.ones((1, 1)))
     cells = [d.message for d in verdict.diagnoses if d.kind is Kind.CELLS]
     assert cells == ["the Jacobian is wrong on its only entry (d f[0] / d x[0]: yours 3, expected 2)"]
@@ -301,7 +306,9 @@ def test_a_one_entry_jacobian_wrong_on_its_only_entry_reads_in_the_singular() ->
 def test_one_wrong_entry_is_listed_without_first_one() -> None:
     verdict = check_answer("relu", lambda x: (I10 == O10) * (x > 0) * (I10 != 3))
     cells = [d.message for d in verdict.diagnoses if d.kind is Kind.CELLS]
-    assert cells and cells[0].startswith("the Jacobian is wrong on 1 of 100 entries (d f[3] / d x[3]: yours 0, expected 1)")
+    assert cells and cells[0].startswith(
+        "the Jacobian is wrong on 1 of 100 entries (d f[3] / d x[3]: yours 0, expected 1)"
+    )
 
 
 # The layers chapter's classic mistakes, each written as a learner would.
@@ -321,7 +328,10 @@ def test_an_unshifted_exp_that_overflows_is_named_overflow_not_a_division() -> N
         verdict = check_answer("logsumexp", logsumexp_jac, seed=seed)
         assert verdict.kinds()[0] is Kind.OVERFLOW, (seed, verdict.message)
         assert "divide by an input" not in verdict.message
-        assert re.search(r"at an input with entries in the (hundreds|thousands) \(x\[\d, \d\] = -?\d+(\.\d+)?\): exp of an entry", verdict.message)
+        assert re.search(
+            r"at an input with entries in the (hundreds|thousands) \(x\[\d, \d\] = -?\d+(\.\d+)?\): exp of an entry",
+            verdict.message,
+        )
         assert "Subtract the largest entry first" in verdict.message
 
 
@@ -366,7 +376,10 @@ def test_the_published_answer_for_a_variant_with_a_gain_is_named() -> None:
         "published f by 1), as its code shows: multiply your Jacobian by 2"
     )
     halved = check_answer("softmax", softmax_jac, variant={"gain": 0.5})
-    assert "your f multiplies by 0.5 (gain=0.5; the published f by 1), as its code shows: multiply your Jacobian by 1/2" in halved.message
+    assert (
+        "your f multiplies by 0.5 (gain=0.5; the published f by 1), as its code shows: multiply your Jacobian by 1/2"
+        in halved.message
+    )
 
     def log_softmax_jac(x):  # type: ignore[no-untyped-def]
         s = _stable_softmax(x, axis=0)  # the variant's axis followed, its gain left out
@@ -390,7 +403,9 @@ def test_a_softmax_without_its_coupling_is_named() -> None:
 
     verdict = check_answer("softmax", softmax_jac)
     assert verdict.kinds()[0] is Kind.COUPLING
-    assert verdict.message.startswith("the Jacobian is 0 where every output depends on every input, and off on the diagonal")
+    assert verdict.message.startswith(
+        "the Jacobian is 0 where every output depends on every input, and off on the diagonal"
+    )
     assert "-s_o s_i" in verdict.message
 
     def diagonal_only(x):  # type: ignore[no-untyped-def]
@@ -400,7 +415,8 @@ def test_a_softmax_without_its_coupling_is_named() -> None:
     right_there = check_answer("softmax", diagonal_only)
     assert right_there.kinds()[0] is Kind.COUPLING
     assert right_there.message.startswith(
-        "the Jacobian is right on the diagonal, but 0 where every output depends on every input: the off-diagonal coupling is missing"
+        "the Jacobian is right on the diagonal, but 0 where every output depends on every input: the off-diagonal "
+        "coupling is missing"
     )
 
 
@@ -411,7 +427,9 @@ def test_a_slope_wrong_on_one_side_of_the_kink_is_shown_on_a_draw_with_both_side
     for seed in (0, 1, 2):
         verdict = check_answer("relu", relu_jac, seed=seed, variant={"leak": 0.01})
         assert verdict.kinds()[0] is Kind.KINK, (seed, verdict.message)
-        assert verdict.message.startswith("the Jacobian: your slope for negative inputs is 0.07, expected 0.01 (right for positive inputs)")
+        assert verdict.message.startswith(
+            "the Jacobian: your slope for negative inputs is 0.07, expected 0.01 (right for positive inputs)"
+        )
         assert verdict.failure is not None
         x = verdict.failure.draw["x"]
         assert (x < 0).any() and (x > 0).any()

@@ -14,7 +14,9 @@ import pytest
 
 from checker.grading import _landlock
 
-pytestmark = pytest.mark.skipif(_landlock.abi() < 1, reason="this kernel has no Landlock (Linux 5.13 or later, enabled at boot)")
+pytestmark = pytest.mark.skipif(
+    _landlock.abi() < 1, reason="this kernel has no Landlock (Linux 5.13 or later, enabled at boot)"
+)
 
 
 def _confined(tmp_path: Path, attempt: Callable[[], object]) -> str:
@@ -69,7 +71,10 @@ def test_only_the_job_folder_can_be_written(kit: Path) -> None:
     assert _confined(kit, lambda: (kit / "job" / "result.json").write_text("{}")) == "ok"
     assert _confined(kit, lambda: (kit / "elsewhere" / "planted.pth").write_text("import os")) == "EACCES"
     assert _confined(kit, lambda: (kit / "kit" / "checker" / "engine.py").write_text("")) == "EACCES"
-    assert not (kit / "elsewhere" / "planted.pth").exists() and (kit / "kit" / "checker" / "engine.py").read_text() == "x = 1\n"
+    assert (
+        not (kit / "elsewhere" / "planted.pth").exists()
+        and (kit / "kit" / "checker" / "engine.py").read_text() == "x = 1\n"
+    )
 
 
 @pytest.mark.skipif(_landlock.abi() < 4, reason="TCP is confined from Landlock ABI 4 (Linux 6.7)")
@@ -86,7 +91,9 @@ def test_tcp_to_a_local_listener_is_refused(kit: Path) -> None:
         assert _confined(kit, connect) == "EACCES"
 
 
-@pytest.mark.skipif(_landlock.abi() < 6, reason="abstract unix sockets and signals are scoped from Landlock ABI 6 (Linux 6.12)")
+@pytest.mark.skipif(
+    _landlock.abi() < 6, reason="abstract unix sockets and signals are scoped from Landlock ABI 6 (Linux 6.12)"
+)
 def test_an_abstract_unix_socket_outside_is_refused(kit: Path) -> None:
     name = f"\0jacpuzzles-test-{os.getpid()}"
     with socket.socket(socket.AF_UNIX) as listener:

@@ -1,4 +1,4 @@
-"""The package's layout (issue 17): one subpackage per subsystem, imports pointing one way.
+"""The package's layout: one subpackage per subsystem, imports pointing one way.
 
     cli -> frontends -> authoring -> learner, grading -> engine
 
@@ -37,7 +37,12 @@ def _imports(path: Path) -> set[str]:
     """The `checker` modules `path` imports, by their full names."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and node.module.split(".")[0] == "checker":
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.level == 0
+            and node.module.split(".")[0] == "checker"
+        ):
             for alias in node.names:
                 full = f"{node.module}.{alias.name}"
                 found.add(full if full in MODULES else node.module)
@@ -55,7 +60,14 @@ def _subsystem(module: str) -> str | None:
 
 
 def test_every_module_lives_in_a_subsystem() -> None:
-    loose = [m for m in MODULES if m.count(".") == 1 and m not in ("checker.__main__",) and _subsystem(m) is None and m.split(".")[1] not in LEVELS]
+    loose = [
+        m
+        for m in MODULES
+        if m.count(".") == 1
+        and m not in ("checker.__main__",)
+        and _subsystem(m) is None
+        and m.split(".")[1] not in LEVELS
+    ]
     assert loose == [], f"modules outside the subsystems' subpackages: {loose}"
     assert set(LEVELS) == {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
 

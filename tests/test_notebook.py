@@ -10,9 +10,9 @@ import pytest
 
 from checker import Status, check
 from checker.engine._catalog import puzzle_named
-from checker.learner._notebook import check_cell, stub_cell
-from checker.learner import _workspace
 from checker.engine._stubs import MARKER, answer_part, relative_path, stub
+from checker.learner import _workspace
+from checker.learner._notebook import check_cell, stub_cell
 from tests.browser import browser, open_page
 from tests.conftest import SOLUTIONS
 from tests.test_cli import jacpuzzles
@@ -120,7 +120,7 @@ def test_a_check_interrupted_in_a_notebook_leaves_the_next_check_alone() -> None
     with pytest.raises(KeyboardInterrupt):  # Jupyter's "interrupt the kernel"
         check("neg", hangs)
     interrupt.join()
-    again = check("neg", right)  # used to end with a KeyboardInterrupt nobody pressed
+    again = check("neg", right)  # no KeyboardInterrupt left over from the one above
     assert again.passed
 
 
@@ -139,7 +139,9 @@ def test_the_autodiff_notebook_runs_end_to_end_with_the_reference_answers(tmp_pa
                 cell.source = "def jac(x):\n    return np.eye(10)  # the sign is missing"
             else:
                 cell.source = answer_part((SOLUTIONS / relative_path(puzzle)).read_text())
-    client = nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    client = nbclient.NotebookClient(
+        notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
     client.execute()
     results, pages = {}, {}
     for cell in notebook.cells:
@@ -185,7 +187,11 @@ def test_a_one_point_puzzle_reads_1_point_in_the_notebook() -> None:
     from checker.engine._catalog import chapters
     from checker.learner._notebook import chapter_notebook
 
-    cells = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"] for ch in chapters() for c in chapter_notebook(ch)["cells"]]
+    cells = [
+        "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+        for ch in chapters()
+        for c in chapter_notebook(ch)["cells"]
+    ]
     headers = [c for c in cells if " · " in c and "point" in c]
     assert any(c.endswith("· 1 point") for c in headers) and any(c.endswith("· 2 points") for c in headers)
     assert not any("· 1 points" in c for c in headers)
@@ -203,7 +209,9 @@ def test_the_setup_cell_installs_the_kit_from_where_it_can_be_installed(tmp_path
     assert result.returncode == 0, result.stderr
     cell = _setup_cell(tmp_path / "a.ipynb")
     assert f"'jacpuzzles @ {url}'" in cell and "(`notebook --install-from`)" in cell
-    assert 'importlib.metadata.version("jacpuzzles")' in cell and "except importlib.metadata.PackageNotFoundError:" in cell
+    assert (
+        'importlib.metadata.version("jacpuzzles")' in cell and "except importlib.metadata.PackageNotFoundError:" in cell
+    )
     assert "%pip install jacpuzzles" not in cell
     wheel = tmp_path / "jacpuzzles-0.1.0-py3-none-any.whl"
     wheel.write_bytes(b"")

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -33,7 +34,7 @@ def f_of(name: str) -> Callable[..., Any]:
     return next(p for p in puzzles() if p.name == name).f
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def answer(name: str) -> ModuleType:
     """The reference answer file, imported by path."""
     spec = importlib.util.spec_from_file_location(f"indexing_answer_{name}", SOLUTIONS / f"{name}.py")
@@ -131,7 +132,9 @@ def test_bandwidthify_then_a_lookup() -> None:
     # The notebook's gradient of the lookup with respect to the index, -1 (the swapped weights).
     from_f = jax.grad(lambda i: jnp.sum(lookup(RANGE5, f_of("bandwidthify")(i, 5))))(f32(2.5))
     # By the chain rule from the two answers: (1, 5) @ (5,).
-    from_answers = answer("superposition_lookup_vectored_1d").jac(RANGE5, weights)[1] @ answer("bandwidthify").jac(f32(2.5), 5)
+    from_answers = answer("superposition_lookup_vectored_1d").jac(RANGE5, weights)[1] @ answer("bandwidthify").jac(
+        f32(2.5), 5
+    )
     assert_allclose(from_f, -1.0)
     assert_allclose(from_answers, [-1.0])
 
@@ -156,7 +159,9 @@ BULK = f32([1, 2, 3.5, 0, 4])
 def test_bulk_bandwidthify() -> None:
     e = np.eye(5)
     assert_allclose(f_of("bulk_bandwidthify")(BULK, 5), np.stack([e[1], e[2], [0, 0, 0, 0.5, 0.5], e[0], e[4]]))
-    assert_allclose(f_of("bulk_bandwidthify_corrected")(BULK, 5), np.stack([e[1], e[2], [0, 0, 0, 0.5, 0.5], e[0], e[4]]))
+    assert_allclose(
+        f_of("bulk_bandwidthify_corrected")(BULK, 5), np.stack([e[1], e[2], [0, 0, 0, 0.5, 0.5], e[0], e[4]])
+    )
 
 
 def test_bulk_superposition_lookup_sums_over_the_wrong_axis() -> None:
@@ -216,7 +221,9 @@ def test_the_loss_gives_the_upstream_gradient_the_notebook_uses() -> None:
     assert_array_equal(d_k, [[1, 1, -1], [10, -10, 10]])
 
 
-def _train(d_choice: Callable[[jax.Array, jax.Array, jax.Array], jax.Array]) -> tuple[list[float], list[list[float]], np.ndarray]:
+def _train(
+    d_choice: Callable[[jax.Array, jax.Array, jax.Array], jax.Array],
+) -> tuple[list[float], list[list[float]], np.ndarray]:
     """The notebook's training cell: Adam (learning rate 0.1, constant over 10 steps) on the choice
     weights, renormalised to probabilities after each step. The notebook's entropy regulariser
     and its renormaliser come from a library it does not show; here the regulariser is left out
@@ -300,7 +307,9 @@ def test_broadcast_multiply_pads_at_the_end() -> None:
     assert z.shape == (3, 3, 2)
     assert_array_equal(z, np.full((3, 3, 2), 6.0))
     d_x, d_y = answer("broadcast_multiply").jac(x, y)
-    assert_array_equal(jnp.einsum("abcdef,def->abc", d_x, x) + jnp.einsum("abcde,de->abc", d_y, y), 2 * z)  # Euler: f is bilinear
+    assert_array_equal(
+        jnp.einsum("abcdef,def->abc", d_x, x) + jnp.einsum("abcde,de->abc", d_y, y), 2 * z
+    )  # Euler: f is bilinear
 
 
 CELLS = f32([[[1, 1], [1, 11], [1, 111]], [[2, 2], [2, 22], [2, 222]], [[3, 3], [3, 33], [3, 333]]])
@@ -378,4 +387,6 @@ def test_gather_shape_and_first_row() -> None:
     assert_allclose(jnp.einsum("abcrd,rd->abc", answer("gather").jac(embeddings, idx), embeddings), batch)
     # And the backward pass of a sum counts how often each row was read.
     counts = np.bincount(np.asarray(idx).ravel(), minlength=27)
-    assert_array_equal(answer("gather_vjp").vjp(embeddings, idx, jnp.ones((8, 3, 4))), np.repeat(counts[:, None], 4, axis=1))
+    assert_array_equal(
+        answer("gather_vjp").vjp(embeddings, idx, jnp.ones((8, 3, 4))), np.repeat(counts[:, None], 4, axis=1)
+    )

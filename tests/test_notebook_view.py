@@ -47,7 +47,10 @@ def test_a_notebook_names_the_cell_not_the_kernel_s_file() -> None:
 
 
 def test_panel_titles_stay_apart_and_a_long_note_wraps_inside_the_picture() -> None:
-    panels = [Panel("expected d f / d x (2, 2) with a long title", np.eye(2), 1), Panel("yours (2, 2), 4 wrong", np.eye(2), 1)]
+    panels = [
+        Panel("expected d f / d x (2, 2) with a long title", np.eye(2), 1),
+        Panel("yours (2, 2), 4 wrong", np.eye(2), 1),
+    ]
     note = "each of your entries is 1/2 of the expected one; " * 6
     root = ET.fromstring(svg("t", panels, note))
     width = float(root.get("width") or 0)

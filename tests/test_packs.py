@@ -1,4 +1,4 @@
-"""Puzzle packs (issue 17): an instructor's chapter in the kit's own catalog format.
+"""Puzzle packs: an instructor's chapter in the kit's own catalog format.
 
 `pack new` makes a pack that `pack check` passes; `pack check` names each problem on one line
 (puzzle, field, what to change); `--pack DIR` adds the chapter to the commands; a pack cannot
@@ -8,14 +8,14 @@ take a kit's chapter or puzzle name, and leaves the catalog as it was once it is
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
 from checker.authoring import _packs
-from checker.engine import _catalog
 from checker.cli._cli import main
+from checker.engine import _catalog
 
 
 @pytest.fixture(autouse=True)
@@ -55,15 +55,30 @@ def test_the_kit_is_unchanged_once_the_pack_is_dropped(pack: Path) -> None:
     assert [p.name for p in _catalog.puzzles()] == before
 
 
-@pytest.mark.parametrize(("edit", "expected"), [
-    (lambda t: t.replace("hints = [", "hints = [\n]\nhits = ["), "softsign: puzzle: unknown field 'hits'; did you mean 'hints'?"),
-    (lambda t: t.replace('name = "softsign"', 'name = "cumsum"'), "puzzle name 'cumsum' is used twice (also in the kit's autodiff chapter); rename one"),
-    (lambda t: t.replace('name = "course"', 'name = "autodiff"'), "chapter name 'autodiff' is taken by the kit's autodiff chapter; rename the chapter"),
-    (lambda t: t.replace('out = ["{{n}}"]', 'out = ["{{n}}", 2]'), "softsign: code/out:"),
-    (lambda t: t.replace("avoid = [\"zero\"]", "avoid = [\"zeros\"]"), "cannot avoid ['zeros']; known: ('zero', 'ties')"),
-    (lambda t: t.replace("[chapter]", "[chapters]"), "expected a [chapter] table with name, title and summary"),
-    (lambda t: t + "\n[[puzzle\n", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (
+            lambda t: t.replace("hints = [", "hints = [\n]\nhits = ["),
+            "softsign: puzzle: unknown field 'hits'; did you mean 'hints'?",
+        ),
+        (
+            lambda t: t.replace('name = "softsign"', 'name = "cumsum"'),
+            "puzzle name 'cumsum' is used twice (also in the kit's autodiff chapter); rename one",
+        ),
+        (
+            lambda t: t.replace('name = "course"', 'name = "autodiff"'),
+            "chapter name 'autodiff' is taken by the kit's autodiff chapter; rename the chapter",
+        ),
+        (lambda t: t.replace('out = ["{{n}}"]', 'out = ["{{n}}", 2]'), "softsign: code/out:"),
+        (
+            lambda t: t.replace('avoid = ["zero"]', 'avoid = ["zeros"]'),
+            "cannot avoid ['zeros']; known: ('zero', 'ties')",
+        ),
+        (lambda t: t.replace("[chapter]", "[chapters]"), "expected a [chapter] table with name, title and summary"),
+        (lambda t: t + "\n[[puzzle\n", "not valid TOML"),
+    ],
+)
 def test_each_problem_is_one_line_naming_what_to_change(pack: Path, edit: object, expected: str) -> None:
     catalog = pack / "pack.toml"
     catalog.write_text(edit(catalog.read_text()))  # type: ignore[operator]
@@ -83,7 +98,10 @@ def test_a_wrong_reference_answer_a_missing_one_and_missing_hints_are_named(pack
     assert "softsign: hints: none" in text and "softsign: why: empty" in text
     assert "softsign: reference answer fails on seeds 0, 1" in text and "1/2 of the expected one" in text
     answer.unlink()
-    assert any("softsign: reference answer: expected" in p and "found none" in p for p in _packs.check(pack, mutation=False).problems)
+    assert any(
+        "softsign: reference answer: expected" in p and "found none" in p
+        for p in _packs.check(pack, mutation=False).problems
+    )
 
 
 def test_pack_new_refuses_to_overwrite_and_the_cli_says_so(pack: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -93,7 +111,9 @@ def test_pack_new_refuses_to_overwrite_and_the_cli_says_so(pack: Path, capsys: p
     assert (pack / "pack.toml").read_text() == before
 
 
-def test_the_commands_take_pack_and_check_the_pack_s_answers(pack: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_commands_take_pack_and_check_the_pack_s_answers(
+    pack: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["pack", "check", str(pack), "--no-mutation"]) == 0
     assert "pack OK" in capsys.readouterr().out
     work = tmp_path / "work"
@@ -131,7 +151,9 @@ def test_an_assignment_names_packs_relative_to_itself_and_may_assign_their_puzzl
         load(file)
 
 
-def test_a_workspace_made_with_a_pack_remembers_it(pack: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_workspace_made_with_a_pack_remembers_it(
+    pack: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     work = tmp_path / "work"
     assert main(["init", str(work), "--pack", str(pack)]) == 0
     assert (work / "course" / "softsign.py").is_file()
@@ -158,13 +180,17 @@ def test_a_pack_chapter_s_notebook_loads_its_pack_and_checks_against_it(pack: Pa
     cells = ["".join(c["source"]) for c in json.loads(out.read_text())["cells"] if c["cell_type"] == "code"]
     assert f"checker.use_packs([{str(pack.resolve())!r}])" in cells[0]
     answer = _answer(pack).read_text().split(_packs._stubs.MARKER)[1]
-    program = "\n".join([cells[0], cells[1], answer, f"result = {cells[3].strip()}", "print(result.verdict.status.value)"])
+    program = "\n".join(
+        [cells[0], cells[1], answer, f"result = {cells[3].strip()}", "print(result.verdict.status.value)"]
+    )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=tmp_path, timeout=300,
                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), "HOME": str(tmp_path)})
     assert done.returncode == 0 and done.stdout.strip().splitlines()[-1] == "pass", done.stderr[-2000:]
 
 
-def test_grade_runs_a_pack_s_puzzles_in_its_workers_and_never_shows_them_its_answers(pack: Path, tmp_path: Path) -> None:
+def test_grade_runs_a_pack_s_puzzles_in_its_workers_and_never_shows_them_its_answers(
+    pack: Path, tmp_path: Path
+) -> None:
     """`grade --pack DIR`: the pack's catalog reaches the workers as text, and the pack's folder
     (its reference answers) is out of their view: an answer that reads it finds nothing."""
     import json
@@ -181,18 +207,42 @@ def test_grade_runs_a_pack_s_puzzles_in_its_workers_and_never_shows_them_its_ans
     peek = subs / "eve" / "course"
     peek.mkdir(parents=True)
     reference = _answer(pack).resolve()
-    peek.joinpath("softsign.py").write_text(_answer(pack).read_text().split(_packs._stubs.MARKER)[0] + _packs._stubs.MARKER + f"""
+    peek.joinpath("softsign.py").write_text(
+        _answer(pack).read_text().split(_packs._stubs.MARKER)[0]
+        + _packs._stubs.MARKER
+        + f"""
 def jac(x):
     text = open({str(reference)!r}).read()  # the pack's own reference answer
     namespace = {{}}
     exec(text.split("MARKER_LINE")[-1], namespace)
     return namespace["jac"](x)
-""".replace("MARKER_LINE", _packs._stubs.MARKER))
+""".replace("MARKER_LINE", _packs._stubs.MARKER)
+    )
     assignment = tmp_path / "a.toml"
     assignment.write_text('[puzzles]\nsoftsign = 2\ncumsum = 2\n')
     out = tmp_path / "out"
-    done = subprocess.run([sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--pack", str(pack), "--assignment", str(assignment),
-                           "--timeout", "5"], capture_output=True, text=True, cwd=REPO, timeout=900, env={**os.environ, "COLUMNS": "200"})
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            str(subs),
+            "--out",
+            str(out),
+            "--pack",
+            str(pack),
+            "--assignment",
+            str(assignment),
+            "--timeout",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=900,
+        env={**os.environ, "COLUMNS": "200"},
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     ada = {r["puzzle"]: r["status"] for r in json.loads((out / "ada.json").read_text())["results"]}
     eve = {r["puzzle"]: r for r in json.loads((out / "eve.json").read_text())["results"]}
@@ -200,7 +250,9 @@ def jac(x):
     assert eve["softsign"]["status"] == "error", eve["softsign"]
 
 
-def test_a_classroom_template_carries_its_pack_without_answers_by_relative_path(pack: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_classroom_template_carries_its_pack_without_answers_by_relative_path(
+    pack: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import base64
     import json
     import os
@@ -229,8 +281,15 @@ def test_a_classroom_template_carries_its_pack_without_answers_by_relative_path(
     # The Classroom grader counts the pack's puzzles too.
     output = tmp_path / "github_output"
     env = {**os.environ, "COLUMNS": "200", "GITHUB_OUTPUT": str(output), "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, "-m", "checker", "grade", "--github-classroom", str(clone), "--timeout", "5"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=900, env=env, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [sys.executable, "-m", "checker", "grade", "--github-classroom", str(clone), "--timeout", "5"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=900,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(base64.b64decode(output.read_text().strip().removeprefix("result=")))
     assert "softsign" in {t["name"] for t in result["tests"]}
@@ -238,7 +297,14 @@ def test_a_classroom_template_carries_its_pack_without_answers_by_relative_path(
     assert result["max_score"] == sum(p.points for p in _catalog.puzzles()) + 2  # the kit's 134 and softsign's 2
     # A pack the repository's record names but that is gone: refused, never left out.
     shutil.rmtree(clone / "packs")
-    gone = subprocess.run([sys.executable, "-m", "checker", "grade", "--github-classroom", str(clone), "--timeout", "5"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=900, env=env, stdin=subprocess.DEVNULL)
+    gone = subprocess.run(
+        [sys.executable, "-m", "checker", "grade", "--github-classroom", str(clone), "--timeout", "5"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=900,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
     assert gone.returncode == 2, gone.stdout[-2000:]
     assert f"pack {clone / 'packs' / 'course'}: no such folder" in " ".join(gone.stderr.split())

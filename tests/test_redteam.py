@@ -47,10 +47,12 @@ def test_the_red_team_wrote_at_least_fifty_wrong_answers_in_both_chapters() -> N
 @pytest.mark.slow  # every file's witness against jax.jacrev, 200 random points for the right ones
 def test_every_wrong_answer_is_wrong_at_its_witness_and_every_right_one_right() -> None:
     rows, ok = _verify().verify(FILES, 200)
-    assert ok, "\n".join(" | ".join(map(str, row)) for row in rows if "wrong at witness" not in row[2] and "right at" not in row[2])
+    assert ok, "\n".join(
+        " | ".join(map(str, row)) for row in rows if "wrong at witness" not in row[2] and "right at" not in row[2]
+    )
 
 
-def _check(path: Path, seeds: "range | tuple[int, ...]") -> None:
+def _check(path: Path, seeds: range | tuple[int, ...]) -> None:
     expect = _expect(path)
     statuses = {seed: check_file(path.parent.name, path, seed=seed).status for seed in seeds}
     if expect == "fail":

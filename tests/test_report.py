@@ -20,7 +20,18 @@ def _text(renderable, width: int = 160) -> str:  # type: ignore[no-untyped-def]
 
 
 def test_compact_numbers_fit_four_characters() -> None:
-    cases = {0.0: "·", 1.0: "1", -0.5: "-.5", 0.05: ".05", 20.0: "20", 1 / 3: ".33", 1500.0: "1500", 12345.0: "1e4", 1e-5: "1e-5", -2.5e-7: "-2e-7"}
+    cases = {
+        0.0: "·",
+        1.0: "1",
+        -0.5: "-.5",
+        0.05: ".05",
+        20.0: "20",
+        1 / 3: ".33",
+        1500.0: "1500",
+        12345.0: "1e4",
+        1e-5: "1e-5",
+        -2.5e-7: "-2e-7",
+    }
     for value, text in cases.items():
         assert compact(value) == text, value
         assert len(text) <= 5
@@ -104,7 +115,10 @@ def test_summary_table_counts_and_points() -> None:
 
 def test_many_verdicts_render_details_for_failures_and_a_summary() -> None:
     i = np.arange(10)
-    verdicts = [check_answer("neg", lambda x: -1.0 * (i == i[:, None])), check_answer("cumsum", lambda x: (i <= i[:, None]) * 1.0)]
+    verdicts = [
+        check_answer("neg", lambda x: -1.0 * (i == i[:, None])),
+        check_answer("cumsum", lambda x: (i <= i[:, None]) * 1.0),
+    ]
     console = Console(file=io.StringIO(), width=120, color_system=None)
     render(verdicts, console)
     out = console.file.getvalue()  # type: ignore[attr-defined]
@@ -133,7 +147,7 @@ def test_a_mistake_on_some_draws_only_names_the_draw_that_exposed_it() -> None:
 
 
 def test_a_mistake_on_every_draw_names_no_exposing_input() -> None:
-    # Regression: "Exposed by the two zero entries" for answers wrong everywhere (sign, shape).
+    # Not "Exposed by the two zero entries" for answers wrong everywhere (sign, shape).
     for name, answer in [("neg", lambda x: np.eye(10)), ("prod", lambda x: np.ones(10))]:
         verdict = check_answer(name, answer)
         out = _text(VerdictView(verdict))
@@ -143,7 +157,7 @@ def test_a_mistake_on_every_draw_names_no_exposing_input() -> None:
 
 
 def test_every_draw_label_reads_as_a_noun_phrase() -> None:
-    # Regression: "Exposed by the within 1e-05 of the low end of the domain".
+    # Not "Exposed by the within 1e-05 of the low end of the domain".
     from checker.engine._catalog import puzzles
     from checker.engine._sampling import draws
     from checker.engine._verdict import draw_phrase
@@ -151,14 +165,23 @@ def test_every_draw_label_reads_as_a_noun_phrase() -> None:
     labels = {d.label for p in puzzles() for d in draws(p, 0)}
     for label in labels:
         phrase = draw_phrase(label)
-        assert phrase.startswith(("the draw with ", "the random draw ", "the integer draw ", "the half-integer draw ")), label
-        parts = re.split(r" and (?!\d)", phrase.removeprefix("the draw with ")) if phrase.startswith("the draw with ") else []
+        assert phrase.startswith(
+            ("the draw with ", "the random draw ", "the integer draw ", "the half-integer draw ")
+        ), label
+        parts = (
+            re.split(r" and (?!\d)", phrase.removeprefix("the draw with "))
+            if phrase.startswith("the draw with ")
+            else []
+        )
         for part in parts:  # split at " and ", but not in "between 0.1 and 1"
             first = part.split(" ")[0]
             assert first not in ("the", "within", "above", "below", "all"), phrase  # "with within 1e-05 of ..."
             assert not first[0].isdigit(), phrase  # "with 1e-14 above an integer"
         assert "the the " not in phrase and ";" not in phrase, phrase
-    assert draw_phrase("within 1e-05 of the low end of the domain") == "the draw with entries within 1e-05 of the low end of the domain"
+    assert (
+        draw_phrase("within 1e-05 of the low end of the domain")
+        == "the draw with entries within 1e-05 of the low end of the domain"
+    )
     assert draw_phrase("two zero entries") == "the draw with two zero entries"
     assert draw_phrase("zero entry (x)") == "the draw with a zero entry in x"
     assert draw_phrase("random draw 3") == "the random draw 3"
@@ -174,22 +197,34 @@ def test_counts_agree_with_their_nouns() -> None:
 
     assert [counted(n, "entry") for n in (0, 1, 2)] == ["0 entries", "1 entry", "2 entries"]
     assert counted(1, "point") == "1 point" and counted(3, "point") == "3 points" and counted(2, "day") == "2 days"
-    assert [out_of(0, 1), out_of(1, 1), out_of(3, 40), out_of(2.5, 4)] == ["0/1 point", "1/1 point", "3/40 points", "2.5/4 points"]
+    assert [out_of(0, 1), out_of(1, 1), out_of(3, 40), out_of(2.5, 4)] == [
+        "0/1 point",
+        "1/1 point",
+        "3/40 points",
+        "2.5/4 points",
+    ]
 
 
-# Red team finding #21: the answer `attacks/ansi-forge` (it prints this, then returns zeros), and
+# The answer `attacks/ansi-forge` (it prints this, then returns zeros), and
 # one whose exception carries an OSC 8 link, an OSC 52 clipboard write and a carriage return.
 FORGE = ('import jax.numpy as np\n'
          r'print("\x1b[2J\x1b[3J\x1b[Hforge: 5/5 points\n prod | pass | 2/2\x1b[8m", end="")' '\n'
          'def jac(x): return np.zeros((10, 10))\n')
-RAISES = ('def jac(x):\n'
-          r'    raise ValueError("\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\ \x1b]52;c;ZXZpbA==\x07\rall fine\x08")' '\n')
+RAISES = (
+    "def jac(x):\n"
+    r'    raise ValueError("\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\ \x1b]52;c;ZXZpbA==\x07\rall '
+    r'fine\x08")'
+    "\n"
+)
 
 
 def test_printable_shows_control_characters_as_escapes_and_keeps_newlines_and_tabs() -> None:
     from checker.engine._report import printable
 
-    assert printable("a\x1b[2Jb\r\x08\x00\x07\x7f\x9b\u202e\tc\nd é") == "a\\x1b[2Jb\\x0d\\x08\\x00\\x07\\x7f\\x9b\\u202e\tc\nd é"
+    assert (
+        printable("a\x1b[2Jb\r\x08\x00\x07\x7f\x9b\u202e\tc\nd é")
+        == "a\\x1b[2Jb\\x0d\\x08\\x00\\x07\\x7f\\x9b\\u202e\tc\nd é"
+    )
 
 
 def test_an_answer_printing_or_raising_escapes_cannot_rewrite_the_learners_terminal(tmp_path: object) -> None:
@@ -202,13 +237,17 @@ def test_an_answer_printing_or_raising_escapes_cannot_rewrite_the_learners_termi
     (tmp_path / "forge" / "cumsum.py").write_text(FORGE)
     (tmp_path / "raises").mkdir()
     (tmp_path / "raises" / "cumsum.py").write_text(RAISES)
-    forged, raised = check_files([("cumsum", tmp_path / "forge" / "cumsum.py"), ("cumsum", tmp_path / "raises" / "cumsum.py")])
+    forged, raised = check_files(
+        [("cumsum", tmp_path / "forge" / "cumsum.py"), ("cumsum", tmp_path / "raises" / "cumsum.py")]
+    )
     assert forged.status is Status.FAIL and raised.status is Status.ERROR
     for verdict in (forged, raised):
         texts = [verdict.message, verdict.output, verdict.location or "", *(d.message for d in verdict.diagnoses)]
         assert not any(c in t for t in texts for c in "\x1b\x07\x08\r"), texts
     assert forged.output.startswith("\\x1b[2J\\x1b[3J\\x1b[Hforge: 5/5 points")
-    assert "\\x1b]8;;https://evil.example\\x1b\\click" in raised.message and "\\x1b]52;c;ZXZpbA==\\x07" in raised.message
+    assert (
+        "\\x1b]8;;https://evil.example\\x1b\\click" in raised.message and "\\x1b]52;c;ZXZpbA==\\x07" in raised.message
+    )
     console = Console(file=io.StringIO(), width=120, force_terminal=True, color_system="truecolor")
     render([forged, raised], console)
     out = console.file.getvalue()

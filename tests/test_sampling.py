@@ -14,7 +14,9 @@ from checker.engine._sampling import LATTICE_OFFSETS, draws
 
 
 def _same(a, b) -> bool:  # type: ignore[no-untyped-def]
-    return all(x.label == y.label and all(np.array_equal(u, v) for u, v in zip(x.values, y.values)) for x, y in zip(a, b))
+    return all(
+        x.label == y.label and all(np.array_equal(u, v) for u, v in zip(x.values, y.values)) for x, y in zip(a, b)
+    )
 
 
 @pytest.mark.parametrize("puzzle", _catalog.puzzles(), ids=lambda p: p.name)
@@ -23,7 +25,9 @@ def test_at_least_ten_draws_of_the_declared_shapes_and_dtypes(puzzle: _catalog.P
     assert len(batch) >= 10
     for d in batch:
         assert [v.shape for v in d.values] == [a.shape for a in puzzle.args]
-        assert [v.dtype.name for v in d.values] == ["float64" if a.dtype.startswith("float") else a.dtype for a in puzzle.args]
+        assert [v.dtype.name for v in d.values] == [
+            "float64" if a.dtype.startswith("float") else a.dtype for a in puzzle.args
+        ]
 
 
 def test_same_seed_same_draws_other_seed_other_draws() -> None:
@@ -72,7 +76,9 @@ def test_relu_meets_both_sides_of_its_kink_closer_than_1e_6(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_sort_meets_near_ties_down_to_1e_9(seed: int) -> None:
-    smallest = min(float(np.min(np.diff(np.sort(v)) / np.maximum(1, np.abs(np.sort(v))[1:]))) for v in _values("sort", seed, 0))
+    smallest = min(
+        float(np.min(np.diff(np.sort(v)) / np.maximum(1, np.abs(np.sort(v))[1:]))) for v in _values("sort", seed, 0)
+    )
     assert 0 < smallest <= 2e-9
 
 
@@ -167,8 +173,11 @@ ULP = float(np.finfo(np.float64).epsneg)  # the step below 1
 
 def _mask_args() -> list[tuple[str, int]]:
     return [
-        (p.name, k) for p in _catalog.puzzles() for k, a in enumerate(p.args)
-        if (a.sampler == "simplex" and "one-hot" in a.edge_names) or ("integer" in a.edge_names and (a.low, a.high) == (0.0, 1.0))
+        (p.name, k)
+        for p in _catalog.puzzles()
+        for k, a in enumerate(p.args)
+        if (a.sampler == "simplex" and "one-hot" in a.edge_names)
+        or ("integer" in a.edge_names and (a.low, a.high) == (0.0, 1.0))
     ]
 
 
@@ -214,7 +223,11 @@ def test_random_values_per_entry_are_what_the_docs_say() -> None:
     # docs/checker.md: n = 60 / entries of the smallest floating argument, at least 6, and every
     # entry takes n values per seed, one in each n-th of its domain (not 60 per entry).
     doc = " ".join((Path(__file__).resolve().parents[1] / "docs" / "checker.md").read_text().split())
-    assert "every entry of every argument takes $n$ random values per seed: 60 for a one-entry argument (`cos`), 20 when the smallest argument has 3 entries (`assign_index`), 6 when it has ten or more (`cumsum`" in doc
+    assert (
+        "every entry of every argument takes $n$ random values per seed: 60 for a one-entry argument (`cos`), 20 when "
+        "the smallest argument has 3 entries (`assign_index`), 6 when it has ten or more (`cumsum`"
+        in doc
+    )
     for name, n in (("cos", 60), ("assign_index", 20), ("cumsum", 6)):
         puzzle = _catalog.get(name)
         assert puzzle is not None

@@ -1,4 +1,4 @@
-"""The grader's side of the trust boundary (issue 15): what it reads back from a worker's folder.
+"""The grader's side of the trust boundary: what it reads back from a worker's folder.
 
 A worker's folder is the worker's: whatever it holds may be a link, a FIFO, a device, a forged
 record or array. The grader reads only regular files, capped, and believes only numbers; it
@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from checker.engine._verdict import Kind, Status
 from checker.grading import _sandbox
 from checker.grading._messages import Job
-from checker.engine._verdict import Kind, Status
 
 
 def _record(folder: Path, index: int, record: dict[str, object], arrays: dict[str, np.ndarray] | None = None) -> None:
@@ -50,7 +50,9 @@ def test_the_status_of_a_reported_problem_comes_from_its_kind(kind: str, claimed
 
 
 def test_forged_text_is_capped_and_a_draw_must_be_one_of_the_grader_s(tmp_path: Path) -> None:
-    problem = _sandbox._read_problem({"kind": "exception", "message": "x" * 100000, "location": 7, "draw": "not a draw", "status": "error"}, ["x0"])
+    problem = _sandbox._read_problem(
+        {"kind": "exception", "message": "x" * 100000, "location": 7, "draw": "not a draw", "status": "error"}, ["x0"]
+    )
     assert problem is not None and len(problem.message) < 2100 and problem.draw is None and problem.location is None
 
 
@@ -75,7 +77,10 @@ def test_stderr_and_current_are_never_read_through_links_or_fifos(tmp_path: Path
     assert _sandbox._tail(tmp_path / "stderr") == ""
     assert _sandbox._current(tmp_path) == ""
     (tmp_path / "big").write_bytes(b"x" * 100)
-    assert _sandbox._read_untrusted(tmp_path / "big", 99) is None and _sandbox._read_untrusted(tmp_path / "big", 100) == b"x" * 100
+    assert (
+        _sandbox._read_untrusted(tmp_path / "big", 99) is None
+        and _sandbox._read_untrusted(tmp_path / "big", 100) == b"x" * 100
+    )
 
 
 def test_an_array_whose_header_claims_more_than_it_holds_allocates_nothing(tmp_path: Path) -> None:
@@ -83,7 +88,9 @@ def test_an_array_whose_header_claims_more_than_it_holds_allocates_nothing(tmp_p
     np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (10**11,)})
     with zipfile.ZipFile(tmp_path / "0.npz", "w") as archive:
         archive.writestr("0.npy", b"\x93NUMPY\x01\x00" + header.getvalue()[8:] + b"\0" * 80)
-    (tmp_path / "0.json").write_text(json.dumps({"problem": None, "output": "", "stacked": True, "draws": 3, "dtypes": [["float32"]]}))
+    (tmp_path / "0.json").write_text(
+        json.dumps({"problem": None, "output": "", "stacked": True, "draws": 3, "dtypes": [["float32"]]})
+    )
     run = _sandbox._read_result(tmp_path, 0, "cumsum", 3)
     assert run is not None and run.problem is not None and "declares" in run.problem.message
 
@@ -93,14 +100,21 @@ def test_a_compressed_array_is_refused(tmp_path: Path) -> None:
     np.save(buffer, np.zeros((3, 10, 10), np.float32))
     with zipfile.ZipFile(tmp_path / "0.npz", "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("0.npy", buffer.getvalue())
-    (tmp_path / "0.json").write_text(json.dumps({"problem": None, "output": "", "stacked": True, "draws": 3, "dtypes": [["float32"]]}))
+    (tmp_path / "0.json").write_text(
+        json.dumps({"problem": None, "output": "", "stacked": True, "draws": 3, "dtypes": [["float32"]]})
+    )
     run = _sandbox._read_result(tmp_path, 0, "cumsum", 3)
     assert run is not None and run.problem is not None and "not a stored array" in run.problem.message
 
 
 def test_a_well_formed_result_reads_back_exactly(tmp_path: Path) -> None:
     blocks = np.arange(300, dtype=np.float32).reshape(3, 10, 10)
-    _record(tmp_path, 0, {"problem": None, "output": "hi", "stacked": True, "draws": 3, "dtypes": [["float32"]]}, {"0": blocks})
+    _record(
+        tmp_path,
+        0,
+        {"problem": None, "output": "hi", "stacked": True, "draws": 3, "dtypes": [["float32"]]},
+        {"0": blocks},
+    )
     run = _sandbox._read_result(tmp_path, 0, "cumsum", 3)
     assert run is not None and run.problem is None and run.output == "hi"
     assert all(np.array_equal(run.answers[k][0], blocks[k]) for k in range(3))
@@ -121,9 +135,9 @@ def test_two_graders_never_hold_the_same_block_of_worker_uids(tmp_path: Path, mo
 
 def test_the_start_up_proof_stops_grading_with_one_line_when_the_reference_answer_does_not_pass(tmp_path: Path) -> None:
     from checker.engine import _sampling
-    from checker.grading import _grade
     from checker.engine._catalog import puzzle_named
     from checker.engine._runner import Problem, Run
+    from checker.grading import _grade
 
     class Broken:  # a worker that cannot import what it needs, as with an unreadable install
         scratch = tmp_path
@@ -136,7 +150,12 @@ def test_the_start_up_proof_stops_grading_with_one_line_when_the_reference_answe
     draws = {"neg": _sampling.draws(puzzle_named("neg"), 0)}
     line = _grade._prove(Broken(), "neg", draws, {})  # type: ignore[arg-type]
     assert line is not None and "\n" not in line
-    assert "cannot run answers on this machine" in line and "status 70" in line and "readable by every user" in line and "fileinput.py" in line
+    assert (
+        "cannot run answers on this machine" in line
+        and "status 70" in line
+        and "readable by every user" in line
+        and "fileinput.py" in line
+    )
 
 
 @pytest.mark.parametrize("claim", ["batch", "trace 7", "run 0", ""])
@@ -169,8 +188,8 @@ def test_a_worker_that_keeps_claiming_a_stage_cannot_keep_the_grader_retrying(tm
 
 @pytest.mark.parametrize("forged", ["deep_json", "npz_not_a_zip"])
 def test_a_record_that_breaks_the_readers_is_that_answer_s_error(tmp_path: Path, forged: str) -> None:
-    """Red team round 3: a record nested past the recursion limit, or an npz that is no zip,
-    made the whole submission `ungradable` ("the grader failed"); it is that puzzle's error."""
+    """A record nested past the recursion limit, or an npz that is no zip, is that puzzle's
+    error, not the whole submission `ungradable` ("the grader failed")."""
     if forged == "deep_json":
         (tmp_path / "0.json").write_text("[" * 300000 + "]" * 300000)
     else:
@@ -182,13 +201,15 @@ def test_a_record_that_breaks_the_readers_is_that_answer_s_error(tmp_path: Path,
 
 
 @pytest.mark.parametrize(("count", "budgets"), [(3, None), (6, 3)], ids=["grading", "evidence"])
-def test_a_worker_walking_through_stages_gets_each_budget_once_per_submission(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int, budgets: int | None) -> None:
-    """Red team round 3 (stage-walk): every attempt rewrote `current` through the stages of the
-    puzzles still to run and got a fresh budget for each, so a submission's time grew with the
-    square of its puzzles. A stage's budget is granted once per submission, and the submission
-    as a whole has (2P + 1) budgets: here 3 puzzles, 7 budgets of 0.3 s (2.1 s), whatever it
-    claims; with a fresh budget per stage and attempt it took 15 (4.5 s). The integrity report's
-    runs of an answer on every variant of its puzzle (red team, round 4) are given (2P + 1)
+def test_a_worker_walking_through_stages_gets_each_budget_once_per_submission(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int, budgets: int | None
+) -> None:
+    """A worker that rewrites `current` through the stages of the puzzles still to run, on every
+    attempt, gets no fresh budget for each (its submission's time would grow with the square of
+    its puzzles). A stage's budget is granted once per submission, and the submission as a
+    whole has (2P + 1) budgets: here 3 puzzles, 7 budgets of 0.3 s (2.1 s), whatever it claims;
+    a fresh budget per stage and attempt would give it 15 (4.5 s). The integrity report's
+    runs of an answer on every variant of its puzzle are given (2P + 1)
     budgets for P failing puzzles, here 3 for 6 runs of one puzzle's variants."""
     budget = 0.3
     monkeypatch.setattr(_sandbox.Limits, "puzzle_budget", lambda self: budget)
@@ -209,7 +230,7 @@ def test_a_worker_walking_through_stages_gets_each_budget_once_per_submission(tm
     monkeypatch.setattr(_sandbox, "_kill_job", kill)
 
     def drive(job: Job, jobdir: Path, stages: set[str], granted: set[str], allowance: float) -> _sandbox._Ended:
-        box: "queue.Queue[dict[str, object]]" = queue.Queue()
+        box: queue.Queue[dict[str, object]] = queue.Queue()
         killed.append(threading.Event())
         done = killed[-1]
 
@@ -237,8 +258,8 @@ def test_a_worker_walking_through_stages_gets_each_budget_once_per_submission(tm
 
 
 def test_a_folder_nested_past_the_recursion_limit_is_removed(tmp_path: Path) -> None:
-    """Red team round 3 (deep-tree): without namespaces, a worker's 5000-deep chain of folders in
-    its job folder made the grader's clean-up raise RecursionError and end the class run."""
+    """Without namespaces, a worker's 5000-deep chain of folders in its job folder is removed:
+    the grader's clean-up raises no RecursionError, which would end the class run."""
     top = tmp_path / "job"
     top.mkdir()
     fd = os.open(top, os.O_RDONLY)

@@ -1,6 +1,6 @@
 """Nothing an answer does ends a run, hides a verdict or changes another one; verdicts are no luck.
 
-Each test here is a hole an independent review found (issue 7), closed in general: exits of every
+Each test here is a class of hole, closed in general: exits of every
 kind, a learner's own KeyboardInterrupt, Ctrl-C, answers that change JAX's settings or JAX itself,
 right answers whose verdict depended on the seed or on their dtype, and the diagnoses that misled.
 """
@@ -8,7 +8,6 @@ right answers whose verdict depended on the seed or on their dtype, and the diag
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -17,7 +16,6 @@ from pathlib import Path
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 import pytest
 
 from checker import Kind, Status, check_answer, check_file
@@ -47,7 +45,8 @@ EXITS = {
     "KeyboardInterrupt raised by the answer": "def jac(x):\n    raise KeyboardInterrupt\n",
     "a custom BaseException": "class Stop(BaseException):\n    pass\n\ndef jac(x):\n    raise Stop('no')\n",
     "GeneratorExit at import": "raise GeneratorExit\n",
-    "exit() inside a jitted trace": "import jax.numpy as np\ndef jac(x):\n    if x.sum() > -100:\n        exit(1)\n    return -np.eye(10)\n",
+    "exit() inside a jitted trace": "import jax.numpy as np\ndef jac(x):\n    if x.sum() > -100:\n        exit(1)\n    "
+                                    "return -np.eye(10)\n",
 }
 
 
@@ -69,8 +68,11 @@ def test_exit_messages_say_what_was_called_and_what_to_do(tmp_path: Path) -> Non
 
 
 def test_a_leftover_exit_does_not_hide_the_other_verdicts_from_check(tmp_path: Path) -> None:
-    # The review's finding: `check` printed nothing and exited 0. Now: every verdict, exit 1.
-    folder = _folder(tmp_path, {"cumsum": CUMSUM_RIGHT, "mean": "import os\nos._exit(0)\n", "neg": NEG_WRONG, "id": EXITS["exit() in jac"]})
+    # An answer's os._exit(0) at import neither hides the other verdicts nor exits 0: every verdict, exit 1.
+    folder = _folder(
+        tmp_path,
+        {"cumsum": CUMSUM_RIGHT, "mean": "import os\nos._exit(0)\n", "neg": NEG_WRONG, "id": EXITS["exit() in jac"]},
+    )
     result = jacpuzzles("check", "cumsum", "mean", "neg", "id", "--dir", str(folder), "--json")
     assert result.returncode == 1, result.stderr
     verdicts = {r["puzzle"]: r["status"] for r in json.loads(result.stdout)["results"]}
@@ -107,15 +109,23 @@ def test_an_answer_that_changes_jax_settings_changes_no_other_verdict(tmp_path: 
     assert {r["status"] for r in json.loads(first.stdout)["results"]} == {"pass"}
 
 
-def test_the_expected_jacobians_are_computed_before_any_answer_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_expected_jacobians_are_computed_before_any_answer_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # An answer that replaces jnp.cos at import must not change what cos's expected Jacobian is.
     monkeypatch.setenv("JACPUZZLES_CACHE", "off")
-    sabotage = "import jax.numpy as jnp\n_real = jnp.sin\njnp.cos = lambda x: 0 * x\n\ndef jac(x):\n    return -_real(x)[:, None]\n"
+    sabotage = (
+        "import jax.numpy as jnp\n_real = jnp.sin\njnp.cos = lambda x: 0 * x\n\ndef jac(x):\n    return "
+        "-_real(x)[:, None]\n"
+    )
     path = _folder(tmp_path, {"cos": sabotage}) / "cos.py"
     real_cos = jnp.cos
     try:
         assert check_file("cos", path).status is Status.PASS
-        wrong = _folder(tmp_path, {"cos": "import jax.numpy as jnp\njnp.cos = lambda x: 0 * x\ndef jac(x):\n    return 0 * x[:, None]\n"})
+        wrong = _folder(
+            tmp_path,
+            {"cos": "import jax.numpy as jnp\njnp.cos = lambda x: 0 * x\ndef jac(x):\n    return 0 * x[:, None]\n"},
+        )
         assert check_file("cos", wrong / "cos.py").status is Status.FAIL
     finally:
         jnp.cos = real_cos
@@ -154,7 +164,9 @@ EXACT_IN_MATHS = {
 
 @pytest.mark.parametrize("case", sorted(EXACT_IN_MATHS))
 def test_formulas_exact_in_maths_pass_on_every_seed(case: str) -> None:
-    failed = [seed for seed in range(8) if check_answer("cos", EXACT_IN_MATHS[case], seed=seed).status is not Status.PASS]
+    failed = [
+        seed for seed in range(8) if check_answer("cos", EXACT_IN_MATHS[case], seed=seed).status is not Status.PASS
+    ]
     assert not failed, f"{case} fails on seeds {failed}"
 
 
@@ -181,7 +193,11 @@ def test_a_float16_answer_that_loses_digits_fails_and_is_told_why() -> None:
 
 
 def test_a_float32_answer_is_judged_at_float32_precision() -> None:
-    band = lambda x: ((jnp.arange(10)[None, :] >= jnp.arange(8)[:, None]) & (jnp.arange(10)[None, :] < jnp.arange(8)[:, None] + 3))  # noqa: E731
+    def band(x: object) -> jnp.ndarray:
+        return (jnp.arange(10)[None, :] >= jnp.arange(8)[:, None]) & (
+            jnp.arange(10)[None, :] < jnp.arange(8)[:, None] + 3
+        )
+
     assert check_answer("running_mean", lambda x: (band(x) / 3).astype(jnp.float32)).status is Status.PASS
     assert check_answer("running_mean", lambda x: band(x) * 0.33333).status is Status.FAIL
 
@@ -193,7 +209,7 @@ def test_a_tuple_literal_is_read_as_an_array() -> None:
     assert check_answer("id", lambda x: (jnp.full((1, 1), 2.0),)).status is Status.PASS
 
 
-# ---- diagnoses that no longer mislead ----
+# ---- diagnoses that do not mislead ----
 
 
 def test_broadcast_is_claimed_only_when_right_on_every_draw() -> None:

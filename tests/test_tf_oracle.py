@@ -66,7 +66,9 @@ def test_the_recording_is_used_on_draws_a_few_ulps_away_and_not_on_other_draws(n
 def test_a_stale_recording_is_named_by_dev_check(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     with np.load(_tf_oracle.RECORDING) as saved:
         arrays = {key: saved[key] for key in saved.files}
-    arrays["gather.x0"] = arrays["gather.x0"] + 1.0 if arrays["gather.x0"].dtype.kind == "f" else arrays["gather.x0"] ^ 1
+    arrays["gather.x0"] = (
+        arrays["gather.x0"] + 1.0 if arrays["gather.x0"].dtype.kind == "f" else arrays["gather.x0"] ^ 1
+    )
     np.savez(tmp_path / "tf_recorded.npz", **arrays)
     monkeypatch.setattr(_tf_oracle, "RECORDING", tmp_path / "tf_recorded.npz")
     assert _tf_oracle.stale() == ["gather"]
@@ -95,7 +97,9 @@ def test_live_tensorflow_reproduces_the_recording(tmp_path: Path) -> None:
     with np.load(npz) as new, np.load(_tf_oracle.RECORDING) as old:
         assert sorted(new.files) == sorted(old.files)
         # Inputs within a few ulps (another processor's exp), TF's values within the judge's tolerance.
-        differ = [key for key in new.files if not np.allclose(new[key], old[key], rtol=1e-12, atol=1e-12, equal_nan=True)]
+        differ = [
+            key for key in new.files if not np.allclose(new[key], old[key], rtol=1e-12, atol=1e-12, equal_nan=True)
+        ]
     assert not differ, f"live TensorFlow differs from the recording on {differ}: run `{_tf_oracle.RECORD_COMMAND}`"
 
 
@@ -126,7 +130,7 @@ def test_an_answer_only_one_oracle_accepts_fails_naming_the_one_that_disagrees()
     puzzle = _catalog.puzzle_named("naive_lookup")
     batch = draws(puzzle, 0)
     expected = _oracles.expected(puzzle, batch)
-    other = [tuple(b + 1.0 for b in blocks) for blocks in expected]
+    other = [tuple(np.asarray(b + 1.0) for b in blocks) for blocks in expected]  # arrays, as an oracle's are
     verdict = judge(puzzle, batch, expected, tuple(expected), 0, [("TensorFlow (test)", other, "")])
     assert verdict.status is Status.FAIL
     assert verdict.message.startswith("agrees with jax.jacfwd but not with TensorFlow (test): ")

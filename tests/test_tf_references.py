@@ -200,7 +200,9 @@ def test_assign_index() -> None:
     [([0, 1, 0], [[1, 1, 1], [4, 4, 4], [3, 3, 3]]), ([0.5, 0.5, 0], [[2.5, 2.5, 2.5], [3, 3, 3], [3, 3, 3]])],
 )
 def test_assign_index_vectored(index: list[float], expected: list[list[float]]) -> None:
-    value, (_, d_index, _) = gradients("assign_index_vectored", variable(ROWS_123), variable(index), variable([4, 4, 4]))
+    value, (_, d_index, _) = gradients(
+        "assign_index_vectored", variable(ROWS_123), variable(index), variable([4, 4, 4])
+    )
     assert_values(value, expected)
     assert_values(d_index, [9, 6, 3])
 

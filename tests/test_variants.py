@@ -10,8 +10,9 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -42,12 +43,14 @@ def _load_jac(puzzle: Puzzle, answer: str) -> Callable[..., Any]:
 
 
 def test_the_canonical_variant_is_todays_puzzle_for_every_puzzle() -> None:
-    # canonical.json holds every field of every puzzle as it was before variants existed.
+    # canonical.json holds every field of every canonical puzzle (the catalog without variants).
     before = json.loads((HERE / "canonical.json").read_text())
     assert set(before) == {p.name for p in _catalog.puzzles()}
     for puzzle in _catalog.puzzles():
         canonical = _variants.variant(puzzle)
-        now = json.loads(json.dumps({k: getattr(canonical, k) for k in before[puzzle.name]}, default=dataclasses.asdict))
+        now = json.loads(
+            json.dumps({k: getattr(canonical, k) for k in before[puzzle.name]}, default=dataclasses.asdict)
+        )
         assert now == before[puzzle.name], puzzle.name
         assert canonical.variant == () and canonical is puzzle
         first = {p.name: p.choices[0] for p in puzzle.params}
@@ -62,7 +65,15 @@ def test_at_least_thirty_puzzles_in_both_chapters_have_parameters() -> None:
 def test_a_learner_never_sees_a_placeholder() -> None:
     for base in PARAMETERIZED:
         for puzzle in _variants.variants(base):
-            texts = [puzzle.title, puzzle.statement, puzzle.code, puzzle.backward, puzzle.why, *puzzle.hints, _stubs.stub(puzzle)]
+            texts = [
+                puzzle.title,
+                puzzle.statement,
+                puzzle.code,
+                puzzle.backward,
+                puzzle.why,
+                *puzzle.hints,
+                _stubs.stub(puzzle),
+            ]
             assert not any(_catalog.PLACEHOLDER.search(t) for t in texts), (puzzle.name, puzzle.variant)
 
 
@@ -113,16 +124,22 @@ def test_a_well_formed_parameterized_entry_builds_each_variant() -> None:
 
 
 def test_an_unknown_placeholder_is_a_catalog_error_naming_it() -> None:
-    with pytest.raises(CatalogError, match=r"scaled: unknown placeholder \{\{speed\}\}: no parameter 'speed' \(parameters: \['k'\]\)"):
+    with pytest.raises(
+        CatalogError, match=r"scaled: unknown placeholder \{\{speed\}\}: no parameter 'speed' \(parameters: \['k'\]\)"
+    ):
         _catalog._puzzle("autodiff", _raw(why="{{speed}}"))
-    with pytest.raises(CatalogError, match=r"unknown placeholder \{\{k.tex\}\}: parameter 'k' has no word 'tex' \(words: \['code'\]\)"):
+    with pytest.raises(
+        CatalogError, match=r"unknown placeholder \{\{k.tex\}\}: parameter 'k' has no word 'tex' \(words: \['code'\]\)"
+    ):
         _catalog._puzzle("autodiff", _raw(why="{{k.tex}}"))
 
 
 def test_a_choice_that_is_not_valid_python_is_a_catalog_error_naming_the_variant() -> None:
     raw = _raw(params={"k": {"choices": [2, 3], "code": ["2 * x", "3 * * x"]}})
     puzzle = _catalog._puzzle("autodiff", raw)  # the canonical puzzle builds; the variant does not
-    with pytest.raises(CatalogError, match=r"scaled \(variant k=3\): its code is not valid Python: .* line 2: 'return 3 \* \* x'"):
+    with pytest.raises(
+        CatalogError, match=r"scaled \(variant k=3\): its code is not valid Python: .* line 2: 'return 3 \* \* x'"
+    ):
         _variants.check(puzzle)
     with pytest.raises(CatalogError, match="not valid Python"):
         _variants.variant(puzzle, {"k": 3})
@@ -131,17 +148,28 @@ def test_a_choice_that_is_not_valid_python_is_a_catalog_error_naming_the_variant
 def test_a_variant_whose_f_does_not_return_its_declared_shape_is_a_catalog_error() -> None:
     raw = _raw(params={"k": {"choices": [2, 3], "code": ["2 * x", "3 * x[:2]"]}})
     puzzle = _catalog._puzzle("autodiff", raw)  # builds: the shapes need JAX to check
-    with pytest.raises(CatalogError, match=r"scaled \(k=3\): f returns shapes \[\(2,\)\], the catalog declares out = \[\(3,\)\]"):
+    with pytest.raises(
+        CatalogError, match=r"scaled \(k=3\): f returns shapes \[\(2,\)\], the catalog declares out = \[\(3,\)\]"
+    ):
         _variants.check(puzzle)
 
 
-@pytest.mark.parametrize("params, message", [
-    ({"k": {"choices": [2]}}, "choices must list two or more strings or numbers; found \\[2\\]"),
-    ({"k": {"choices": [2, 2], "code": ["a", "b"]}}, "a choice is listed twice"),
-    ({"k": {"choices": [2, 3], "code": ["2 * x"]}}, "word 'code' needs one string or number per choice \\(2\\); found \\['2 \\* x'\\]"),
-    ({"k": {"code": ["2 * x"]}}, "parameter 'k' has no choices list"),
-    ({"k": {"choices": [2, 3], "code": ["2 * x", "3 * x"]}, "j": {"choices": [1, 2]}}, "parameters \\['j'\\] appear in no placeholder"),
-])
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"k": {"choices": [2]}}, "choices must list two or more strings or numbers; found \\[2\\]"),
+        ({"k": {"choices": [2, 2], "code": ["a", "b"]}}, "a choice is listed twice"),
+        (
+            {"k": {"choices": [2, 3], "code": ["2 * x"]}},
+            "word 'code' needs one string or number per choice \\(2\\); found \\['2 \\* x'\\]",
+        ),
+        ({"k": {"code": ["2 * x"]}}, "parameter 'k' has no choices list"),
+        (
+            {"k": {"choices": [2, 3], "code": ["2 * x", "3 * x"]}, "j": {"choices": [1, 2]}},
+            "parameters \\['j'\\] appear in no placeholder",
+        ),
+    ],
+)
 def test_malformed_params_are_catalog_errors(params: dict[str, Any], message: str) -> None:
     with pytest.raises(CatalogError, match=message):
         _catalog._puzzle("autodiff", _raw(params=params))
@@ -178,7 +206,8 @@ def test_variants_are_pinned_values_of_seed_student_and_puzzle() -> None:
 def test_the_same_inputs_give_the_same_variant_in_another_process() -> None:
     code = (
         "import json\nfrom checker.engine import _variants, _catalog\n"
-        "print(json.dumps([_variants.choose(s, st, p.name) for s in (0, 7, 'x') for st in ('alice', 'bob') for p in _catalog.puzzles()]))"
+        "print(json.dumps([_variants.choose(s, st, p.name) for s in (0, 7, 'x') for st in ('alice', 'bob') for p in "
+        "_catalog.puzzles()]))"
     )
     here = [_variants.choose(s, st, p.name) for s in (0, 7, "x") for st in ("alice", "bob") for p in _catalog.puzzles()]
     for hashseed in ("1", "12345"):
@@ -192,7 +221,12 @@ def test_a_student_never_gets_the_published_canonical_variant_and_students_sprea
         got = {_variants.choose(1, f"student{i}", puzzle) for i in range(400)}
         assert () not in got
         assert len(got) == len(_variants.choices(puzzle)) - 1, puzzle.name  # 400 students reach every one
-    plain = _raw(statement="$f(x) = 2 x$.", code='def scaled(x: Shaped[Array, "3"]) -> Shaped[Array, "3"]:\n    return 2 * x\n', hints=["Slope 2."], why="It doubles.")
+    plain = _raw(
+        statement="$f(x) = 2 x$.",
+        code='def scaled(x: Shaped[Array, "3"]) -> Shaped[Array, "3"]:\n    return 2 * x\n',
+        hints=["Slope 2."],
+        why="It doubles.",
+    )
     del plain["params"]
     assert _variants.choose(1, "alice", _catalog._puzzle("autodiff", plain)) == ()  # a puzzle without parameters
 
@@ -248,10 +282,16 @@ def test_every_variants_reference_answer_passes_on_seeds_0_to_4_and_is_jacrev(pu
             continue
         f = concrete.on_dynamic(concrete.f)
         for draw in _sampling.draws(concrete, 0)[:8]:
-            expected = jax.tree_util.tree_leaves(jax.jacrev(f, concrete.dynamic_argnums())(*concrete.dynamic(draw.values)))
-            got = jax.tree_util.tree_leaves(jac(*(a.static if a.static is not None else v for a, v in zip(concrete.args, draw.values))))
+            expected = jax.tree_util.tree_leaves(
+                jax.jacrev(f, concrete.dynamic_argnums())(*concrete.dynamic(draw.values))
+            )
+            got = jax.tree_util.tree_leaves(
+                jac(*(a.static if a.static is not None else v for a, v in zip(concrete.args, draw.values)))
+            )
             for e, g in zip(expected, got):
-                np.testing.assert_allclose(np.asarray(g, dtype=np.float64), np.asarray(e, dtype=np.float64), rtol=1e-5, atol=1e-5)
+                np.testing.assert_allclose(
+                    np.asarray(g, dtype=np.float64), np.asarray(e, dtype=np.float64), rtol=1e-5, atol=1e-5
+                )
 
 
 def _fails_elsewhere(puzzle: Puzzle) -> tuple[int, int]:
@@ -262,7 +302,7 @@ def _fails_elsewhere(puzzle: Puzzle) -> tuple[int, int]:
     for concrete in others:
         try:
             jac = _load_jac(concrete, answer)
-        except Exception:
+        except Exception:  # noqa: BLE001 - the answer's module may raise anything: a failure
             failed += 1
             continue
         failed += not check_answer(concrete.name, jac, variant=dict(concrete.variant)).passed
@@ -275,14 +315,19 @@ def test_the_published_answer_fails_on_other_variants_of_most_puzzles(capsys: py
     somewhere = [n for n, (failed, _) in counts.items() if failed]
     pairs = sum(f for f, _ in counts.values()), sum(t for _, t in counts.values())
     with capsys.disabled():
-        print(f"\npublished answer fails on another variant: {len(somewhere)}/{len(counts)} puzzles; on {pairs[0]}/{pairs[1]} (puzzle, variant) pairs")
+        print(
+            f"\npublished answer fails on another variant: {len(somewhere)}/{len(counts)} puzzles; on "
+            f"{pairs[0]}/{pairs[1]} (puzzle, variant) pairs"
+        )
         print("passes on every other variant:", sorted(set(counts) - set(somewhere)))
     assert len(somewhere) == len(counts), sorted(set(counts) - set(somewhere))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("puzzle", PARAMETERIZED, ids=lambda p: p.name)
-def test_no_two_variants_of_a_puzzle_have_the_same_expected_derivatives(puzzle: Puzzle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_two_variants_of_a_puzzle_have_the_same_expected_derivatives(
+    puzzle: Puzzle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Two variants that are one function (cos(2x) and cos(-2x) were) let a copied answer pass.
     monkeypatch.setenv("JACPUZZLES_CACHE", str(tmp_path))
     seen: dict[tuple[Any, ...], list[tuple[Any, list[np.ndarray]]]] = {}
@@ -291,7 +336,9 @@ def test_no_two_variants_of_a_puzzle_have_the_same_expected_derivatives(puzzle: 
         shapes = tuple(v.shape for d in draws for v in d.values)
         blocks = [np.asarray(b, dtype=np.float64) for per_draw in _oracles.expected(concrete, draws) for b in per_draw]
         for other, theirs in seen.get(shapes, []):
-            same = len(theirs) == len(blocks) and all(a.shape == b.shape and np.allclose(a, b, atol=1e-6) for a, b in zip(theirs, blocks))
+            same = len(theirs) == len(blocks) and all(
+                a.shape == b.shape and np.allclose(a, b, atol=1e-6) for a, b in zip(theirs, blocks)
+            )
             assert not same, f"{puzzle.name}: variants {other} and {concrete.variant} have the same derivatives"
         seen.setdefault(shapes, []).append((concrete.variant, blocks))
 
@@ -299,7 +346,9 @@ def test_no_two_variants_of_a_puzzle_have_the_same_expected_derivatives(puzzle: 
 # --- expected Jacobians are cached per variant ------------------------------------------------
 
 
-def test_two_variants_of_a_puzzle_never_share_a_cached_expected_jacobian(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_variants_of_a_puzzle_never_share_a_cached_expected_jacobian(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("JACPUZZLES_CACHE", str(tmp_path))
     left, right = _variants.variant("cumsum"), _variants.variant("cumsum", {"direction": "right"})
     draws = _sampling.draws(left, 0)
@@ -323,11 +372,16 @@ def test_the_canonical_puzzles_cache_key_is_unchanged_by_variants() -> None:
 
 def test_a_variant_is_checked_against_its_own_f(tmp_path: Path) -> None:
     right = _variants.variant("cumsum", {"direction": "right"})
-    jac_left = _load_jac(_catalog.puzzle_named("cumsum"), "Is = np.arange(10)\nOs = np.arange(10)[:, None]\ndef jac(x):\n    return (Is <= Os) / 20\n")
+    jac_left = _load_jac(
+        _catalog.puzzle_named("cumsum"),
+        "Is = np.arange(10)\nOs = np.arange(10)[:, None]\ndef jac(x):\n    return (Is <= Os) / 20\n",
+    )
     assert check_answer("cumsum", jac_left).passed
     verdict = check_answer("cumsum", jac_left, variant={"direction": "right"})
     assert not verdict.passed
-    jac_right = _load_jac(right, "Is = np.arange(10)\nOs = np.arange(10)[:, None]\ndef jac(x):\n    return (Is >= Os) / 20\n")
+    jac_right = _load_jac(
+        right, "Is = np.arange(10)\nOs = np.arange(10)[:, None]\ndef jac(x):\n    return (Is >= Os) / 20\n"
+    )
     assert check_answer("cumsum", jac_right, variant={"direction": "right"}).passed
 
 

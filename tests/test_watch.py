@@ -13,8 +13,8 @@ import subprocess
 import sys
 import termios
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from rich.console import Console
@@ -117,7 +117,9 @@ def test_while_a_check_runs_the_screen_says_which_puzzle_and_for_how_long(two_st
     session.running, session.running_since = ("neg",), time.monotonic() - 4.25
     screen = " ".join(draw(session, height=30).split())
     assert re.search(r"⏳ checking neg… 4\.[23] s", screen)
-    assert "stopped after 30 s per call; save" in screen and "again to stop this check and check the new version" in screen
+    assert (
+        "stopped after 30 s per call; save" in screen and "again to stop this check and check the new version" in screen
+    )
     assert "✘ neg: FAIL" not in screen  # not the verdict of an earlier version of the file
     assert "watching" not in screen
     session.running = ()
@@ -137,7 +139,9 @@ def test_the_next_unsolved_puzzle_wraps_round_and_skips_solved_ones(two_stubs: P
     assert "every puzzle here passes (2/2)" in draw(session)
 
 
-def test_polling_is_chosen_by_the_variable_or_for_a_network_mount(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_polling_is_chosen_by_the_variable_or_for_a_network_mount(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     mounts = f"/dev/sda1 / ext4 rw 0 0\nserver:/home {tmp_path.parent} nfs4 rw 0 0\n"
     monkeypatch.delenv("JACPUZZLES_POLL", raising=False)
     assert polling_wanted(tmp_path, mounts) == f"{tmp_path.parent} is a nfs4 mount"
@@ -164,7 +168,9 @@ class Terminal:
         # The terminal becomes the watch's controlling terminal, so that Ctrl-C typed on it is a
         # SIGINT (a wrapper rather than preexec_fn: no fork of this process, which may hold JAX).
         command = [sys.executable, "-m", "checker", "watch", "--dir", str(answers), *options]
-        wrapper = "import fcntl, os, sys, termios; fcntl.ioctl(0, termios.TIOCSCTTY, 0); os.execv(sys.argv[1], sys.argv[1:])"
+        wrapper = (
+            "import fcntl, os, sys, termios; fcntl.ioctl(0, termios.TIOCSCTTY, 0); os.execv(sys.argv[1], sys.argv[1:])"
+        )
         self.proc = subprocess.Popen(
             [sys.executable, "-c", wrapper, *command], cwd=REPO, env=env,
             stdin=self.slave, stdout=self.slave, stderr=self.slave, start_new_session=True,

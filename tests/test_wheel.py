@@ -23,7 +23,7 @@ from tests.conftest import REPO, SOLUTIONS
 pytestmark = pytest.mark.slow
 
 # What a build reads: the package, the reference answers, and the build configuration.
-SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "checker", "solutions")
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "checker", "solutions", "docs")
 
 
 def run(*command: str | Path, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -31,7 +31,9 @@ def run(*command: str | Path, cwd: Path, env: dict[str, str]) -> subprocess.Comp
         [str(c) for c in command], capture_output=True, text=True, cwd=cwd, env=env,
         stdin=subprocess.DEVNULL, timeout=240,
     )
-    assert result.returncode == 0, f"{command} exited {result.returncode}:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+    assert result.returncode == 0, (
+        f"{command} exited {result.returncode}:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+    )
     return result
 
 
@@ -53,11 +55,31 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_wheel_carries_every_reference_answer_unchanged(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zf:
-        packaged = {n.removeprefix("checker/_data/solutions/"): zf.read(n) for n in zf.namelist() if n.startswith("checker/_data/solutions/")}
+        packaged = {
+            n.removeprefix("checker/_data/solutions/"): zf.read(n)
+            for n in zf.namelist()
+            if n.startswith("checker/_data/solutions/")
+        }
         names = set(zf.namelist())
     source = {p.relative_to(SOLUTIONS).as_posix(): p.read_bytes() for p in SOLUTIONS.glob("*/*.py")}
     assert packaged == source
-    assert {"checker/_data/autodiff.toml", "checker/_data/indexing.toml", "checker/_data/classroom.yml", "checker/py.typed"} <= names
+    assert {
+        "checker/_data/autodiff.toml",
+        "checker/_data/indexing.toml",
+        "checker/_data/classroom.yml",
+        "checker/py.typed",
+    } <= names
+
+
+def test_the_wheel_carries_every_documentation_page_unchanged(wheel: Path) -> None:
+    from checker.learner._docs import PAGES
+
+    docs = REPO / "docs"
+    with zipfile.ZipFile(wheel) as zf:
+        packaged = {n.removeprefix("checker/_docs/"): zf.read(n) for n in zf.namelist() if n.startswith("checker/_docs/")}
+    source = {p.relative_to(docs).as_posix(): p.read_bytes() for pattern in PAGES for p in docs.glob(pattern)}
+    assert packaged == source
+    assert {"grading.md", "solving.md", "errata.md", "packs.md", "templates/assignment.toml"} <= set(packaged)
 
 
 def _fresh_venv(tmp_path: Path) -> tuple[Path, dict[str, str]]:
@@ -85,7 +107,13 @@ def test_learner_loop_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> No
     run(python, "-m", "pip", "install", "--no-deps", "--no-index", "-q", wheel, cwd=tmp_path, env=env)
     home = tmp_path / "home"  # outside the repository, no workspace above it
     home.mkdir()
-    where = run(python, "-c", "import checker, checker.engine._solutions as s; print(checker.__file__); print(s.folder())", cwd=home, env=env)
+    where = run(
+        python,
+        "-c",
+        "import checker, checker.engine._solutions as s; print(checker.__file__); print(s.folder())",
+        cwd=home,
+        env=env,
+    )
     module, solutions = where.stdout.split()
     assert Path(module).resolve().is_relative_to(venv.resolve()), module
     assert not Path(module).resolve().is_relative_to(REPO), module
@@ -106,6 +134,14 @@ def test_learner_loop_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> No
     shown = run(jacpuzzles, "solution", "cumsum", cwd=ws, env=env)
     assert "return (Is <= Os) / 20" in shown.stdout and "Why it is right" in shown.stdout
     run(jacpuzzles, "init", "--classroom", "template", cwd=home, env=env)  # the workflow is package data
+    # The pages messages and --help name, by the command they name (no docs/ in a wheel install).
+    assert "`jacpuzzles docs grading`" in run(jacpuzzles, "grade", "--help", cwd=home, env=env).stdout
+    grading = run(jacpuzzles, "docs", "grading", cwd=home, env=env)
+    assert "Grading a class: jacpuzzles grade" in grading.stdout and "The threat model, as built" in grading.stdout
+    assert run(jacpuzzles, "docs", "docs/errata.md", cwd=home, env=env).stdout.strip()  # as the statements name it
+    assert "A jacpuzzles assignment" in run(jacpuzzles, "docs", "templates/assignment.toml", cwd=home, env=env).stdout
+    listed = run(jacpuzzles, "docs", cwd=home, env=env).stdout
+    assert all(name in listed for name in ("solving", "jacobians", "checker", "cli", "grading", "packs", "errata"))
     assert (home / "template" / ".github" / "workflows" / "classroom.yml").read_text() == (REPO / "docs" / "templates" / "classroom.yml").read_text()
 
 

@@ -15,9 +15,9 @@ from rich.console import Console
 
 from checker.authoring import _generate
 from checker.engine import _badge, _catalog, _solutions, _stubs
-from checker.learner import _workspace
 from checker.engine._report import VerdictView, summary_table, to_json
 from checker.engine._verdict import Status, Verdict
+from checker.learner import _workspace
 from tests.conftest import REPO, SOLUTIONS
 
 CUMSUM = _catalog.puzzle_named("cumsum")
@@ -154,7 +154,9 @@ def test_reset_writes_a_missing_stub_and_refuses_duplicates(tmp_path: Path) -> N
 # ---- list, check and solution in a workspace ---------------------------------------------------
 
 
-def test_check_from_inside_the_workspace_passes_with_the_badge(solved: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_check_from_inside_the_workspace_passes_with_the_badge(
+    solved: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
     ws, result = solved
     assert result.returncode == 0, result.stdout + result.stderr
     assert "✔ cumsum: PASS" in result.stdout
@@ -168,7 +170,9 @@ def _state_file() -> str:
     return STATE_FILE
 
 
-def test_list_shows_solved_with_the_badge_and_never_imports_jax(solved: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_list_shows_solved_with_the_badge_and_never_imports_jax(
+    solved: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
     ws, _ = solved
     env = {**os.environ, "COLUMNS": "200", "PYTHONPATH": str(REPO)}
     result = subprocess.run(

@@ -1,5 +1,5 @@
 """A student's workspace: `init --assignment FILE --student ID`, and every learner command in it
-using the student's own variant (issue 16, "Where it shows")."""
+using the student's own variant."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from checker.engine import _assignment, _catalog, _stubs, _variants
-from checker.learner import _workspace
 from checker.engine._catalog import Puzzle
+from checker.learner import _workspace
 from tests.conftest import REPO, SOLUTIONS
 from tests.test_workspace import jacpuzzles
 
@@ -84,7 +84,9 @@ def test_init_records_the_assignment_table_as_the_contract_says(ws: Path, tmp_pa
     assert len(given.digest) == 16
     assert raw["puzzles"] == list(ASSIGNED)
     assert raw["points"] == {"cumsum": 3, "conv": 2}  # where the assignment's are not the catalog's (2 and 3)
-    assert _workspace.assignment(ws / "autodiff") == _workspace.Assigned(STUDENT, SEED, given.digest, True, ASSIGNED, (("cumsum", 3), ("conv", 2)))
+    assert _workspace.assignment(ws / "autodiff") == _workspace.Assigned(
+        STUDENT, SEED, given.digest, True, ASSIGNED, (("cumsum", 3), ("conv", 2))
+    )
 
 
 def test_the_workspaces_variants_are_the_ones_the_grader_derives(ws: Path) -> None:
@@ -107,7 +109,9 @@ def test_a_student_id_with_quotes_and_unicode_round_trips_through_the_record(tmp
     _workspace.init(tmp_path / "w", given, student)
     found = _workspace.assignment(tmp_path / "w")
     assert found is not None and found.student == student
-    assert (tmp_path / "w" / "autodiff" / "cumsum.py").read_text() == _stubs.stub(_variants.assigned(7, student, "cumsum"))
+    assert (tmp_path / "w" / "autodiff" / "cumsum.py").read_text() == _stubs.stub(
+        _variants.assigned(7, student, "cumsum")
+    )
 
 
 def test_an_assignment_without_variants_records_the_table_and_writes_the_published_stubs(tmp_path: Path) -> None:
@@ -116,7 +120,10 @@ def test_an_assignment_without_variants_records_the_table_and_writes_the_publish
     assert "the published puzzles (the assignment has no variants)" in _one_line(result.stdout)
     found = _workspace.assignment(folder)
     assert found is not None and (found.student, found.seed, found.variants, found.puzzles) == (STUDENT, 5, False, ())
-    assert "[assignment]" in _workspace.marker(folder).read_text() and "variants = false" in _workspace.marker(folder).read_text()
+    assert (
+        "[assignment]" in _workspace.marker(folder).read_text()
+        and "variants = false" in _workspace.marker(folder).read_text()
+    )
     for p in _catalog.puzzles():
         assert (folder / p.chapter / f"{p.name}.py").read_text() == _stubs.stub(p)
     assert _workspace.choices(folder) == {}
@@ -133,7 +140,9 @@ def test_an_assignment_without_variants_records_the_table_and_writes_the_publish
         (("--assignment", "hw.toml", "--student", "s1", "--classroom"), "--classroom writes a template repository"),
     ],
 )
-def test_bad_init_usage_is_one_clear_line_and_writes_nothing(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+def test_bad_init_usage_is_one_clear_line_and_writes_nothing(
+    tmp_path: Path, args: tuple[str, ...], message: str
+) -> None:
     (tmp_path / "hw.toml").write_text(ASSIGNMENT)
     (tmp_path / "bad.toml").write_text("variants = true\n")
     result = jacpuzzles("init", "ws", *args, cwd=tmp_path)
@@ -147,7 +156,9 @@ def test_a_damaged_record_is_a_clear_usage_error(tmp_path: Path) -> None:
     folder = tmp_path / "w"
     _workspace.init(folder, _assignment.Assignment((("cumsum", 2),), seed=7, variants=True, digest="d"), "s1")
     _workspace.marker(folder).write_text(_workspace.marker(folder).read_text().replace("seed = 7", 'seed = "seven"'))
-    with pytest.raises(_workspace.WorkspaceError, match=r"\[assignment\] seed must be a whole number, 0 or more, found 'seven'"):
+    with pytest.raises(
+        _workspace.WorkspaceError, match=r"\[assignment\] seed must be a whole number, 0 or more, found 'seven'"
+    ):
         _workspace.choices(folder)
     result = jacpuzzles("show", "cumsum", cwd=folder)
     assert result.returncode == 2 and "Traceback" not in result.stderr
@@ -185,7 +196,9 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.
     return folder, jacpuzzles("check", "--json", cwd=folder)
 
 
-def test_check_passes_the_variants_answer_and_fails_the_published_one_and_the_stub(checked: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_check_passes_the_variants_answer_and_fails_the_published_one_and_the_stub(
+    checked: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
     _, result = checked
     assert result.returncode == 1, result.stderr
     doc = json.loads(result.stdout)
@@ -194,17 +207,28 @@ def test_check_passes_the_variants_answer_and_fails_the_published_one_and_the_st
     assert mine("running_mean").variant != ()
 
 
-def test_list_shows_the_assignments_puzzles_with_the_statuses_of_their_variants(checked: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_list_shows_the_assignments_puzzles_with_the_statuses_of_their_variants(
+    checked: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
     folder, _ = checked
     result = jacpuzzles("list", cwd=folder)
     assert result.returncode == 0, result.stderr
-    rows = {line.split("│")[1].strip(): line.split("│")[-1].strip() for line in result.stdout.splitlines() if line.count("│") >= 5}
+    rows = {
+        line.split("│")[1].strip(): line.split("│")[-1].strip()
+        for line in result.stdout.splitlines()
+        if line.count("│") >= 5
+    }
     assert rows == {"cumsum": "pass", "running_mean": "fail", "conv": "todo"}  # an untouched variant stub is todo
     assert "1/3 puzzles pass" in result.stdout
-    assert f"assignment workspace of student {STUDENT}: the assignment's 3 puzzles, your own variant of each puzzle" in _one_line(result.stdout)
+    assert (
+        f"assignment workspace of student {STUDENT}: the assignment's 3 puzzles, your own variant of each puzzle"
+        in _one_line(result.stdout)
+    )
 
 
-def test_check_list_and_show_count_the_assignments_points_as_grade_does(checked: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_check_list_and_show_count_the_assignments_points_as_grade_does(
+    checked: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
     # The assignment: cumsum = 3 (catalog 2), running_mean = true (catalog 2), conv = 2 (catalog 3).
     folder, result = checked
     doc = json.loads(result.stdout)
@@ -213,7 +237,11 @@ def test_check_list_and_show_count_the_assignments_points_as_grade_does(checked:
     report = jacpuzzles("check", cwd=folder)
     assert "points: 3/7" in report.stdout, report.stdout
     listed = jacpuzzles("list", cwd=folder)
-    points = {line.split("│")[1].strip(): line.split("│")[3].strip() for line in listed.stdout.splitlines() if line.count("│") >= 5}
+    points = {
+        line.split("│")[1].strip(): line.split("│")[3].strip()
+        for line in listed.stdout.splitlines()
+        if line.count("│") >= 5
+    }
     assert points == {"cumsum": "3", "running_mean": "2", "conv": "2"}, listed.stdout
     for name, worth in (("cumsum", "3 points"), ("conv", "2 points")):
         shown = jacpuzzles("show", name, cwd=folder)
@@ -247,14 +275,22 @@ def test_solution_waits_for_the_students_own_variant_even_with_force(ws: Path) -
         assert ("--force does not apply in a student's workspace" in out) == bool(extra)
 
 
-def test_solution_after_the_variant_passes_shows_the_published_answer_and_how_it_differs(checked: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+def test_solution_after_the_variant_passes_shows_the_published_answer_and_how_it_differs(
+    checked: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
     folder, _ = checked
     cumsum, published = mine("cumsum"), _catalog.puzzle_named("cumsum")
     result = jacpuzzles("solution", "cumsum", "--force", cwd=folder)
     assert result.returncode == 0, result.stderr
     out = _one_line(result.stdout)
-    assert _stubs.answer_part((SOLUTIONS / "autodiff" / "cumsum.py").read_text()).strip().splitlines()[-1].strip() in out
-    assert f"Your variant differs: below is the reference answer to the published cumsum (direction=left, scale=20), not to yours ({_variants.label(cumsum)})" in out
+    assert (
+        _stubs.answer_part((SOLUTIONS / "autodiff" / "cumsum.py").read_text()).strip().splitlines()[-1].strip() in out
+    )
+    assert (
+        "Your variant differs: below is the reference answer to the published cumsum (direction=left, scale=20), not "
+        f"to yours ({_variants.label(cumsum)})"
+        in out
+    )
     assert _one_line(published.why) in out and _one_line(cumsum.why) in out  # why, for each
     assert "return (Is >= Os) / 16" not in result.stdout  # never the variant's own answer
     assert "--force" not in out
@@ -273,7 +309,9 @@ def test_reset_puts_back_the_students_own_stub(tmp_path: Path) -> None:
     assert result.returncode == 0 and path.read_text() == _stubs.stub(mine("cumsum"))
 
 
-def test_the_notebook_holds_the_students_f_and_checks_against_their_variant(checked: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+def test_the_notebook_holds_the_students_f_and_checks_against_their_variant(
+    checked: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     folder, _ = checked
     out = tmp_path / "mine.ipynb"
     result = jacpuzzles("notebook", str(out), "--dir", str(folder), cwd=tmp_path)
@@ -290,8 +328,12 @@ def test_the_notebook_holds_the_students_f_and_checks_against_their_variant(chec
     assert sources[at + 1] == cumsum.code.rstrip()
     assert sources[at + 3] == f'checker.check("cumsum", jac, variant={dict(cumsum.variant)!r})'
     assert not any("{{" in s for s in sources)
-    wrong = jacpuzzles("notebook", str(tmp_path / "x.ipynb"), "--chapter", "indexing", "--dir", str(folder), cwd=tmp_path)
-    assert wrong.returncode == 2 and "none of this assignment's puzzles is in the indexing chapter" in _one_line(wrong.stderr)
+    wrong = jacpuzzles(
+        "notebook", str(tmp_path / "x.ipynb"), "--chapter", "indexing", "--dir", str(folder), cwd=tmp_path
+    )
+    assert wrong.returncode == 2 and "none of this assignment's puzzles is in the indexing chapter" in _one_line(
+        wrong.stderr
+    )
 
 
 def test_the_notebooks_check_cell_checks_against_the_variant() -> None:

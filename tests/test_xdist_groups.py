@@ -17,11 +17,15 @@ def test_this_test_s_id_carries_its_group_under_pytest_xdist(request: pytest.Fix
     if not request.config.getvalue("loadgroup"):  # what pytest-xdist tells its workers
         pytest.skip("not --dist loadgroup")
     assert request.node.nodeid.endswith("@test_xdist_groups.py"), (
-        f"{request.node.nodeid}: pytest-xdist did not tag the test with its group, so --dist loadgroup does not keep the grading files together")
+        f"{request.node.nodeid}: pytest-xdist did not tag the test with its group, so --dist loadgroup does not keep "
+        "the grading files together"
+    )
 
 
 def test_the_grading_group_names_files_that_exist() -> None:
     from pathlib import Path
 
     here = Path(__file__).parent
-    assert GRADING and all((here / name).is_file() for name in GRADING), sorted(n for n in GRADING if not (here / n).is_file())
+    assert GRADING and all((here / name).is_file() for name in GRADING), sorted(
+        n for n in GRADING if not (here / n).is_file()
+    )

@@ -12,8 +12,7 @@ import pytest
 
 from checker import Status, check_answer
 from checker.engine import _variants, _zeros
-from checker.engine._sampling import SAMPLER
-from checker.engine._sampling import draws
+from checker.engine._sampling import SAMPLER, draws
 
 
 def _zero_draws(name: str, seed: int = 0) -> list[tuple[str, tuple[np.ndarray, ...]]]:
@@ -27,11 +26,17 @@ def test_zero_draws_put_an_entry_within_ulps_of_zero_while_its_block_is_not(name
     assert found, f"{name}: no zero-crossing draw"
     for label, values in found:
         with jax.enable_x64(True):
-            leaves = jax.tree_util.tree_leaves(jax.jacfwd(puzzle.on_dynamic(puzzle.f), puzzle.dynamic_argnums())(*(jnp.asarray(v) for v in puzzle.dynamic(values))))
+            leaves = jax.tree_util.tree_leaves(
+                jax.jacfwd(puzzle.on_dynamic(puzzle.f), puzzle.dynamic_argnums())(
+                    *(jnp.asarray(v) for v in puzzle.dynamic(values))
+                )
+            )
         block = int(label.split("block ")[1].split(",")[0])
         entry = tuple(int(i) for i in label.split("entry [")[1].rstrip("])").split(", "))
         scale = float(np.max(np.abs(leaves[block])))
-        assert scale > 0 and abs(float(leaves[block][entry])) <= _zeros.ZERO_ULPS * np.finfo(np.float64).eps * scale, label
+        assert scale > 0 and abs(float(leaves[block][entry])) <= _zeros.ZERO_ULPS * np.finfo(np.float64).eps * scale, (
+            label
+        )
 
 
 def test_zero_draws_are_the_same_on_every_seed_and_found_once() -> None:
@@ -78,7 +83,7 @@ def test_attention_sees_scores_beyond_one_and_beyond_five() -> None:
     assert max(scores) > 5 and sum(s > 1 for s in scores) >= 6
 
 
-# The red team's answers that passed before these draws (tests/redteam/ holds them with witnesses).
+# The red team's answers that only these draws refuse (tests/redteam/ holds them with witnesses).
 SQRT_2_OVER_PI_10 = 0.7978845608
 
 
@@ -103,8 +108,16 @@ def test_the_shipped_table_holds_every_variant_of_every_puzzle() -> None:
     from checker.engine import _catalog
 
     stored = set(_zeros.shipped().files)
-    stale = [(p.name, v.variant) for p in _catalog.puzzles() for v in _variants.variants(p) if f"{_zeros.key(v)}-labels" not in stored]
-    assert not stale, f"checker/_data/zeros.npz is stale for {stale[:5]} and {max(0, len(stale) - 5)} more: run `python -m checker.authoring._zero_table`"
+    stale = [
+        (p.name, v.variant)
+        for p in _catalog.puzzles()
+        for v in _variants.variants(p)
+        if f"{_zeros.key(v)}-labels" not in stored
+    ]
+    assert not stale, (
+        f"checker/_data/zeros.npz is stale for {stale[:5]} and {max(0, len(stale) - 5)} more: run `python -m "
+        "checker.authoring._zero_table`"
+    )
 
 
 @pytest.mark.parametrize(("name", "index"), [("max_pool", 0), ("gelu", 2), ("attention", 1), ("layer_norm", 1)])

@@ -7,7 +7,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from checker.engine._catalog import Chapter, Puzzle, chapters
-from checker.engine._stubs import MARKER, _is_untouched, answer_part, doc_index, doc_page, header, picture_path, relative_path, stub
+from checker.engine._stubs import (
+    MARKER,
+    _is_untouched,
+    answer_part,
+    doc_index,
+    doc_page,
+    header,
+    picture_path,
+    relative_path,
+    stub,
+)
 
 
 def _kit() -> tuple[Chapter, ...]:

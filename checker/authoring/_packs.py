@@ -14,6 +14,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 from rich.text import Text
@@ -226,7 +227,7 @@ def _kink_problems(puzzle: Puzzle) -> list[str]:
 
 def _mutation_score(puzzle: Puzzle, answer: Path) -> tuple[int, int]:
     """(mutants the checker fails on seed 0, mutants proven wrong) for the reference `answer`."""
-    from checker.authoring import _mutation
+    from checker.authoring import mutation as _mutation
     from checker.engine._engine import check_files
     from checker.engine._verdict import Status
 
@@ -234,7 +235,7 @@ def _mutation_score(puzzle: Puzzle, answer: Path) -> tuple[int, int]:
     if not found:
         return 0, 0
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-mutants-") as tmp:
-        paths = [_mutation.write(m, Path(tmp)) for m in found]
+        paths = [_mutation.write(m, Path(tmp) / str(k)) for k, m in enumerate(found)]  # a folder each: same file name
         wrong = [p for p, w in zip(paths, _mutation.prove_many(puzzle, paths)) if w is not None]
         caught = sum(check_files([(puzzle.name, p)])[0].status != Status.PASS for p in wrong)
     return caught, len(wrong)

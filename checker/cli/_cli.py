@@ -11,9 +11,10 @@ import argparse
 import json
 import shlex
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.padding import Padding
@@ -24,13 +25,13 @@ from rich.text import Text
 
 from checker.authoring import _generate
 from checker.engine import _badge, _catalog, _stubs, _variants
-from checker.learner import _state, _workspace
 from checker.engine._catalog import puzzle_named
 from checker.engine._code import CodeLines
 from checker.engine._errors import JacpuzzlesError, UsageError
-from checker.engine._stubs import find_answers
 from checker.engine._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
-from checker.engine._verdict import Diagnosis, Kind, Status, Verdict, counted
+from checker.engine._stubs import find_answers
+from checker.engine._verdict import Verdict, counted
+from checker.learner import _state, _workspace
 
 if TYPE_CHECKING:
     from checker.engine import _assignment
@@ -83,7 +84,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         status.start()
     try:
         files = [(name, where) for name, where in located.items() if isinstance(where, Path)]
-        checked = dict(zip((n for n, _ in files), check_files(files, seed=args.seed, timeout=args.timeout, variants=variants)))
+        checked = dict(
+            zip((n for n, _ in files), check_files(files, seed=args.seed, timeout=args.timeout, variants=variants))
+        )
     finally:
         if status is not None:
             status.stop()
@@ -149,7 +152,9 @@ def list_table(title: str, rows: Sequence[ListRow], width: int) -> Table:
         table.add_column("status")
         for r in rows:
             badge = Text(_badge.SYMBOL if r.one_line else "", style="yellow")
-            table.add_row(str(r.number), r.name, r.title, str(r.points), badge, Text(r.status, style=LIST_STYLE[r.status]))
+            table.add_row(
+                str(r.number), r.name, r.title, str(r.points), badge, Text(r.status, style=LIST_STYLE[r.status])
+            )
         return table
     table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
     table.add_column("#", justify="right")
@@ -189,7 +194,10 @@ def cmd_list(args: argparse.Namespace) -> int:
             console.print()
     # A grid, not the bar alone: a bar ends without a line break, so the next line would join it.
     progress = Table.grid(padding=(0, 1))
-    progress.add_row(ProgressBar(total=total, completed=passed, width=min(40, max(console.width // 3, 10))), Text(f"{passed}/{total} puzzles pass", style="bold"))
+    progress.add_row(
+        ProgressBar(total=total, completed=passed, width=min(40, max(console.width // 3, 10))),
+        Text(f"{passed}/{total} puzzles pass", style="bold"),
+    )
     console.print(progress)
     if not root.is_dir():
         console.print(Text(f"(no answer folder {root}: every puzzle is todo)", style="dim"))
@@ -198,7 +206,13 @@ def cmd_list(args: argparse.Namespace) -> int:
         note = _assignment_note(root)
         if note:
             console.print(Text(note, style="dim"))
-    console.print(Text(f"{_badge.SYMBOL}: a passing answer in one line of at most {_badge.MAX_COLUMNS} columns, the original challenge", style="dim"))
+    console.print(
+        Text(
+            f"{_badge.SYMBOL}: a passing answer in one line of at most {_badge.MAX_COLUMNS} columns, the original "
+            "challenge",
+            style="dim",
+        )
+    )
     return 0
 
 
@@ -207,7 +221,11 @@ def _assignment_note(root: Path) -> str:
     found = _workspace.assignment(root) if root.is_dir() else None
     if found is None:
         return ""
-    what = "your own variant of each puzzle" if found.variants else "the published puzzles (this assignment has no variants)"
+    what = (
+        "your own variant of each puzzle"
+        if found.variants
+        else "the published puzzles (this assignment has no variants)"
+    )
     counted_here = f"the assignment's {len(found.puzzles)} puzzles" if found.puzzles else "every puzzle"
     return f"assignment workspace of student {found.student}: {counted_here}, {what}"
 
@@ -218,7 +236,9 @@ def reflow(text: str) -> str:
     is kept as it is."""
     paragraphs = text.split("\n\n")
     return "\n\n".join(
-        p if any(line[:1].isspace() for line in p.splitlines()[1:]) else " ".join(line.strip() for line in p.splitlines())
+        p
+        if any(line[:1].isspace() for line in p.splitlines()[1:])
+        else " ".join(line.strip() for line in p.splitlines())
         for p in paragraphs
     )
 
@@ -228,7 +248,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     puzzle = _one(args.name, root)
     console = _console()
     worth = _workspace.points(root).get(puzzle.name, puzzle.points)  # the assignment's, in a student's workspace
-    console.print(Text(f"{puzzle.title} ({puzzle.name}) · {puzzle.chapter} chapter · {counted(worth, 'point')}", style="bold"))
+    console.print(
+        Text(f"{puzzle.title} ({puzzle.name}) · {puzzle.chapter} chapter · {counted(worth, 'point')}", style="bold")
+    )
     if puzzle.variant:
         console.print(Text(f"your own variant ({_variants.label(puzzle)}), not the published puzzle", style="dim"))
     # Plain text, not Markdown: TeX's underscores would be read as emphasis. Its line breaks
@@ -301,14 +323,21 @@ def cmd_dev(args: argparse.Namespace) -> int:
         if _tf_oracle.installed_version() is None:
             raise UsageError(f"recording needs TensorFlow: {_tf_oracle.install_advice()}")
         written_files = _tf_oracle.record(root, args.seed)
-        console.print(f"recorded TensorFlow {_tf_oracle.installed_version()} on seed {args.seed}'s draws:" + "".join(f"\n  {p}" for p in written_files))
+        console.print(
+            f"recorded TensorFlow {_tf_oracle.installed_version()} on seed {args.seed}'s draws:"
+            + "".join(f"\n  {p}" for p in written_files)
+        )
         return 0
     from checker.engine import _tf_oracle
 
     problems = _generate.drift(root)
     for problem in problems:
         console.print(Text(problem, style="red"))
-    console.print("generated files match the catalog" if not problems else f"{counted(len(problems), 'file')} drifted: run `jacpuzzles dev generate`")
+    console.print(
+        "generated files match the catalog"
+        if not problems
+        else f"{counted(len(problems), 'file')} drifted: run `jacpuzzles dev generate`"
+    )
     stale = _tf_oracle.stale()
     if stale:
         console.print(Text(
@@ -334,32 +363,69 @@ def cmd_grade(args: argparse.Namespace) -> int:
         if args.github_classroom is not None or args.gradescope:  # one submission, for CI
             from checker.frontends import _autograde
 
-            given = _assignment.resolve(assignment or _assignment.default(), jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory_mb, seed=args.seed)
-            return _autograde.run(args, Limits(given.timeout, given.memory_mb), given.seed, _console(), _console(stderr=True), assignment)
+            given = _assignment.resolve(
+                assignment or _assignment.default(),
+                jobs=args.jobs,
+                timeout=args.timeout,
+                memory_mb=args.memory_mb,
+                seed=args.seed,
+            )
+            return _autograde.run(
+                args, Limits(given.timeout, given.memory_mb), given.seed, _console(), _console(stderr=True), assignment
+            )
         if args.out is None:
-            raise UsageError("grade needs --out OUT, the folder for the grades (or --github-classroom / --gradescope to grade one submission for CI)")
+            raise UsageError(
+                "grade needs --out OUT, the folder for the grades (or --github-classroom / --gradescope to grade one "
+                "submission for CI)"
+            )
         if args.merge:
             if args.submissions is not None or args.shard is not None:
-                raise UsageError("--merge takes no SUBMISSIONS and no --shard: it only writes OUT's class-wide files from the entries copied into it")
+                raise UsageError(
+                    "--merge takes no SUBMISSIONS and no --shard: it only writes OUT's class-wide files from the "
+                    "entries copied into it"
+                )
             return merge_class(Path(args.out), assignment, _console(), Path(args.key_file) if args.key_file else None)
         if args.submissions is None:
-            raise UsageError("grade needs SUBMISSIONS, the folder holding one folder or .zip per student (or --merge to combine shards' entries)")
+            raise UsageError(
+                "grade needs SUBMISSIONS, the folder holding one folder or .zip per student (or --merge to combine "
+                "shards' entries)"
+            )
         try:
             shard = _shard.parse(args.shard) if args.shard is not None else None
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         # A flag given on the command line wins over the assignment file, which wins over the default.
-        given = _assignment.resolve(assignment or _assignment.default(), jobs=args.jobs, timeout=args.timeout, memory_mb=args.memory_mb, seed=args.seed)
+        given = _assignment.resolve(
+            assignment or _assignment.default(),
+            jobs=args.jobs,
+            timeout=args.timeout,
+            memory_mb=args.memory_mb,
+            seed=args.seed,
+        )
         limits = Limits(given.timeout, given.memory_mb)
-        code = grade_class(Path(args.submissions), Path(args.out), given.jobs, limits, given.seed, _console(), _console(stderr=True), assignment, shard,
-                           Path(args.key_file) if args.key_file else None, trust=args.trust_submissions)
+        code = grade_class(
+            Path(args.submissions),
+            Path(args.out),
+            given.jobs,
+            limits,
+            given.seed,
+            _console(),
+            _console(stderr=True),
+            assignment,
+            shard,
+            Path(args.key_file) if args.key_file else None,
+            trust=args.trust_submissions,
+        )
         if args.fail_under is None or code != 0:
             return code
         from checker.frontends._autograde import class_exit_code
 
         return class_exit_code(Path(args.out), args.fail_under, _console())
     except KeyboardInterrupt:
-        message = f"jacpuzzles: interrupted (Ctrl-C or a signal to stop); the submissions graded so far are kept in {args.out}: run the same command to finish"
+        message = (
+            "jacpuzzles: interrupted (Ctrl-C or a signal to stop); the submissions graded so far are kept in "
+            f"{args.out}: run the same command to finish"
+        )
         _console(stderr=True).print(Text(message, style="yellow"))
         return INTERRUPTED
 
@@ -389,19 +455,30 @@ def cmd_init(args: argparse.Namespace) -> int:
         written = _workspace.init(root, given, args.student if given is not None else None)
     console = _console()
     names = {path.stem for path in written}
-    chapters = ", ".join(f"{ch.name}/ ({n})" for ch in _catalog.chapters() if (n := sum(p.name in names for p in ch.puzzles)))
-    console.print(Text(f"Made a workspace in {root}: {len(written)} puzzle stubs, by chapter: {chapters}.", style="bold green"))
+    chapters = ", ".join(
+        f"{ch.name}/ ({n})" for ch in _catalog.chapters() if (n := sum(p.name in names for p in ch.puzzles))
+    )
+    console.print(
+        Text(f"Made a workspace in {root}: {len(written)} puzzle stubs, by chapter: {chapters}.", style="bold green")
+    )
     if given is not None:
-        whose = f"student {args.student.strip()}'s own variant of each puzzle" if given.variants else "the published puzzles (the assignment has no variants)"
-        console.print(Text(
-            f"For assignment {args.assignment} (digest {given.digest}): {whose}; recorded in {_workspace.HOME}/{_workspace.MARKER_FILE}, "
-            "which every command here reads. Hand in the folder as it is.",
-            style="bold",
-        ))
+        whose = (
+            f"student {args.student.strip()}'s own variant of each puzzle"
+            if given.variants
+            else "the published puzzles (the assignment has no variants)"
+        )
+        console.print(
+            Text(
+                f"For assignment {args.assignment} (digest {given.digest}): {whose}; recorded in "
+                f"{_workspace.HOME}/{_workspace.MARKER_FILE}, "
+                "which every command here reads. Hand in the folder as it is.",
+                style="bold",
+            )
+        )
     if args.classroom:
         console.print(Text(
             f"Also wrote {_workspace.CLASSROOM_WORKFLOW.as_posix()} (GitHub Classroom's autograding) and .gitignore: set the jacpuzzles "
-            "version the workflow installs (JACPUZZLES_REF in it), then push the folder as the assignment's template repository (docs/autograding.md).",
+            "version the workflow installs (JACPUZZLES_REF in it), then push the folder as the assignment's template repository (`jacpuzzles docs autograding`).",
             style="bold",
         ))
     first = next(p for p in _catalog.puzzles() if p.name in names)
@@ -416,7 +493,9 @@ def cmd_init(args: argparse.Namespace) -> int:
     steps = "\n".join(f"{command.ljust(width)}  # {note}" if note else command for command, note in pairs)
     console.print(Text("Next steps:", style="bold"))
     console.print(Syntax(steps, "bash", theme="ansi_dark"))
-    console.print(Text(f"Every command run inside {root}, at any depth, uses it; from elsewhere, add --dir {root}.", style="dim"))
+    console.print(
+        Text(f"Every command run inside {root}, at any depth, uses it; from elsewhere, add --dir {root}.", style="dim")
+    )
     return 0
 
 
@@ -425,12 +504,19 @@ def _init_assignment(args: argparse.Namespace) -> _assignment.Assignment | None:
     if args.assignment is None and args.student is None:
         return None
     if args.assignment is None:
-        raise UsageError("--student needs --assignment FILE too (the assignment file from your instructor): `jacpuzzles init DIR --assignment FILE --student ID`")
+        raise UsageError(
+            "--student needs --assignment FILE too (the assignment file from your instructor): `jacpuzzles init DIR "
+            "--assignment FILE --student ID`"
+        )
     if args.student is None:
-        raise UsageError("--assignment needs --student ID too (your id, as your instructor's roster has it): `jacpuzzles init DIR --assignment FILE --student ID`")
+        raise UsageError(
+            "--assignment needs --student ID too (your id, as your instructor's roster has it): `jacpuzzles init DIR "
+            "--assignment FILE --student ID`"
+        )
     if args.classroom:
         raise UsageError(
-            "--classroom writes a template repository, the same for every student, so it takes no --assignment or --student; "
+            "--classroom writes a template repository, the same for every student, so it takes no --assignment or "
+            "--student; "
             "each student can run `jacpuzzles init DIR --assignment FILE --student ID` for stubs of their own"
         )
     from checker.engine import _assignment
@@ -446,7 +532,9 @@ def cmd_reset(args: argparse.Namespace) -> int:
     if done.backup is not None:
         console.print(f"Your previous file is kept at {done.backup} (earlier backups are never replaced).")
     else:
-        console.print(Text("There was nothing of yours to keep: the file was missing or already the stub.", style="dim"))
+        console.print(
+            Text("There was nothing of yours to keep: the file was missing or already the stub.", style="dim")
+        )
     return 0
 
 
@@ -469,7 +557,9 @@ def cmd_solution(args: argparse.Namespace) -> int:
     return 0
 
 
-def _variant_solution(root: Path, assigned: _workspace.Assigned, published: _catalog.Puzzle, text: str, force: bool, console: Console) -> int:
+def _variant_solution(
+    root: Path, assigned: _workspace.Assigned, published: _catalog.Puzzle, text: str, force: bool, console: Console
+) -> int:
     """`solution` in a student's workspace with variants: the installed kit has only the
     published puzzle's reference answer, shown once the student's own variant passes (`--force`
     included: whatever the kit shows, a student can see), with a note on how theirs differs."""
@@ -485,15 +575,25 @@ def _variant_solution(root: Path, assigned: _workspace.Assigned, published: _cat
         return 1
     canonical = ", ".join(f"{n}={v}" for n, v in _catalog.all_choices(published)[0])
     if not mine.variant:
-        console.print(Text(f"{published.name} has no variants: yours is the published puzzle, and this is its reference answer.", style="bold"))
+        console.print(
+            Text(
+                f"{published.name} has no variants: yours is the published puzzle, and this is its reference answer.",
+                style="bold",
+            )
+        )
     else:
-        console.print(Text.assemble(
-            ("Your variant differs: ", "bold yellow"),
-            f"below is the reference answer to the published {published.name} ({canonical}), not to yours ({_variants.label(mine)}): "
-            "it is wrong for your variant. Yours passes already: compare the two.",
-        ))
+        console.print(
+            Text.assemble(
+                ("Your variant differs: ", "bold yellow"),
+                f"below is the reference answer to the published {published.name} ({canonical}), not to yours "
+                f"({_variants.label(mine)}): "
+                "it is wrong for your variant. Yours passes already: compare the two.",
+            )
+        )
     console.print()
-    console.print(_solutions.SolutionView(published, text, published=bool(mine.variant)), crop=False)  # code lines whole
+    console.print(
+        _solutions.SolutionView(published, text, published=bool(mine.variant)), crop=False
+    )  # code lines whole
     if mine.variant and mine.why:
         console.print(Text("Why yours is right", style="bold"))
         console.print(Padding(Text(mine.why), (0, 0, 0, 2)))
@@ -503,7 +603,9 @@ def _variant_solution(root: Path, assigned: _workspace.Assigned, published: _cat
 def _current_status(root: Path, puzzle: _catalog.Puzzle, console: Console) -> str:
     """The status of the learner's answer, checking it now when the recorded one is stale."""
     found = find_answers(root) if root.is_dir() else {}
-    status = _workspace.status_of(root, puzzle.name, found, _state.verdicts(root), _workspace.choices(root) if root.is_dir() else None)
+    status = _workspace.status_of(
+        root, puzzle.name, found, _state.verdicts(root), _workspace.choices(root) if root.is_dir() else None
+    )
     if status != "unchecked":
         return status
     console.print(Text(f"Your answer to {puzzle.name} changed since its last check: checking it now.", style="dim"))
@@ -521,17 +623,25 @@ def _not_yet(root: Path, puzzle: _catalog.Puzzle, status: str, variants: bool = 
     name = puzzle.name
     paths = find_answers(root).get(name, []) if root.is_dir() else []
     if len(paths) > 1:
-        found = f"there are {len(paths)} files named {name}.py under {root}: " + ", ".join(str(p) for p in paths) + "; keep one"
+        found = (
+            f"there are {len(paths)} files named {name}.py under {root}: "
+            + ", ".join(str(p) for p in paths)
+            + "; keep one"
+        )
     elif status == "todo" and paths:
         found = f"{paths[0]} is still the untouched stub: fill in {puzzle.answer_name} below the marker line"
     elif status == "todo":
         found = f"there is no {name}.py under {root} (expected at {root / _stubs.relative_path(puzzle)})"
     else:
-        found = f"the last check of {paths[0] if paths else name} says {status} (`jacpuzzles check {name}` shows what is wrong, `jacpuzzles hint {name}` gives a hint)"
+        found = (
+            f"the last check of {paths[0] if paths else name} says {status} (`jacpuzzles check {name}` shows what "
+            f"is wrong, `jacpuzzles hint {name}` gives a hint)"
+        )
     if variants:
         return (
             f"The reference answer to the published {name} is shown once your own variant passes; {found}. "
-            f"Ask again when `jacpuzzles check {name}` passes. Your variant's own answer is in no installed kit: it is yours to find."
+            f"Ask again when `jacpuzzles check {name}` passes. Your variant's own answer is in no installed kit: it is "
+            "yours to find."
         )
     return (
         f"The reference answer to {name} is shown once your answer passes; {found}. "
@@ -565,47 +675,87 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def with_dir(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        p.add_argument("--dir", default=None, help="folder holding answer files <puzzle>.py, at any depth (default: the workspace you are in, else ./puzzles)")
+        p.add_argument(
+            "--dir",
+            default=None,
+            help="folder holding answer files <puzzle>.py, at any depth (default: the workspace you are in, else "
+                 "./puzzles)",
+        )
         return with_packs(p)
 
     def with_packs(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         p.add_argument("--pack", action="append", default=None, metavar="DIR",
-                       help="a puzzle pack: a folder with pack.toml and solutions/ (docs/packs.md), its chapter after the kit's; repeatable")
+                       help="a puzzle pack: a folder with pack.toml and solutions/ (`jacpuzzles docs packs`), its chapter after the kit's; repeatable")
         return p
 
     p = with_dir(sub.add_parser("check", help="check answers (all puzzles when none is named)"))
     p.add_argument("names", nargs="*", metavar="NAME")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout instead of the report")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the input draws (default: %(default)s)")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per call of jac (default: %(default)s)")
+    p.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per call of jac (default: %(default)s)"
+    )
     p.set_defaults(run=cmd_check)
     with_dir(sub.add_parser("list", help="puzzles by chapter, with status and progress")).set_defaults(run=cmd_list)
     p = with_dir(sub.add_parser("show", help="a puzzle's statement, f and the signature of jac"))
     p.add_argument("name", metavar="NAME")
-    p.add_argument("--page", action="store_true", help="the puzzle's whole page: also what your answer is tried on and every hint")
-    p.add_argument("--svg", metavar="FILE", help="write the expected Jacobian (with --mine: yours beside it) as an SVG picture")
-    p.add_argument("--mine", action="store_true", help="with --svg: check your answer file and draw your Jacobian, wrong entries crossed")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="with --svg: seed of the draws (default: %(default)s)")
+    p.add_argument(
+        "--page", action="store_true", help="the puzzle's whole page: also what your answer is tried on and every hint"
+    )
+    p.add_argument(
+        "--svg", metavar="FILE", help="write the expected Jacobian (with --mine: yours beside it) as an SVG picture"
+    )
+    p.add_argument(
+        "--mine",
+        action="store_true",
+        help="with --svg: check your answer file and draw your Jacobian, wrong entries crossed",
+    )
+    p.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help="with --svg: seed of the draws (default: %(default)s)"
+    )
     p.set_defaults(run=cmd_show)
-    p = with_dir(sub.add_parser("notebook", help="write a Jupyter notebook of a chapter's puzzles, with your answers and check cells"))
+    p = with_dir(
+        sub.add_parser(
+            "notebook", help="write a Jupyter notebook of a chapter's puzzles, with your answers and check cells"
+        )
+    )
     p.add_argument("out", metavar="OUT.ipynb")
     p.add_argument("--blank", action="store_true", help="stubs in every answer cell, not your answers")
     p.add_argument("--chapter", default="autodiff", help="the chapter (default: %(default)s)")
-    p.add_argument("--install-from", metavar="URL_OR_WHEEL", default=None,
-                   help="where the set-up cell installs the kit from on a fresh kernel (Colab): a URL, a git+ URL or a wheel (default: where this kit was installed from)")
+    p.add_argument(
+        "--install-from",
+        metavar="URL_OR_WHEEL",
+        default=None,
+        help="where the set-up cell installs the kit from on a fresh kernel (Colab): a URL, a git+ URL or a wheel "
+             "(default: where this kit was installed from)",
+    )
     p.set_defaults(run=cmd_notebook)
     p = with_dir(sub.add_parser("hint", help="reveal the next hint for a puzzle"))
     p.add_argument("name", metavar="NAME")
     p.set_defaults(run=cmd_hint)
     p = with_dir(sub.add_parser("watch", help="re-check each answer file when it is saved"))
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the input draws (default: %(default)s)")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per call of jac (default: %(default)s)")
+    p.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per call of jac (default: %(default)s)"
+    )
     p.set_defaults(run=cmd_watch)
-    p = with_packs(sub.add_parser("init", help="write a fresh set of stubs into DIR: a workspace of your own, anywhere"))
+    p = with_packs(
+        sub.add_parser("init", help="write a fresh set of stubs into DIR: a workspace of your own, anywhere")
+    )
     p.add_argument("target", metavar="DIR", help="the folder to make or fill; it must hold no answer files yet")
-    p.add_argument("--classroom", action="store_true", help="also write .github/workflows/classroom.yml and a .gitignore: a GitHub Classroom template repository")
-    p.add_argument("--assignment", metavar="FILE", help="your instructor's assignment file: with --student, your own variant of each of its puzzles")
-    p.add_argument("--student", metavar="ID", help="your student id, as your instructor's roster has it (with --assignment)")
+    p.add_argument(
+        "--classroom",
+        action="store_true",
+        help="also write .github/workflows/classroom.yml and a .gitignore: a GitHub Classroom template repository",
+    )
+    p.add_argument(
+        "--assignment",
+        metavar="FILE",
+        help="your instructor's assignment file: with --student, your own variant of each of its puzzles",
+    )
+    p.add_argument(
+        "--student", metavar="ID", help="your student id, as your instructor's roster has it (with --assignment)"
+    )
     p.set_defaults(run=cmd_init)
     p = with_dir(sub.add_parser("reset", help="put one puzzle's stub back, keeping your file as a backup"))
     p.add_argument("name", metavar="NAME")
@@ -614,39 +764,88 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("name", metavar="NAME")
     p.add_argument("--force", action="store_true", help="show it without looking at your answer (for instructors)")
     p.set_defaults(run=cmd_solution)
-    p = with_packs(sub.add_parser("grade", help="grade a class: one folder or .zip per student, out of process (docs/grading.md)"))
+    p = with_packs(sub.add_parser("grade", help="grade a class: one folder or .zip per student, out of process (`jacpuzzles docs grading`)"))
     p.add_argument("submissions", nargs="?", metavar="SUBMISSIONS", help="folder holding one folder or .zip per student")
     p.add_argument("--out", metavar="OUT", help="folder for the grades, reports and journal (grading a class)")
     # default=None: a flag given wins over --assignment's value, which wins over the default shown.
-    p.add_argument("--assignment", metavar="FILE", help="TOML file: the puzzles that count and their points, seed, limits (docs/grading.md)")
+    p.add_argument("--assignment", metavar="FILE", help="TOML file: the puzzles that count and their points, seed, limits (`jacpuzzles docs grading`; a template: `jacpuzzles docs templates/assignment.toml`)")
     p.add_argument("--jobs", type=int, default=None, help="submissions graded at a time (default: 2)")
-    p.add_argument("--timeout", type=float, default=None, help=f"seconds per import or call of an answer (default: {DEFAULT_TIMEOUT:g})")
-    p.add_argument("--memory-mb", type=int, default=None, help="megabytes a submission's code may allocate, 0 for no limit (default: 1024)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help=f"seconds per import or call of an answer (default: {DEFAULT_TIMEOUT:g})",
+    )
+    p.add_argument(
+        "--memory-mb",
+        type=int,
+        default=None,
+        help="megabytes a submission's code may allocate, 0 for no limit (default: 1024)",
+    )
     seeds = p.add_mutually_exclusive_group()
     seeds.add_argument("--seed", type=int, default=None, help=f"seed of the input draws (default: {DEFAULT_SEED}); "
                        "other users of the machine can read it in the process list: --seed-file keeps it private")
-    seeds.add_argument("--seed-file", metavar="FILE", help="read the seed of the input draws from FILE (digits only; chmod 600 it)")
+    seeds.add_argument(
+        "--seed-file", metavar="FILE", help="read the seed of the input draws from FILE (digits only; chmod 600 it)"
+    )
     p.add_argument("--key-file", metavar="FILE", help="the key that signs and checks OUT's entries (made when missing; "
                    "default: OUT/.jacpuzzles-key); give every shard and --merge the same one")
-    p.add_argument("--shard", metavar="K/N", help="grade only shard K of N (1-based; by a hash of each submission's name), for a CI matrix")
-    p.add_argument("--merge", action="store_true", help="no grading: write OUT's grades.csv, junit.xml and summary.* from the shards' <submission>.json copied into OUT")
+    p.add_argument(
+        "--shard",
+        metavar="K/N",
+        help="grade only shard K of N (1-based; by a hash of each submission's name), for a CI matrix",
+    )
+    p.add_argument(
+        "--merge",
+        action="store_true",
+        help="no grading: write OUT's grades.csv, junit.xml and summary.* from the shards' <submission>.json copied "
+             "into OUT",
+    )
     # CI front-ends (docs/autograding.md): one submission, written where the platform reads.
-    p.add_argument("--github-classroom", nargs="?", const=".", metavar="DIR", help="grade the repository in DIR (default: .) as one submission; write GitHub Classroom's `result` to $GITHUB_OUTPUT")
-    p.add_argument("--gradescope", action="store_true", help="grade /autograder/submission; write /autograder/results/results.json")
-    p.add_argument("--gradescope-root", default="/autograder", metavar="DIR", help="--gradescope: the folder holding submission/ and results/ (default: %(default)s)")
-    p.add_argument("--fail-under", type=float, metavar="SCORE", help="exit code 1 when a submission scores below SCORE points or is ungradable")
-    p.add_argument("--trust-submissions", action="store_true",
-                   help="grade even where submissions cannot be confined (no namespaces, no Landlock: macOS, Windows, Linux before 5.13); they can then read and write whatever you can")
+    p.add_argument(
+        "--github-classroom",
+        nargs="?",
+        const=".",
+        metavar="DIR",
+        help="grade the repository in DIR (default: .) as one submission; write GitHub Classroom's `result` to "
+             "$GITHUB_OUTPUT",
+    )
+    p.add_argument(
+        "--gradescope", action="store_true", help="grade /autograder/submission; write /autograder/results/results.json"
+    )
+    p.add_argument(
+        "--gradescope-root",
+        default="/autograder",
+        metavar="DIR",
+        help="--gradescope: the folder holding submission/ and results/ (default: %(default)s)",
+    )
+    p.add_argument(
+        "--fail-under",
+        type=float,
+        metavar="SCORE",
+        help="exit code 1 when a submission scores below SCORE points or is ungradable",
+    )
+    p.add_argument(
+        "--trust-submissions",
+        action="store_true",
+        help="grade even where submissions cannot be confined (no namespaces, no Landlock: macOS, Windows, Linux "
+             "before 5.13); they can then read and write whatever you can",
+    )
     p.set_defaults(run=cmd_grade)
-    p = sub.add_parser("pack", help="for instructors: make or check a puzzle pack, a chapter of your own (docs/packs.md)")
+    p = sub.add_parser("pack", help="for instructors: make or check a puzzle pack, a chapter of your own (`jacpuzzles docs packs`)")
     p.add_argument("action", choices=("new", "check"), help="new: a pack with one worked example; check: what `dev check` does for the kit, for the pack")
     p.add_argument("folder", metavar="DIR", help="the pack's folder (holding pack.toml)")
     p.add_argument("--no-mutation", action="store_true", help="check: skip the mutation score (the slowest part)")
     p.set_defaults(run=cmd_pack)
+    p = sub.add_parser("docs", help="print a documentation page (none named: list them); works from an installed wheel")
+    p.add_argument("page", nargs="?", metavar="PAGE", help="a page's name: solving, jacobians, checker, cli, grading, packs...")
+    p.set_defaults(run=cmd_docs)
     p = sub.add_parser("dev", help="for maintainers: regenerate or check the files generated from the catalog, record TensorFlow's results")
     p.add_argument("action", choices=("generate", "check", "record-tf"))
     p.add_argument("--root", default=".", help="the repository root (default: .)")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="record-tf: seed of the draws to record (default: %(default)s)")
+    p.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help="record-tf: seed of the draws to record (default: %(default)s)"
+    )
     p.set_defaults(run=cmd_dev)
     return top
 
@@ -660,7 +859,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         given = getattr(args, "pack", None)
         if given is None and getattr(args, "dir", None) is not None:  # the workspace's own packs
             given = [str(p) for p in _workspace.packs(Path(args.dir))] or None
-        if given is None and getattr(args, "github_classroom", None) is not None:  # the repository's packs, as its student uses them
+        if (
+            given is None and getattr(args, "github_classroom", None) is not None
+        ):  # the repository's packs, as its student uses them
             given = [str(p) for p in _workspace.packs(Path(args.github_classroom))] or None
         _use_packs(given)
         return int(args.run(args))
@@ -669,7 +870,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _console(stderr=True).print(Text(f"jacpuzzles: {exc}", style="red"), soft_wrap=True)
         return exc.exit_code
     except KeyboardInterrupt:
-        _console(stderr=True).print(Text("jacpuzzles: interrupted (Ctrl-C); nothing was recorded for this run", style="yellow"))
+        _console(stderr=True).print(
+            Text("jacpuzzles: interrupted (Ctrl-C); nothing was recorded for this run", style="yellow")
+        )
         return INTERRUPTED
 
 
@@ -681,6 +884,28 @@ def _use_packs(folders: list[str] | None) -> None:
     _catalog.use_packs([Path(f) for f in folders or ()])
 
 
+def cmd_docs(args: argparse.Namespace) -> int:
+    from checker.learner import _docs
+
+    console = _console()
+    if args.page is None:
+        table = Table(box=None, show_header=False, pad_edge=False)
+        for name, path in _docs.pages().items():
+            title = next((line.lstrip("# ").strip() for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("# ")), "")
+            table.add_row(Text(name, style="bold"), Text(title))
+        console.print(Text("Pages (`jacpuzzles docs PAGE` prints one):"))
+        console.print(table)
+        return 0
+    text, path = _docs.page(args.page)
+    if path.suffix == ".md":
+        from rich.markdown import Markdown
+
+        console.print(Markdown(text, hyperlinks=False))
+    else:
+        console.print(Syntax(text, "toml" if path.suffix == ".toml" else "yaml", word_wrap=True))
+    return 0
+
+
 def cmd_pack(args: argparse.Namespace) -> int:
     from checker.authoring import _packs
 
@@ -690,7 +915,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
         written = _packs.new(folder)
         for path in written:
             console.print(Text(f"wrote {path}"))
-        console.print(Text(f"next: `jacpuzzles pack check {folder}`, then edit pack.toml and add your puzzles (docs/packs.md)"))
+        console.print(Text(f"next: `jacpuzzles pack check {folder}`, then edit pack.toml and add your puzzles (`jacpuzzles docs packs`)"))
         return 0
     with console.status(f"checking the pack {folder}…"):
         report = _packs.check(folder, mutation=not args.no_mutation)

@@ -39,14 +39,18 @@ class PageRest:
             yield Padding(Text.assemble((f"Hint {k}/{len(p.hints)}: ", "bold"), hint), (0, 0, 0, 2), expand=False)
         yield Text()
         what = "cotangents" if p.is_vjp else "Jacobian"
-        yield Text.assemble(("Picture: ", "bold"), f"`jacpuzzles show {p.name} --svg {p.name}.svg` draws the expected {what}; add --mine to draw yours beside it.")
+        yield Text.assemble(
+            ("Picture: ", "bold"),
+            f"`jacpuzzles show {p.name} --svg {p.name}.svg` draws the expected {what}; add --mine to draw yours beside "
+            "it.",
+        )
         yield Text.assemble(("Reference answer: ", "bold"), f"`jacpuzzles solution {p.name}`, once yours passes.")
 
 
 def write_picture(puzzle: Puzzle, args: argparse.Namespace, console: Console) -> int:
     """`show NAME --svg FILE [--mine]`: write the expected Jacobian, or yours beside it."""
-    from checker.learner._workspace import locate
     from checker.engine._stubs import find_answers
+    from checker.learner._workspace import locate
 
     if not args.svg:
         raise UsageError("--mine draws your Jacobian into a picture: give the file to write with --svg FILE")
@@ -68,8 +72,16 @@ def write_picture(puzzle: Puzzle, args: argparse.Namespace, console: Console) ->
 
     picture, verdict = answer_picture(puzzle, located, args.seed)
     if picture is None:
-        console.print(Text(f"nothing to draw: {puzzle.name} is {verdict.status.value}: {verdict.message}", style="yellow"))
-        console.print(Text(f"`jacpuzzles check {puzzle.name}` shows the details; without --mine, --svg draws the expected Jacobian", style="dim"))
+        console.print(
+            Text(f"nothing to draw: {puzzle.name} is {verdict.status.value}: {verdict.message}", style="yellow")
+        )
+        console.print(
+            Text(
+                f"`jacpuzzles check {puzzle.name}` shows the details; "
+                "without --mine, --svg draws the expected Jacobian",
+                style="dim",
+            )
+        )
         return 1
     out.write_text(picture, encoding="utf-8")
     wrong = verdict.failure.wrong_count if verdict.failure is not None and verdict.failure.wrong is not None else 0
@@ -112,14 +124,22 @@ def write_notebook(args: argparse.Namespace, console: Console) -> int:
         from checker.learner._workspace import puzzle_names
 
         held = ", ".join(dict.fromkeys(c.name for c in chapters() for p in c.puzzles if p.name in puzzle_names(root)))
-        raise UsageError(f"none of this assignment's puzzles is in the {args.chapter} chapter: pick one of {held} with --chapter")
+        raise UsageError(
+            f"none of this assignment's puzzles is in the {args.chapter} chapter: pick one of {held} with --chapter"
+        )
     answers = {} if args.blank else learner_answers(chapter, root)
     where = "this workspace" if root == Path(".") else str(root)
     install = install_requirement(args.install_from)
     write(chapter_notebook(chapter, answers, install), out)
-    console.print(f"wrote {len(chapter.puzzles)} puzzles of the {chapter.name} chapter to {out}: open it in Jupyter or upload it to Colab")
+    console.print(
+        f"wrote {len(chapter.puzzles)} puzzles of the {chapter.name} chapter to {out}: open it in Jupyter or upload it "
+        "to Colab"
+    )
     if answers:
-        console.print(f"with your answers to {len(answers)} of them, from {where} ({', '.join(answers)}); the others are stubs (--blank: stubs only)")
+        console.print(
+            f"with your answers to {len(answers)} of them, from {where} ({', '.join(answers)}); the others are stubs "
+            "(--blank: stubs only)"
+        )
     elif not args.blank:
         console.print(Text(f"no answers of yours to this chapter in {where}: every answer cell is a stub", style="dim"))
     return 0

@@ -82,7 +82,10 @@ class Assignment:
             return {}
         from checker.engine import _variants
 
-        return {name: dict(_variants.choose(self.seed if self.seed is not None else DEFAULT_SEED, student, name)) for name, _ in self.puzzles}
+        return {
+            name: dict(_variants.choose(self.seed if self.seed is not None else DEFAULT_SEED, student, name))
+            for name, _ in self.puzzles
+        }
 
 
 @dataclass(frozen=True)
@@ -100,7 +103,9 @@ def default() -> Assignment:
     return Assignment(tuple((p.name, p.points) for p in _catalog.puzzles()))
 
 
-def resolve(assignment: Assignment, *, jobs: int | None, timeout: float | None, memory_mb: int | None, seed: int | None) -> Settings:
+def resolve(
+    assignment: Assignment, *, jobs: int | None, timeout: float | None, memory_mb: int | None, seed: int | None
+) -> Settings:
     """Combine: a value given on the command line (not None) wins, then the file's, then the default."""
 
     def first(*values: Any) -> Any:
@@ -122,11 +127,16 @@ def read_seed_file(path: Path) -> tuple[int, str]:
         info = path.stat()
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise BadSetup(f"cannot read {where}: {exc.strerror or exc}; write the seed into a file only you can read (chmod 600)") from None
+        raise BadSetup(
+            f"cannot read {where}: {exc.strerror or exc}; write the seed into a file only you can read (chmod 600)"
+        ) from None
     except UnicodeDecodeError:
         raise BadSetup(f"{where} is not UTF-8 text: write the seed as digits only, e.g. `echo 4021 > {path}`") from None
     if not re.fullmatch(r"\s*\d+\s*", text):
-        raise BadSetup(f"{where} holds {text.strip()[:40]!r}, not a whole number 0 or more: write the seed as digits only, e.g. `echo 4021 > {path}`")
+        raise BadSetup(
+            f"{where} holds {text.strip()[:40]!r}, not a whole number 0 or more: write the seed as digits only, e.g. "
+            f"`echo 4021 > {path}`"
+        )
     warning = ""
     if info.st_mode & 0o044:
         warning = (f"{where} can be read by other users of this machine (mode {stat.S_IMODE(info.st_mode):04o}): "
@@ -140,11 +150,13 @@ def load(path: Path) -> Assignment:
     try:
         raw = tomllib.loads(path.read_bytes().decode("utf-8"))
     except OSError as exc:
-        raise BadSetup(f"cannot read the {where}: {exc.strerror or exc}; pass an existing TOML file to --assignment") from None
+        raise BadSetup(
+            f"cannot read the {where}: {exc.strerror or exc}; pass an existing TOML file to --assignment"
+        ) from None
     except UnicodeDecodeError as exc:
         raise BadSetup(f"{where} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
-        raise BadSetup(f"{where} is not valid TOML: {exc}; see docs/templates/assignment.toml") from None
+        raise BadSetup(f"{where} is not valid TOML: {exc}; `jacpuzzles docs templates/assignment.toml` prints a template") from None
     for key in raw:
         if key not in KEYS:
             raise BadSetup(f"{where}: unknown key {key!r}{_did_you_mean(key, KEYS)}; the keys are {', '.join(KEYS)}")
@@ -152,7 +164,10 @@ def load(path: Path) -> Assignment:
     if not isinstance(variants, bool):
         raise BadSetup(f"{where}: variants must be true or false, found {_kind(variants)} ({variants!r})")
     if variants and "seed" not in raw:
-        raise BadSetup(f"{where}: variants = true needs a seed (`seed = 4021`): each student's variants are drawn from it, so it must not change once stubs are handed out")
+        raise BadSetup(
+            f"{where}: variants = true needs a seed (`seed = 4021`): each student's variants are drawn from it, so it "
+            "must not change once stubs are handed out"
+        )
     packs = _packs(raw.get("packs", []), path, where)
     if packs:  # the pack's puzzles may be listed in [puzzles]: they must be known first
         try:
@@ -176,7 +191,10 @@ def load(path: Path) -> Assignment:
 def _packs(value: Any, path: Path, where: str) -> tuple[Path, ...]:
     """The optional `packs` list: folders, relative to the assignment file's folder."""
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise BadSetup(f"{where}: packs must be a list of folder paths (`packs = [\"../course-pack\"]`), found {_kind(value)} ({value!r})")
+        raise BadSetup(
+            f'{where}: packs must be a list of folder paths (`packs = ["../course-pack"]`), found {_kind(value)} '
+            f'({value!r})'
+        )
     return tuple((path.parent / v).resolve() for v in value)
 
 
@@ -185,13 +203,22 @@ def _students(table: Any, where: str) -> tuple[tuple[str, str], ...]:
     if table is None:
         return ()
     if not isinstance(table, dict):
-        raise BadSetup(f"{where}: students must be a table (`[students]`, then `\"submission-name\" = \"student-id\"` lines), found {_kind(table)}")
+        raise BadSetup(
+            f'{where}: students must be a table (`[students]`, then `"submission-name" = "student-id"` lines), found '
+            f'{_kind(table)}'
+        )
     seen: dict[str, str] = {}
     for name, value in table.items():
         if not isinstance(value, str) or not value.strip():
-            raise BadSetup(f"{where}: [students] {name!r} must be a student id (a non-empty string), found {_kind(value)} ({value!r})")
+            raise BadSetup(
+                f"{where}: [students] {name!r} must be a student id (a non-empty string), found {_kind(value)} "
+                f"({value!r})"
+            )
         if value.strip() in seen:
-            raise BadSetup(f"{where}: [students] {name!r} and {seen[value.strip()]!r} have the same id {value.strip()!r}; give each student one id")
+            raise BadSetup(
+                f"{where}: [students] {name!r} and {seen[value.strip()]!r} have the same id {value.strip()!r}; give "
+                "each student one id"
+            )
         seen[value.strip()] = name
     return tuple((name, value.strip()) for name, value in table.items())
 
@@ -213,7 +240,11 @@ def _number(raw: dict[str, Any], key: str, least: int, where: str, expected: str
         return None
     value = raw[key]
     if not isinstance(value, int) or isinstance(value, bool) or value < least:
-        found = repr(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else f"{_kind(value)} ({value!r})"
+        found = (
+            repr(value)
+            if isinstance(value, (int, float)) and not isinstance(value, bool)
+            else f"{_kind(value)} ({value!r})"
+        )
         raise BadSetup(f"{where}: {key} must be {expected}, found {found}")
     return value
 
@@ -233,9 +264,14 @@ def _puzzles(table: Any, where: str) -> tuple[tuple[str, int], ...]:
     if table is None:
         return default().puzzles
     if not isinstance(table, dict):
-        raise BadSetup(f"{where}: puzzles must be a table (`[puzzles]`, then `name = points` lines), found {_kind(table)}")
+        raise BadSetup(
+            f"{where}: puzzles must be a table (`[puzzles]`, then `name = points` lines), found {_kind(table)}"
+        )
     if not table:
-        raise BadSetup(f"{where}: [puzzles] is empty: list the puzzles that count (`cumsum = 3`), or delete the table to use the whole catalog")
+        raise BadSetup(
+            f"{where}: [puzzles] is empty: list the puzzles that count (`cumsum = 3`), or delete the table to use the "
+            "whole catalog"
+        )
     chosen: dict[str, int] = {}
     for name, value in table.items():
         try:
@@ -250,5 +286,8 @@ def _puzzles(table: Any, where: str) -> tuple[tuple[str, int], ...]:
             raise BadSetup(f"{where}: [puzzles] {name} = false: to leave a puzzle out, delete its line")
         else:
             found = str(value) if isinstance(value, (int, float)) else f"{_kind(value)} ({value!r})"
-            raise BadSetup(f"{where}: [puzzles] {name} must be a whole number of points, 0 or more (or true for the catalog's {puzzle.points}), found {found}")
+            raise BadSetup(
+                f"{where}: [puzzles] {name} must be a whole number of points, 0 or more (or true for the catalog's "
+                f"{puzzle.points}), found {found}"
+            )
     return tuple((p.name, chosen[p.name]) for p in _catalog.puzzles() if p.name in chosen)

@@ -63,7 +63,9 @@ def one_line_width(text: str, answer_name: str = "jac") -> int | None:
     except (SyntaxError, ValueError):
         return None
     lines = answer.splitlines()
-    functions = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == answer_name]
+    functions = [
+        n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == answer_name
+    ]
     if len(functions) != 1 or not isinstance(functions[0], ast.FunctionDef):
         return None
     function = functions[0]

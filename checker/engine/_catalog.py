@@ -14,9 +14,10 @@ from __future__ import annotations
 import difflib
 import functools
 import itertools
+import math
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,9 @@ class Arg:
     # Scales the argument's random values are also drawn at (entries in [low, high] times each):
     # regions of f that the domain's own draws rarely reach (attention's saturated rows).
     magnitudes: tuple[float, ...] = ()
+    # Sizes of a common offset the argument's entries are also drawn around, with a small spread
+    # (1e-4 to 1e-3): where a normaliser's one-pass variance E[x^2] - E[x]^2 cancels.
+    offsets: tuple[float, ...] = ()
 
     @property
     def differentiable(self) -> bool:
@@ -274,13 +278,16 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             edges=tuple(raw["edges"]) if "edges" in raw else None,
             cotangent=bool(raw.get("cotangent", False)),
             magnitudes=tuple(float(m) for m in raw.get("magnitudes", ())),
+            offsets=tuple(float(m) for m in raw.get("offsets", ())),
         )
     except KeyError as missing:
         raise CatalogError(where, f"an argument has no {missing}") from None
     if arg.sampler not in SAMPLERS:
         raise CatalogError(where, f"argument {arg.name}: sampler {arg.sampler!r} is not one of {SAMPLERS}")
     if set(arg.edge_names) - set(EDGES):
-        raise CatalogError(where, f"argument {arg.name}: unknown edges {sorted(set(arg.edge_names) - set(EDGES))}; known: {EDGES}")
+        raise CatalogError(
+            where, f"argument {arg.name}: unknown edges {sorted(set(arg.edge_names) - set(EDGES))}; known: {EDGES}"
+        )
     if arg.static is not None and arg.dtype not in INT_DTYPES:
         raise CatalogError(where, f"argument {arg.name}: a static argument is an integer; dtype {arg.dtype!r}")
     if arg.dtype not in FLOAT_DTYPES + INT_DTYPES:
@@ -290,6 +297,8 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
         raise CatalogError(where, f"argument {arg.name}: cannot avoid {sorted(unknown)}; known: {AVOIDABLE}")
     if arg.magnitudes and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or any(m <= 0 for m in arg.magnitudes)):
         raise CatalogError(where, f"argument {arg.name}: magnitudes {arg.magnitudes} need a uniform float argument and positive scales")
+    if arg.offsets and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or math.prod(arg.shape) < 2 or any(m <= 0 for m in arg.offsets)):
+        raise CatalogError(where, f"argument {arg.name}: offsets {arg.offsets} need a uniform float argument of two or more entries and positive sizes")
     if not arg.low < arg.high:
         raise CatalogError(where, f"argument {arg.name}: low {arg.low} is not below high {arg.high}")
     return arg
@@ -309,7 +318,9 @@ def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
     _check_placeholders(where, raw, params)
     first = {p.name: 0 for p in params}
     filled = _fill(raw, {p.name: p for p in params}, first)
-    canonical = replace(_build(chapter, where, filled), params=params, no_tf=str(raw.get("no_tf", "")).strip(), source=raw)
+    canonical = replace(
+        _build(chapter, where, filled), params=params, no_tf=str(raw.get("no_tf", "")).strip(), source=raw
+    )
     if canonical.no_tf and not params:
         raise CatalogError(where, "no_tf says why a variant has no TensorFlow reference, but the puzzle has no params")
     # The other variants are built when first asked for (`render`), keeping `list` fast;
@@ -320,7 +331,7 @@ def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
 # The fields a `[[puzzle]]` entry and its `[[puzzle.args]]` may have (autodiff.toml's header).
 PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", "hints", "kind", "function", "backward",
                  "guard", "why", "params", "no_tf")
-ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes")
+ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes", "offsets")
 
 
 def _unknown(where: str, raw: dict[str, Any], known: tuple[str, ...], what: str) -> None:
@@ -364,7 +375,10 @@ def _build(chapter: str, where: str, raw: dict[str, Any], compiled: bool = False
         try:
             compile(source, f"<catalog:{puzzle.name}>", "exec")
         except SyntaxError as error:
-            raise CatalogError(where, f"its {label} is not valid Python: {error.msg} on line {error.lineno}: {(error.text or '').strip()!r}") from None
+            raise CatalogError(
+                where,
+                f"its {label} is not valid Python: {error.msg} on line {error.lineno}: {(error.text or '').strip()!r}",
+            ) from None
     return puzzle
 
 
@@ -378,15 +392,25 @@ def _params(where: str, raw: Any) -> tuple[Param, ...]:
             raise CatalogError(where, f"parameter {name!r} has no choices list: {table!r}")
         choices = table["choices"]
         if not isinstance(choices, list) or len(choices) < 2 or not all(isinstance(c, _SCALARS) for c in choices):
-            raise CatalogError(where, f"parameter {name!r}: choices must list two or more strings or numbers; found {choices!r}")
+            raise CatalogError(
+                where, f"parameter {name!r}: choices must list two or more strings or numbers; found {choices!r}"
+            )
         if len(set(map(repr, choices))) != len(choices):
             raise CatalogError(where, f"parameter {name!r}: a choice is listed twice in {choices!r}")
         words = []
         for word, values in table.items():
             if word == "choices":
                 continue
-            if not isinstance(values, list) or len(values) != len(choices) or not all(isinstance(v, _SCALARS) for v in values):
-                raise CatalogError(where, f"parameter {name!r}: word {word!r} needs one string or number per choice ({len(choices)}); found {values!r}")
+            if (
+                not isinstance(values, list)
+                or len(values) != len(choices)
+                or not all(isinstance(v, _SCALARS) for v in values)
+            ):
+                raise CatalogError(
+                    where,
+                    f"parameter {name!r}: word {word!r} needs one string or number per choice ({len(choices)}); found "
+                    f"{values!r}",
+                )
             words.append((word, tuple(values)))
         found.append(Param(name, tuple(choices), tuple(words)))
     return tuple(found)
@@ -412,13 +436,23 @@ def _check_placeholders(where: str, raw: dict[str, Any], params: tuple[Param, ..
             name, word = match.group(1), match.group(2)
             param = known.get(name)
             if param is None:
-                raise CatalogError(where, f"unknown placeholder {match.group(0)}: no parameter {name!r} (parameters: {sorted(known) or 'none'})")
+                raise CatalogError(
+                    where,
+                    f"unknown placeholder {match.group(0)}: no parameter {name!r} (parameters: "
+                    f"{sorted(known) or 'none'})",
+                )
             if word is not None and word not in dict(param.words):
-                raise CatalogError(where, f"unknown placeholder {match.group(0)}: parameter {name!r} has no word {word!r} (words: {[w for w, _ in param.words]})")
+                raise CatalogError(
+                    where,
+                    f"unknown placeholder {match.group(0)}: parameter {name!r} has no word {word!r} (words: "
+                    f"{[w for w, _ in param.words]})",
+                )
             used.add(name)
     unused = sorted(set(known) - used)
     if unused:
-        raise CatalogError(where, f"parameters {unused} appear in no placeholder: every variant would be the same puzzle")
+        raise CatalogError(
+            where, f"parameters {unused} appear in no placeholder: every variant would be the same puzzle"
+        )
 
 
 def all_choices(puzzle: Puzzle) -> tuple[Choices, ...]:
@@ -457,9 +491,13 @@ def render(puzzle: Puzzle, choices: Choices | dict[str, Any] | None = None) -> P
     for param in base.params:
         value = wanted.get(param.name, param.choices[0])
         matches = [i for i, c in enumerate(param.choices) if c == value and type(c) is type(value)]
-        matches = matches or [i for i, c in enumerate(param.choices) if str(c) == str(value)]  # "25" from a command line
+        matches = matches or [
+            i for i, c in enumerate(param.choices) if str(c) == str(value)
+        ]  # "25" from a command line
         if not matches:
-            raise CatalogError(base.name, f"parameter {param.name!r} has no choice {value!r}; choices: {list(param.choices)}")
+            raise CatalogError(
+                base.name, f"parameter {param.name!r} has no choice {value!r}; choices: {list(param.choices)}"
+            )
         at[param.name] = matches[0]
     if all(i == 0 for i in at.values()):
         return base
@@ -500,9 +538,13 @@ def _validate(where: str, puzzle: Puzzle) -> None:
     cotangents = [a for a in puzzle.args if a.cotangent]
     if puzzle.is_vjp:
         if len(cotangents) != 1 or not puzzle.args[-1].cotangent or len(puzzle.outs) != 1:
-            raise CatalogError(where, "a vjp puzzle has one output and its last argument is the upstream gradient (cotangent = true)")
+            raise CatalogError(
+                where, "a vjp puzzle has one output and its last argument is the upstream gradient (cotangent = true)"
+            )
         if cotangents[0].shape != puzzle.outs[0]:
-            raise CatalogError(where, f"the upstream gradient has shape {cotangents[0].shape}, f's output {puzzle.outs[0]}")
+            raise CatalogError(
+                where, f"the upstream gradient has shape {cotangents[0].shape}, f's output {puzzle.outs[0]}"
+            )
     elif cotangents:
         raise CatalogError(where, "only a vjp puzzle has an upstream-gradient argument")
     if not puzzle.wrt:
@@ -531,7 +573,7 @@ class PackError(JacpuzzlesError):
     exit_code = 2
 
 
-def use_packs(folders: Any = (), texts: Any = ()) -> None:
+def use_packs(folders: Iterable[str | Path] = (), texts: Iterable[tuple[str | Path, str]] = ()) -> None:
     """Add the packs in `folders` (each holding `pack.toml`) after the kit's own chapters, in
     place of those added before; `texts` gives `(folder, catalog text)` pairs instead, where the
     folder is not to be read (a grading worker). Raises `PackError` or `CatalogError`."""
@@ -540,12 +582,17 @@ def use_packs(folders: Any = (), texts: Any = ()) -> None:
         root = Path(folder).expanduser()
         file = root / PACK_FILE
         if not root.is_dir():
-            raise PackError(f"pack {folder}: no such folder; give the folder that holds {PACK_FILE} (`jacpuzzles pack new DIR` makes one)")
+            raise PackError(
+                f"pack {folder}: no such folder; give the folder that holds {PACK_FILE} (`jacpuzzles pack new DIR` "
+                "makes one)"
+            )
         try:
             text = file.read_bytes().decode("utf-8")
         except FileNotFoundError:
-            raise PackError(f"pack {folder}: expected a file {PACK_FILE} in it, found none; "
-                            f"a pack is a folder with {PACK_FILE} and solutions/ (`jacpuzzles pack new DIR` makes one)") from None
+            raise PackError(
+                f"pack {folder}: expected a file {PACK_FILE} in it, found none; "
+                f"a pack is a folder with {PACK_FILE} and solutions/ (`jacpuzzles pack new DIR` makes one)"
+            ) from None
         except (OSError, UnicodeDecodeError) as exc:
             raise PackError(f"pack {folder}: cannot read {PACK_FILE} as UTF-8 text ({exc}); save it as UTF-8") from None
         found.append((root.resolve(), text))
@@ -568,7 +615,9 @@ def _chapter(raw: dict[str, Any], file: str, pack: Path | None) -> Chapter:
         raise CatalogError(file, "expected a [chapter] table with name, title and summary (strings)")
     name = head["name"]
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
-        raise CatalogError(file, f"chapter name {name!r}: expected lower-case letters, digits and _ (it names the stubs' folder)")
+        raise CatalogError(
+            file, f"chapter name {name!r}: expected lower-case letters, digits and _ (it names the stubs' folder)"
+        )
     entries = raw.get("puzzle")
     if not isinstance(entries, list) or not entries:
         raise CatalogError(file, "expected one [[puzzle]] entry or more, found none")
@@ -600,8 +649,10 @@ def chapters() -> tuple[Chapter, ...]:
         named[ch.name] = ch
         for p in ch.puzzles:
             if p.name in seen:
-                raise CatalogError(f"{ch.name}.toml" if ch.pack is None else str(ch.pack / PACK_FILE),
-                                   f"puzzle name {p.name!r} is used twice (also in {_origin(seen[p.name])}); rename one")
+                raise CatalogError(
+                    f"{ch.name}.toml" if ch.pack is None else str(ch.pack / PACK_FILE),
+                    f"puzzle name {p.name!r} is used twice (also in {_origin(seen[p.name])}); rename one",
+                )
             seen[p.name] = ch
     return tuple(result)
 
@@ -640,7 +691,7 @@ def closest(name: str, n: int = 3) -> list[str]:
 
 class UnknownPuzzle(JacpuzzlesError, LookupError):
     """A puzzle name that is not in the catalog; carries the closest names, and the message
-    suggests them and `jacpuzzles list`. Also a `LookupError`, as it always was. Exit code 2."""
+    suggests them and `jacpuzzles list`. Also a `LookupError`, so callers catching that still catch it. Exit code 2."""
 
     exit_code = 2
 

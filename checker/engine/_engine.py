@@ -9,12 +9,13 @@ verdict without waiting for JAX.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from checker.engine import _numerics, _oracles, _report, _runner, _sampling, _tf_oracle, _variants
-from checker.engine._catalog import Puzzle, puzzle_named
-from checker.engine._judge import Oracle, judge
+from checker.engine._catalog import Puzzle
+from checker.engine._judge import Oracle, block_names, judge, published_answer
 from checker.engine._runner import Run
 from checker.engine._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
 from checker.engine._verdict import Diagnosis, Kind, Status, Verdict
@@ -68,13 +69,14 @@ def check_answer(
 
 # Per puzzle: JAX's expected blocks and the other oracles' (see `judge`), or the disagreement
 # between oracles that makes that one puzzle a kit bug.
-_Expected = dict[str, "tuple[list[_oracles.Blocks], list[Oracle]] | _oracles.OracleDisagreement"]
+_PerPuzzle = tuple[list[_oracles.Blocks], list[Oracle]] | _oracles.OracleDisagreement
+_Expected = dict[str, _PerPuzzle]
 
 
 def _expected(work: list[tuple[Puzzle, tuple[_sampling.Draw, ...]]]) -> _Expected:
     """Expected blocks per puzzle from every oracle, cross-checked against each other."""
     try:
-        jax_blocks: dict[str, Any] = dict(_oracles.expected_many(work))
+        jax_blocks: dict[str, list[_oracles.Blocks] | _oracles.OracleDisagreement] = dict(_oracles.expected_many(work))
     except _oracles.OracleDisagreement:
         jax_blocks = {}
         for puzzle, draws in work:  # rare: find which puzzle it was, keep the others
@@ -98,13 +100,17 @@ def _expected(work: list[tuple[Puzzle, tuple[_sampling.Draw, ...]]]) -> _Expecte
     return found
 
 
-def _verdict(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: Any) -> Verdict:
+def _verdict(
+    puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: _PerPuzzle | None
+) -> Verdict:
     """The verdict on one run, every text that came from the answer made printable (it is shown
     on terminals, and written where an instructor will `cat` it)."""
     return _report.printable_verdict(_judged(puzzle, draws, run, seed, expected))
 
 
-def _judged(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: Any) -> Verdict:
+def _judged(
+    puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: int, expected: _PerPuzzle | None
+) -> Verdict:
     if run.problem is not None:
         p = run.problem
         return Verdict(
@@ -113,7 +119,39 @@ def _judged(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], run: Run, seed: i
         )
     if isinstance(expected, _oracles.OracleDisagreement):
         message = str(expected)
-        return Verdict(puzzle.name, Status.ERROR, message, (Diagnosis(Kind.KIT_BUG, message),), output=run.output, draws=len(draws), seed=seed)
+        return Verdict(
+            puzzle.name,
+            Status.ERROR,
+            message,
+            (Diagnosis(Kind.KIT_BUG, message),),
+            output=run.output,
+            draws=len(draws),
+            seed=seed,
+        )
+    assert expected is not None, "the Jacobians of every answer that runs are computed first"
     blocks, others = expected
-    verdict = judge(puzzle, draws, blocks, run.answers, seed, others)
+    verdict = _published_answer(puzzle, draws, judge(puzzle, draws, blocks, run.answers, seed, others))
     return dataclasses.replace(verdict, output=run.output)
+
+
+def _published_answer(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], verdict: Verdict) -> Verdict:
+    """A variant's `fail` with the published puzzle's answer handed in (another temperature, an
+    axis of its own): said first. The published Jacobian is computed on the failing draw alone,
+    and only for a variant that fails, so no other check pays for it."""
+    failure = verdict.failure
+    if failure is None or not puzzle.variant or puzzle.is_vjp or Kind.PUBLISHED in verdict.kinds():
+        return verdict
+    published = _variants.variant(puzzle.name)
+    if [a.shape for a in published.args] != [a.shape for a in puzzle.args] or published.jac_shapes() != puzzle.jac_shapes():
+        return verdict
+    draw = next(d for d in draws if d.label == failure.draw_label)
+    try:
+        theirs = _oracles.expected(published, (draw,))[0]
+    except _oracles.OracleDisagreement:
+        return verdict
+    found = published_answer(puzzle, failure, theirs[block_names(puzzle).index(failure.block)])
+    if found is None:
+        return verdict
+    first = verdict.diagnoses[0].message if verdict.diagnoses else ""
+    where = verdict.message[len(first):] if verdict.message.startswith(first) else ""
+    return dataclasses.replace(verdict, message=found.message + where, diagnoses=(found, *verdict.diagnoses))

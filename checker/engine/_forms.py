@@ -19,7 +19,8 @@ from __future__ import annotations
 import inspect
 import itertools
 import math
-from typing import Any, Callable, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -125,7 +126,11 @@ def _derivatives(puzzle: Puzzle, returned: Any) -> list[Callable[..., Any]]:
     form = f"(f, {', '.join(names)})"
     wrt = ", ".join(a.name for a in puzzle.wrt)
     if not isinstance(returned, (tuple, list)) or len(returned) != 1 + len(names):
-        got = f"a {type(returned).__name__} of {counted(len(returned), 'entry')}" if isinstance(returned, (tuple, list)) else f"a {type(returned).__name__}"
+        got = (
+            f"a {type(returned).__name__} of {counted(len(returned), 'entry')}"
+            if isinstance(returned, (tuple, list))
+            else f"a {type(returned).__name__}"
+        )
         _raise(Kind.STRUCTURE, (
             f"{fb_name(puzzle)} returns {form}: f, then one derivative function per argument of f ({wrt}); got {got}"
         ))
@@ -141,12 +146,17 @@ def _derivatives(puzzle: Puzzle, returned: Any) -> list[Callable[..., Any]]:
         except TypeError:
             ins, outs = index_letters(puzzle, k)
             arg = puzzle.wrt[k]
-            _raise(Kind.SIGNATURE, (
-                f"{names[k]}{inspect.signature(d)} takes the wrong number of indices: it is called as "
-                f"{call_form(puzzle, k)}, {_count(len(ins), 'index', 'indices')} of {arg.name} {arg.shape} and then "
-                f"{_count(len(outs), 'index', 'indices')} of f's output {puzzle.outs[0]}, and returns d f[{', '.join(outs)}] / "
-                f"d {arg.name}[{', '.join(ins)}]"
-            ))
+            _raise(
+                Kind.SIGNATURE,
+                (
+                    f"{names[k]}{inspect.signature(d)} takes the wrong number of indices: it is called as "
+                    f"{call_form(puzzle, k)}, {_count(len(ins), 'index', 'indices')} of {arg.name} {arg.shape} and "
+                    "then "
+                    f"{_count(len(outs), 'index', 'indices')} of f's output {puzzle.outs[0]}, and returns d "
+                    f"f[{', '.join(outs)}] / "
+                    f"d {arg.name}[{', '.join(ins)}]"
+                ),
+            )
         except ValueError:
             pass
     return found
@@ -202,9 +212,14 @@ def _vectorized(puzzle: Puzzle, k: int, d: Callable[..., Any], shape: tuple[int,
     if got != (math.prod(shape),):
         per = got[1:]
         origin = (0,) * len(puzzle.wrt[k].shape), (0,) * n_out
-        raise FormError(Kind.NOT_NUMBERS, _not_a_number(puzzle, k, _entry(puzzle, k, *origin), f"an array of shape {per}"))
+        raise FormError(
+            Kind.NOT_NUMBERS, _not_a_number(puzzle, k, _entry(puzzle, k, *origin), f"an array of shape {per}")
+        )
     if kind == "c":
-        raise FormError(Kind.NOT_NUMBERS, f"{derivative_names(puzzle)[k]} returned complex numbers: a derivative of a real function is real")
+        raise FormError(
+            Kind.NOT_NUMBERS,
+            f"{derivative_names(puzzle)[k]} returned complex numbers: a derivative of a real function is real",
+        )
     if kind not in "biuf":
         return None
     return jnp.reshape(flat, shape)
@@ -231,23 +246,37 @@ def _entry_by_entry(puzzle: Puzzle, k: int, d: Callable[..., Any], shape: tuple[
             value = d(*ins, *outs)
         except NotImplementedError:
             raise
-        except Exception as exc:  # noqa: BLE001 - reported with the entry it was computing
+        except Exception as exc:  # the learner's error, reported with the entry it was computing
             raise FormError(Kind.EXCEPTION, f"{_entry(puzzle, k, ins, outs)} raised {_describe(exc)}") from exc
         if value is None:
-            raise FormError(Kind.NOT_NUMBERS, _not_a_number(puzzle, k, _entry(puzzle, k, ins, outs), "None (a missing `return`?)"))
+            raise FormError(
+                Kind.NOT_NUMBERS, _not_a_number(puzzle, k, _entry(puzzle, k, ins, outs), "None (a missing `return`?)")
+            )
         if isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)):
             values.append(value)
             continue
         if isinstance(value, complex) or np.iscomplexobj(value):
-            raise FormError(Kind.NOT_NUMBERS, f"{derivative_names(puzzle)[k]} returned complex numbers for {_entry(puzzle, k, ins, outs)}: a derivative of a real function is real")
+            raise FormError(
+                Kind.NOT_NUMBERS,
+                f"{derivative_names(puzzle)[k]} returned complex numbers for {_entry(puzzle, k, ins, outs)}: a "
+                "derivative of a real function is real",
+            )
         got_shape = getattr(value, "shape", None)
         if got_shape is None:
-            raise FormError(Kind.NOT_NUMBERS, _not_a_number(puzzle, k, _entry(puzzle, k, ins, outs), f"a {type(value).__name__}"))
+            raise FormError(
+                Kind.NOT_NUMBERS, _not_a_number(puzzle, k, _entry(puzzle, k, ins, outs), f"a {type(value).__name__}")
+            )
         if tuple(got_shape) != ():
-            raise FormError(Kind.NOT_NUMBERS, _not_a_number(puzzle, k, _entry(puzzle, k, ins, outs), f"an array of shape {tuple(got_shape)}"))
+            raise FormError(
+                Kind.NOT_NUMBERS,
+                _not_a_number(puzzle, k, _entry(puzzle, k, ins, outs), f"an array of shape {tuple(got_shape)}"),
+            )
         dtype = getattr(value, "dtype", None)
         if dtype is None or not _real(dtype):
-            raise FormError(Kind.NOT_NUMBERS, _not_a_number(puzzle, k, _entry(puzzle, k, ins, outs), f"a {type(value).__name__} of {dtype}"))
+            raise FormError(
+                Kind.NOT_NUMBERS,
+                _not_a_number(puzzle, k, _entry(puzzle, k, ins, outs), f"a {type(value).__name__} of {dtype}"),
+            )
         plain = False
         values.append(value)
     if plain:

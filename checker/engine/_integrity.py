@@ -24,9 +24,10 @@ import sys
 import sysconfig
 import types
 import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, NoReturn
+from typing import Any, NoReturn
 
 from checker.engine._source_scan import JAX_AUTODIFF, KIT
 
@@ -68,10 +69,11 @@ class Forbidden(BaseException):
 # and the derivative rules keep no original at all (`final`: their code raises, whatever its gate
 # does), and the gate and the audit hook read private copies of their state, the gate being a
 # constant of the swapped code (no name in JAX's modules leads to it), so an answer that rewrites
-# this module's names or state (`_STATE.always`, `_STATE.depth`, `refusing`, `_STATE.gated`), reached through `sys.modules`
-# or otherwise, brings nothing back. In `check` the originals are kept for the kit's own oracles;
-# an answer that rewrites this module's state is refused when it returns (`armed`), but one that
-# puts every name and table back before returning can get past `check`, not the grader.
+# this module's names or state (`_STATE.always`, `_STATE.depth`, `refusing`, `_STATE.gated`),
+# reached through `sys.modules` or otherwise, brings nothing back. In `check` the originals are
+# kept for the kit's own oracles; an answer that rewrites this module's state is refused when it
+# returns (`armed`), but one that puts every name and table back before returning can get past
+# `check`, not the grader.
 # Not caught anywhere: JAX's autodiff source copied into an answer under another file name, with
 # derivative rules of its own: that is writing an autodiff of one's own, which the rule cannot
 # tell from a hand-made Jacobian (and TensorFlow and PyTorch are refused by the scan only); nor a
@@ -99,7 +101,9 @@ _CUSTOM = "JAX's own derivative rules of its custom_jvp and custom_vjp functions
 _TRANSPOSE_KINDS = frozenset({_TRANSPOSITION, *(v for (_, t), v in _TABLES.items() if "transpose" in t)})
 
 _GUARD_FILE = "<jacpuzzles autodiff guard>"  # the file name of the swapped code
-_FLAGS_SKIPPED = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
+_FLAGS_SKIPPED = (
+    inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE
+)
 _HEAP = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents"})
 _GONE = object()  # a binding the answer deleted
 
@@ -108,6 +112,7 @@ _GONE = object()  # a binding the answer deleted
 _LOG = {"tamper": "log"}  # what was refused: grows while an answer runs; rebinding it is a rewrite
 _PROGRESS = {"tamper": "progress"}  # how far the guards got: only the kit moves it forward, never past what is loaded
 _CACHE = {"tamper": "cache"}  # remembered work: a nested check may refresh it; any change is dropped (made again)
+_CUSTOM_CACHE = {"tamper": "cache", "group": "custom"}  # the same, dropped apart from the others (`_drop_changed_caches`)
 
 
 @dataclass(eq=False)
@@ -130,8 +135,12 @@ class _GuardState:
     gated: dict[int, tuple[Callable[..., Any] | None, str, str]] = field(default_factory=dict)
     gated_ids: set[int] = field(default_factory=set)  # ids of the functions whose code was swapped
     gated_classes: list[type] = field(default_factory=list)  # classes whose attributes may not be set
-    stand_ins: dict[int, tuple[Any, Callable[..., Any]]] = field(default_factory=dict)  # id of an original -> (it, its stand-in)
-    module_files: dict[str, str] = field(default_factory=dict)  # file -> module, for the modules of JAX and the kit loaded
+    stand_ins: dict[int, tuple[Any, Callable[..., Any]]] = field(
+        default_factory=dict
+    )  # id of an original -> (it, its stand-in)
+    module_files: dict[str, str] = field(
+        default_factory=dict
+    )  # file -> module, for the modules of JAX and the kit loaded
     used: list[str] = field(default_factory=list, metadata=_LOG)  # what was attempted since the last `used()`
     # table -> its size when its rules were last guarded; then how many modules were loaded when
     # their custom rules were guarded, `module_files` brought up to date, the stand-ins put in place
@@ -147,6 +156,9 @@ class _GuardState:
     bound_for: tuple[int, ...] | None = field(default=None, metadata=_CACHE)
     bound: list[tuple[Any, Any, Any]] = field(default_factory=list, metadata=_CACHE)
     templates: dict[tuple[tuple[str, ...], bool], types.CodeType] = field(default_factory=dict, metadata=_CACHE)
+    # module name -> (the module, the size of its namespace, its `custom_jvp` and `custom_vjp`
+    # objects) when `_custom_rules` last read it whole, once it had finished loading.
+    custom_objects: dict[str, tuple[Any, int, tuple[Any, ...]]] = field(default_factory=dict, metadata=_CUSTOM_CACHE)
 
     def _private_copy(self) -> _GuardState:
         """A copy holding copies of every container, for the grading worker's gate and audit hook."""
@@ -314,7 +326,11 @@ def _progressed(old: Any, new: Any, held: dict[Any, int] | None) -> bool:
     old = held
     for key, size in new.items():
         table = getattr(sys.modules.get(key[0]), key[1], None) if isinstance(key, tuple) and len(key) == 2 else None
-        if not isinstance(table, dict) or type(size) is not int or not old.get(key, 0) <= size <= max(old.get(key, 0), len(table)):
+        if (
+            not isinstance(table, dict)
+            or type(size) is not int
+            or not old.get(key, 0) <= size <= max(old.get(key, 0), len(table))
+        ):
             return False
     return all(key in new for key in old)
 
@@ -332,14 +348,18 @@ def _restore_state(before: _Snapshot) -> None:
 
 
 def _drop_changed_caches(before: _Snapshot) -> None:
-    """Forget all the guards remembered if any of it changed while the answer ran (the caches
-    hold together: `bound` is what `bound_for` says): it is made again when next needed."""
+    """Forget what the guards remembered if any of it changed while the answer ran, a group of
+    caches at a time (a group holds together: `bound` is what `bound_for` says): it is made
+    again when next needed. The custom rules' cache is a group of its own: an answer that
+    imports a module changes it, and need not cost the bindings' caches."""
     _, state, values, contents = before
     caches = [f for f in fields(_GuardState) if _tamper(f.name) == "cache"]
-    if all(getattr(state, f.name) is values[f.name] and getattr(state, f.name) == contents.get(f.name, values[f.name]) for f in caches):
-        return
-    for f in caches:
-        setattr(state, f.name, f.default_factory() if callable(f.default_factory) else f.default)
+    for group in dict.fromkeys(f.metadata.get("group") for f in caches):
+        members = [f for f in caches if f.metadata.get("group") == group]
+        if all(getattr(state, f.name) is values[f.name] and getattr(state, f.name) == contents.get(f.name, values[f.name]) for f in members):
+            continue
+        for f in members:
+            setattr(state, f.name, f.default_factory() if callable(f.default_factory) else f.default)
 
 
 def used() -> list[str]:
@@ -365,9 +385,11 @@ def message(names: Iterable[str]) -> str:
         parts.append(f"reaches {', '.join(reached)}: answers must compute the Jacobian by hand; "
                      f"autodiff is not allowed, whatever name or module it is reached through")
     if probes:
-        parts.append(f"{', '.join(probes)}: not allowed in an answer, as a way around the rule that answers compute the "
-                     f"Jacobian by hand (no searching the interpreter's memory, re-running JAX's or the kit's modules, "
-                     f"or rewriting their code)")
+        parts.append(
+            f"{', '.join(probes)}: not allowed in an answer, as a way around the rule that answers compute the "
+            f"Jacobian by hand (no searching the interpreter's memory, re-running JAX's or the kit's modules, "
+            f"or rewriting their code)"
+        )
     if imports:
         parts.append(f"imports {', '.join(imports)}: answers may not use the checker's code or the reference answers")
     return "; ".join(parts)
@@ -425,7 +447,10 @@ def install_guards(always: bool = True) -> None:
     _guard_custom_rules(final=always)
     kit = Path(__file__).resolve().parents[1]  # the whole `checker` package
     paths = sysconfig.get_paths()
-    _STATE.trusted = tuple(str(Path(p).resolve()) + "/" for p in {str(kit), *(paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths)})
+    _STATE.trusted = tuple(
+        str(Path(p).resolve()) + "/"
+        for p in {str(kit), *(paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths)}
+    )
     _note_modules()
     builtins.__import__ = _import_guard(builtins.__import__)
     importlib.import_module = _import_guard(importlib.import_module)
@@ -440,8 +465,8 @@ def withheld_sources() -> list[str]:
     """The files holding the originals of what the grading worker's guards replace in memory
     (the forward-mode, linearize and Taylor traces, the derivative and transposition rules): each
     module's source and its cached bytecode. The worker's view empties them, so an answer cannot
-    compile the originals back from JAX's own files (red team, round 2); the modules themselves
-    were imported before, in the zygote."""
+    compile the originals back from JAX's own files and swap them in for the guarded ones; the
+    modules themselves are imported beforehand, in the zygote."""
     import importlib.util
 
     import jax._src.interpreters.ad as ad
@@ -454,7 +479,8 @@ def withheld_sources() -> list[str]:
         table = getattr(sys.modules.get(module_name), table_name, None)
         for value in table.values() if isinstance(table, dict) else ():
             functions += list(_functions_in(value))
-    functions += _custom_rules()  # their modules' files too: a rule rebuilt from them is JAX's (red team, round 4)
+    # The custom rules' modules too: a rule compiled afresh from those files would be JAX's own.
+    functions += _custom_rules()
     found: set[str] = set()
     for filename in {f.__code__.co_filename for f in functions}:
         if filename.startswith("/") and os.path.isfile(filename):
@@ -523,10 +549,13 @@ def _gate_code(freevars: tuple[str, ...], key: int, final: bool) -> types.CodeTy
         namespace: dict[str, Any] = {}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SyntaxWarning)  # "'str' object is not callable": replaced below
-            exec(compile("\n".join(lines + ["    return gate"]), _GUARD_FILE, "exec"), namespace)  # noqa: S102 - our own text
+            # exec of the kit's own text: the lines above, from constants and free-variable names.
+            exec(compile("\n".join(lines + ["    return gate"]), _GUARD_FILE, "exec"), namespace)
         template = _STATE.templates[(freevars, final)] = namespace["outer"]().__code__
     constants = {"KEY": key, "GATE": _gate_in_use(), "REFUSED": _refused}
-    return template.replace(co_consts=tuple(constants.get(c, c) if isinstance(c, str) else c for c in template.co_consts))
+    return template.replace(
+        co_consts=tuple(constants.get(c, c) if isinstance(c, str) else c for c in template.co_consts)
+    )
 
 
 def _refused(key: int) -> Forbidden:
@@ -548,7 +577,9 @@ def _swap(function: types.FunctionType, what: str, rule: str, final: bool = Fals
         return
     original = None
     if not final:
-        original = types.FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__, function.__closure__)
+        original = types.FunctionType(
+            function.__code__, function.__globals__, function.__name__, function.__defaults__, function.__closure__
+        )
         original.__kwdefaults__ = function.__kwdefaults__
     entry = (original, what, rule)
     _STATE.gated[len(_STATE.gated)] = entry
@@ -627,7 +658,7 @@ def _guard_new_rules(final: bool = False) -> None:
 def _guard_custom_rules(final: bool = False) -> None:
     """Guard the rules of the `custom_jvp` and `custom_vjp` functions in JAX's modules (again when
     modules were imported since): `jax.nn.relu.jvp` is JAX's own derivative of relu, callable by
-    hand without any trace (red team, round 3)."""
+    hand without any trace, so it is guarded like the derivative tables."""
     if len(sys.modules) == _STATE.custom_seen:
         return
     _STATE.custom_seen = len(sys.modules)  # first: the imports below come back through the import guard
@@ -643,22 +674,32 @@ def _custom_rules() -> list[types.FunctionType]:
 
     kinds = (custom_derivatives.custom_jvp, custom_derivatives.custom_vjp)
     public = {id(f) for pair in _STATE.stand_ins.values() for f in pair}  # the originals and their stand-ins
+    known = _STATE.custom_objects
     found = []
     for name, module in list(sys.modules.items()):  # JAX's, and any library's built on it (optax's log-softmax)
         if module is None or name.partition(".")[0] in KIT:
             continue
         try:
-            values = list(vars(module).values())
+            namespace = vars(module)
         except TypeError:  # a module object without a __dict__
             continue
-        for value in values:
-            if isinstance(value, kinds):
-                for rule in (getattr(value, "jvp", None), getattr(value, "fwd", None), getattr(value, "bwd", None)):
-                    # The rule itself only: a partial's arguments may be functions used elsewhere
-                    # (zeta's rule holds `jax.jvp`), and the public API has its stand-ins.
-                    function = rule.func if isinstance(rule, functools.partial) else rule
-                    if isinstance(function, types.FunctionType) and id(function) not in public:
-                        found.append(function)
+        # Reading every name of every module again on each import cost 0.5 s of a one-puzzle
+        # check: a module that finished loading and holds as many names as last time is not
+        # read again, but its custom functions' rules are (a rule can be defined later).
+        seen = known.get(name)
+        if seen is not None and seen[0] is module and seen[1] == len(namespace):
+            customs: tuple[Any, ...] = seen[2]
+        else:
+            customs = tuple(value for value in list(namespace.values()) if isinstance(value, kinds))
+            if not getattr(getattr(module, "__spec__", None), "_initializing", False):
+                known[name] = (module, len(namespace), customs)
+        for value in customs:
+            for rule in (getattr(value, "jvp", None), getattr(value, "fwd", None), getattr(value, "bwd", None)):
+                # The rule itself only: a partial's arguments may be functions used elsewhere
+                # (zeta's rule holds `jax.jvp`), and the public API has its stand-ins.
+                function = rule.func if isinstance(rule, functools.partial) else rule
+                if isinstance(function, types.FunctionType) and id(function) not in public:
+                    found.append(function)
     return found
 
 
@@ -699,13 +740,21 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
             _stop(_again(module))
     elif event == "compile" and len(args) > 1 and isinstance(args[1], (str, bytes)):
         filename = os.fsdecode(args[1])
-        if filename.startswith("/") and _trusted(filename) and not sys._getframe(1).f_code.co_filename.startswith("<frozen importlib"):
+        if (
+            filename.startswith("/")
+            and _trusted(filename)
+            and not sys._getframe(1).f_code.co_filename.startswith("<frozen importlib")
+        ):
             shown = "/".join(Path(filename).parts[-2:])
             _stop(f"{PROBE}compiles code under the file name {shown} of the kit, JAX or an installed library")
     elif event == "object.__setattr__" and args:
         target = args[0]
         own = isinstance(target, types.FunctionType) and target.__code__.co_filename in (__file__, _GUARD_FILE)
-        if (id(target) in _STATE.gated_ids and args[1] == "__code__") or own or any(target is c for c in _STATE.gated_classes):
+        if (
+            (id(target) in _STATE.gated_ids and args[1] == "__code__")
+            or own
+            or any(target is c for c in _STATE.gated_classes)
+        ):
             _stop(f"{PROBE}rewrites {getattr(target, '__qualname__', target)}.{args[1]}")
 
 

@@ -7,16 +7,37 @@ every draw has the expected shape and every entry is within tolerance (see `_tol
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Callable, Sequence
 
 import numpy as np
+from jaxtyping import Bool, Float, Shaped
 
 from checker.engine._catalog import FLOAT_DTYPES, Arg, Puzzle
 from checker.engine._sampling import LATTICE_OFFSETS, Draw
 from checker.engine._tolerance import at_least_float64, close, failing_draws, tolerance
-from checker.engine._verdict import Cell, Diagnosis, Failure, Kind, OracleCheck, Status, Verdict, counted, draw_phrase, number
+from checker.engine._verdict import (
+    Cell,
+    Diagnosis,
+    Failure,
+    Kind,
+    OracleCheck,
+    Status,
+    Verdict,
+    counted,
+    draw_phrase,
+    number,
+)
 
+# A block: one output's derivative with respect to one argument, the output's axes first, then
+# the argument's, as `jax.jacfwd` lays them out (`f: Float[Array, "I"] -> Float[Array, "O"]`
+# gives a block of shape `O I`); for a backward pass, a cotangent shaped like its argument.
+# Blocks differ in shape from one to the next, so their axes are not named here. An expected
+# block is a float array; an answer's may hold any dtype (the judge says what is wrong with it),
+# and a 0-d one read back from a grading worker's stacked results is a numpy scalar, made an
+# array on the way in (`Blocks`, as every helper here takes them).
+ExpectedBlocks = tuple[Float[np.ndarray, "..."], ...]
+AnswerBlocks = tuple[Shaped[np.ndarray | np.generic, "..."], ...]
 Blocks = tuple[np.ndarray, ...]
 MAX_CELLS = 5  # wrong cells listed in a diagnosis
 
@@ -46,18 +67,37 @@ def _block_arg(puzzle: Puzzle, k: int) -> tuple[tuple[int, ...], Arg]:
     return puzzle.block_outs()[k], puzzle.wrt[k % n]
 
 
-# Another oracle's expected blocks per draw (None when it has none here), named for the report.
-Oracle = tuple[str, "list[Blocks] | None", str]
+# Another oracle: its label, its expected blocks per draw (None when it has none here), and the
+# note the report shows beside it.
+Oracle = tuple[str, list[ExpectedBlocks] | None, str]
 
 
 def judge(
-    puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], answers: tuple[Blocks, ...], seed: int,
+    puzzle: Puzzle,
+    draws: tuple[Draw, ...],
+    expected: list[ExpectedBlocks],
+    answers: tuple[AnswerBlocks, ...],
+    seed: int,
     others: Sequence[Oracle] = (),
 ) -> Verdict:
-    """The verdict on `answers` (one tuple of blocks per draw) against `expected` (JAX's), and
-    against each of `others` (TensorFlow's): `pass` only when every oracle agrees."""
+    """The verdict on an answer, against JAX's Jacobians and each other oracle's.
+
+    Arguments:
+        puzzle: the puzzle (the variant) the answer is for.
+        draws: the inputs, in the order drawn.
+        expected: per draw, JAX's blocks (`jax.jacfwd`'s, or `jax.vjp`'s cotangents), in the
+            order of `block_names(puzzle)`; each block `(*out, *arg)` (a cotangent `(*arg)`).
+        answers: per draw, the answer's blocks in the same order, as it returned them (any
+            shape or dtype; a 0-d block may be a numpy scalar).
+        seed: the seed the draws came from, named in the verdict.
+        others: other oracles (TensorFlow's), each with blocks laid out as `expected`.
+
+    Returns the `Verdict`: `pass` only when every block of every draw matches every oracle that
+    has blocks here; otherwise the first failure, with its diagnoses.
+    """
+    arrays = tuple(tuple(np.asarray(b) for b in blocks) for blocks in answers)
     primary = "jax.vjp" if puzzle.is_vjp else "jax.jacfwd"
-    verdict = _against(puzzle, draws, expected, answers, seed)
+    verdict = _against(puzzle, draws, expected, arrays, seed)
     if verdict.failure is not None:
         failure = verdict.failure
         d = next(i for i, draw in enumerate(draws) if draw.label == failure.draw_label)
@@ -71,7 +111,7 @@ def judge(
         if blocks is None:
             checks.append(OracleCheck(label, None, note))
             continue
-        second = _against(puzzle, draws, blocks, answers, seed)
+        second = _against(puzzle, draws, blocks, arrays, seed)
         if second.failure is not None:
             message = f"agrees with {primary} but not with {label}: {second.message}"
             checks.append(OracleCheck(label, False))
@@ -80,7 +120,9 @@ def judge(
     return dataclasses.replace(verdict, oracles=tuple(checks))
 
 
-def _disagreeing(label: str, blocks: list[Blocks] | None, note: str, d: int, k: int, yours: np.ndarray) -> OracleCheck:
+def _disagreeing(
+    label: str, blocks: list[ExpectedBlocks] | None, note: str, d: int, k: int, yours: np.ndarray
+) -> OracleCheck:
     # Whether another oracle also rejects the answer's failing block.
     if blocks is None:
         return OracleCheck(label, None, note)
@@ -88,19 +130,25 @@ def _disagreeing(label: str, blocks: list[Blocks] | None, note: str, d: int, k: 
     return OracleCheck(label, bool(yours.shape == want.shape and close(yours, want).all()))
 
 
-def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], answers: tuple[Blocks, ...], seed: int) -> Verdict:
+def _against(
+    puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[ExpectedBlocks], answers: tuple[Blocks, ...], seed: int
+) -> Verdict:
     """The verdict against one oracle's blocks."""
     names = block_names(puzzle)
     order = _order_diagnosis(puzzle, expected[0], answers[0])
     if order is not None:
-        failure = _failure(puzzle, draws[0], names[0], 0, expected[0][0], answers[0][0], len(_block_arg(puzzle, 0)[0]), None)
+        failure = _failure(
+            puzzle, draws[0], names[0], 0, expected[0][0], answers[0][0], len(_block_arg(puzzle, 0)[0]), None
+        )
         everywhere = _wrong_on_every_draw(expected, answers, list(range(len(draws))))
         return _fail(puzzle, seed, len(draws), [order], dataclasses.replace(failure, everywhere=everywhere))
     suspects = failing_draws(answers, expected)  # usually none: the answer is right
     first = min(suspects, default=0)
     by_simplicity = sorted(suspects, key=lambda d: _simplicity(draws[d], d))
     if suspects and _lattice_diagnoses("", draws[first], first):
-        by_simplicity.insert(0, by_simplicity.pop(by_simplicity.index(first)))  # what f does exactly on a lattice point says more
+        by_simplicity.insert(
+            0, by_simplicity.pop(by_simplicity.index(first))
+        )  # what f does exactly on a lattice point says more
     elif suspects:
         # A slope wrong on one side of a kink shows only beside the other side; a flipped kernel
         # only where its taps differ (with two zero taps it looks shifted).
@@ -120,12 +168,17 @@ def _against(puzzle: Puzzle, draws: tuple[Draw, ...], expected: list[Blocks], an
                 else:
                     every = [(a[k], e[k]) for a, e in zip(answers, expected)]
                     diagnoses = _shape_diagnoses(names[k], got, want, out_shape, arg, every)
-                failure = dataclasses.replace(_failure(*failure_args, None), everywhere=_wrong_on_every_draw(expected, answers, suspects))
+                failure = dataclasses.replace(
+                    _failure(*failure_args, None), everywhere=_wrong_on_every_draw(expected, answers, suspects)
+                )
                 return _fail(puzzle, seed, len(draws), diagnoses, failure)
             ok = close(got, want)
             if not ok.all():
-                failure = _failure(*failure_args, ~ok)
-                diagnoses = _value_diagnoses(names[k], got, want, ~ok, out_shape, arg, draw, puzzle, failure, expected[d])
+                wrong = np.asarray(~ok)  # an array even for a 0-d block, where `~` gives a numpy scalar
+                failure = _failure(*failure_args, wrong)
+                diagnoses = _value_diagnoses(
+                    names[k], got, want, wrong, out_shape, arg, draw, puzzle, failure, expected[d]
+                )
                 near = _near_lattice_diagnoses(names[k], puzzle, draws, suspects, d)
                 if near:  # an index shifted to the lattice point it nearly sits on only looks like an off-by-one
                     diagnoses = [x for x in diagnoses if x.kind is not Kind.SHIFTED]
@@ -166,7 +219,11 @@ def simplicity(draw: Draw, position: int) -> tuple[float, ...]:
     plain), integers before other numbers, fewer distinct values, magnitudes nearest 1 (`3` reads
     more easily than `1e-7` or `5000`), and the draw's position to break ties.
     """
-    values = np.concatenate([np.asarray(v, dtype=np.float64).reshape(-1) for v in draw.values]) if draw.values else np.zeros(0)
+    values = (
+        np.concatenate([np.asarray(v, dtype=np.float64).reshape(-1) for v in draw.values])
+        if draw.values
+        else np.zeros(0)
+    )
     finite = values[np.isfinite(values)]
     nonzero = finite[finite != 0]
     spread = float(np.max(np.abs(np.log10(np.abs(nonzero))))) if nonzero.size else 0.0
@@ -180,12 +237,16 @@ def simplicity(draw: Draw, position: int) -> tuple[float, ...]:
     )
 
 
-def _wrong_on_every_draw(expected: list[Blocks], answers: tuple[Blocks, ...], suspects: list[int]) -> bool:
+def _wrong_on_every_draw(expected: list[ExpectedBlocks], answers: tuple[Blocks, ...], suspects: list[int]) -> bool:
     """Whether the answer is wrong on every draw (then no draw in particular exposes it)."""
     if len(suspects) < len(expected):
         return False
     blocks = range(len(expected[0])) if expected else range(0)
-    if all(len({a[k].shape for a in answers} | {e[k].shape for e in expected}) == 1 and len({a[k].dtype for a in answers}) == 1 for k in blocks):
+    if all(
+        len({a[k].shape for a in answers} | {e[k].shape for e in expected}) == 1
+        and len({a[k].dtype for a in answers}) == 1
+        for k in blocks
+    ):
         return True  # the blocks stacked, so `failing_draws` compared every draw: all of them failed
     return all(
         any(g.shape != w.shape or not close(g, w).all() for g, w in zip(got, want))
@@ -206,14 +267,28 @@ def _fail(puzzle: Puzzle, seed: int, n: int, diagnoses: list[Diagnosis], failure
     )
 
 
-def _failure(puzzle: Puzzle, draw: Draw, name: str, k: int, want: np.ndarray, got: np.ndarray, out_ndim: int, wrong: np.ndarray | None) -> Failure:
+def _failure(
+    puzzle: Puzzle,
+    draw: Draw,
+    name: str,
+    k: int,
+    want: np.ndarray,
+    got: np.ndarray,
+    out_ndim: int,
+    wrong: np.ndarray | None,
+) -> Failure:
     cells: tuple[Cell, ...] = ()
     count = 0
     if wrong is not None:
         where = np.argwhere(wrong)
         count = len(where)
         cells = tuple(
-            Cell(tuple(int(i) for i in idx[:out_ndim]), tuple(int(i) for i in idx[out_ndim:]), float(got[tuple(idx)]), float(want[tuple(idx)]))
+            Cell(
+                tuple(int(i) for i in idx[:out_ndim]),
+                tuple(int(i) for i in idx[out_ndim:]),
+                float(got[tuple(idx)]),
+                float(want[tuple(idx)]),
+            )
             for idx in where[:MAX_CELLS]
         )
     return Failure(
@@ -232,7 +307,9 @@ def _failure(puzzle: Puzzle, draw: Draw, name: str, k: int, want: np.ndarray, go
     )
 
 
-def _on_every_draw(every: Sequence[tuple[np.ndarray, np.ndarray]], right: Callable[[np.ndarray, np.ndarray], bool]) -> bool:
+def _on_every_draw(
+    every: Sequence[tuple[np.ndarray, np.ndarray]], right: Callable[[np.ndarray, np.ndarray], bool]
+) -> bool:
     """A claim about an answer's values holds only when it holds on every draw, not just one."""
     return all(right(got, want) for got, want in every)
 
@@ -307,7 +384,7 @@ def _order_diagnosis(puzzle: Puzzle, want: Blocks, got: Blocks) -> Diagnosis | N
     if yours == shapes or sorted(yours) != sorted(shapes):
         return None
     names = ", ".join(a.name for a in puzzle.wrt)
-    per_output = f"one tuple per output of f, each holding " if len(puzzle.outs) > 1 else ""
+    per_output = "one tuple per output of f, each holding " if len(puzzle.outs) > 1 else ""
     return Diagnosis(
         Kind.STRUCTURE,
         f"your blocks have the expected shapes {shapes} but in the order {yours}: return {per_output}one block "
@@ -315,7 +392,9 @@ def _order_diagnosis(puzzle: Puzzle, want: Blocks, got: Blocks) -> Diagnosis | N
     )
 
 
-def _cotangent_shape_diagnoses(name: str, got: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
+def _cotangent_shape_diagnoses(
+    name: str, got: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg
+) -> list[Diagnosis]:
     head = f"{name}: got shape {got.shape}, expected {want.shape}"
     if got.shape == out_shape + arg.shape and got.shape != want.shape:
         return [Diagnosis(
@@ -332,9 +411,10 @@ def _swap(array: np.ndarray, first: int) -> np.ndarray:
 
 
 def _value_diagnoses(
-    name: str, got: np.ndarray, want: np.ndarray, wrong: np.ndarray, out_shape: tuple[int, ...],
-    arg: Arg, draw: Draw, puzzle: Puzzle, failure: Failure, siblings: Blocks = (),
+    name: str, got: Shaped[np.ndarray, "*jac"], want: Float[np.ndarray, "*jac"], wrong: Bool[np.ndarray, "*jac"],
+    out_shape: tuple[int, ...], arg: Arg, draw: Draw, puzzle: Puzzle, failure: Failure, siblings: ExpectedBlocks = (),
 ) -> list[Diagnosis]:
+    """What a block of the right shape got wrong (`wrong` marks its entries), most telling first."""
     found: list[Diagnosis] = []
     bad = ~np.isfinite(got.astype(np.float64))
     if bad.any():
@@ -344,7 +424,11 @@ def _value_diagnoses(
             if a.differentiable and "integer" not in a.edge_names and (v == 0).any()
         ]
         what = f"NaN or inf in {int(bad.sum())} entr{'y' if bad.sum() == 1 else 'ies'} of {name}"
-        overflow = _overflow_diagnosis(what, bad, out_shape, arg, puzzle, draw) if np.isfinite(want.astype(np.float64)).all() else None
+        overflow = (
+            _overflow_diagnosis(what, bad, out_shape, arg, puzzle, draw)
+            if np.isfinite(want.astype(np.float64)).all()
+            else None
+        )
         if overflow is not None:
             found.append(overflow)
         elif zeros:
@@ -363,7 +447,9 @@ def _value_diagnoses(
         return [precision, _cells_diagnosis(name, failure)]
     nonzero = bool(np.any(np.abs(w) > 0))
     if nonzero and close(-g, want).all():
-        found.append(Diagnosis(Kind.SIGN, f"{name} has the wrong sign: every entry is the negative of the expected one"))
+        found.append(
+            Diagnosis(Kind.SIGN, f"{name} has the wrong sign: every entry is the negative of the expected one")
+        )
     elif nonzero and not np.any(g):
         depends = f"the expected {name} is not" if puzzle.is_vjp else f"f does depend on {arg.name}"
         found.append(Diagnosis(Kind.CELLS, f"{name} is all zeros, but {depends}"))
@@ -454,7 +540,9 @@ def _lattice_gaps(puzzle: Puzzle, draw: Draw) -> list[tuple[float, str]]:
     return found
 
 
-def _near_lattice_diagnoses(name: str, puzzle: Puzzle, draws: tuple[Draw, ...], suspects: list[int], d: int) -> list[Diagnosis]:
+def _near_lattice_diagnoses(
+    name: str, puzzle: Puzzle, draws: tuple[Draw, ...], suspects: list[int], d: int
+) -> list[Diagnosis]:
     # Wrong only on draws where an index is close to an integer (or a half) without being on it:
     # the answer snaps a nearly whole index to the lattice point (a tolerance such as
     # abs(x - round(x)) < eps, np.isclose), where f snaps none. The shift that results is not an
@@ -519,9 +607,15 @@ def _factor_words(factor: float) -> str:
     if abs(float(ratio) - factor) > 1e-3 * abs(factor):
         return f"each of your entries is {factor:.4g} times the expected one"
     if ratio.denominator == 1:
-        return f"each of your entries is {ratio.numerator} times the expected one; is a division by {ratio.numerator} missing?"
+        return (
+            f"each of your entries is {ratio.numerator} times the expected one; is a division by {ratio.numerator} "
+            "missing?"
+        )
     if ratio.numerator == 1:
-        return f"each of your entries is 1/{ratio.denominator} of the expected one; did you divide by {ratio.denominator} once too often?"
+        return (
+            f"each of your entries is 1/{ratio.denominator} of the expected one; did you divide by "
+            f"{ratio.denominator} once too often?"
+        )
     return f"each of your entries is {ratio} times the expected one"
 
 
@@ -535,7 +629,9 @@ def _along(array: np.ndarray, axis: int, part: slice) -> np.ndarray:
     return array[(slice(None),) * axis + (part,)]
 
 
-def _shift_diagnoses(name: str, g: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
+def _shift_diagnoses(
+    name: str, g: np.ndarray, want: np.ndarray, out_shape: tuple[int, ...], arg: Arg
+) -> list[Diagnosis]:
     # Compared on the overlap only: the slice that slides in from past the edge has no expected
     # value (a one-based `arange(1, 11)` continues the pattern there). A Jacobian that is the same
     # shifted (a constant row) says nothing about shifts, so it is skipped. Input axes are tried
@@ -583,7 +679,8 @@ def distinct(yours: float, expected: float) -> tuple[str, str]:
 def _cells_diagnosis(name: str, failure: Failure) -> Diagnosis:
     total = failure.expected.size
     listed = "; ".join(
-        "{}: yours {}, expected {}".format(_entry_name(failure, c), *distinct(c.yours, c.expected)) for c in failure.cells
+        "{}: yours {}, expected {}".format(_entry_name(failure, c), *distinct(c.yours, c.expected))
+        for c in failure.cells
     )
     more = f" (first {len(failure.cells)}: {listed})" if failure.cells else ""
     if len(failure.cells) == 1 and failure.wrong_count == 1:
@@ -594,7 +691,9 @@ def _cells_diagnosis(name: str, failure: Failure) -> Diagnosis:
     return Diagnosis(Kind.CELLS, f"{name} is wrong on {failure.wrong_count} of {counted(total, 'entry')}{more}")
 
 
-def _overflow_diagnosis(what: str, bad: np.ndarray, out_shape: tuple[int, ...], arg: Arg, puzzle: Puzzle, draw: Draw) -> Diagnosis | None:
+def _overflow_diagnosis(
+    what: str, bad: np.ndarray, out_shape: tuple[int, ...], arg: Arg, puzzle: Puzzle, draw: Draw
+) -> Diagnosis | None:
     # exp of an entry beyond log(max float) is inf (far below it, 0): an answer that normalises
     # without subtracting the largest entry gets inf / inf or 0 / 0 there. The threshold is an
     # eighth of float64's (float32's own): f may scale its input (a temperature) before exp.
@@ -658,6 +757,46 @@ def _published_diagnosis(name: str, factor: float, puzzle: Puzzle) -> Diagnosis 
     return None
 
 
+def published_answer(puzzle: Puzzle, failure: Failure, published: np.ndarray) -> Diagnosis | None:
+    """A variant's failing block that is the published puzzle's Jacobian on the same draw
+    (`published`), or that times the variant's gain: the published answer handed in, with the
+    variant's other choices (a temperature, a size of its own) left out. None otherwise."""
+    yours = np.asarray(failure.yours)
+    theirs = np.asarray(published, dtype=np.float64)
+    if yours.shape != theirs.shape or close(theirs, failure.expected).all():
+        return None
+    chosen = dict(puzzle.variant)
+    differ = [(n, v, _published_choice(puzzle, n)) for n, v in puzzle.variant if v != _published_choice(puzzle, n)]
+    gains = [(n, v, pub) for n, v, pub in differ if n in _GAINS and isinstance(v, (int, float)) and isinstance(pub, (int, float)) and pub != 0]
+    kept = [(n, v, pub) for n, v, pub in differ if n not in _GAINS]
+    if not kept:
+        return None  # only the gain differs: a constant factor, which `_published_diagnosis` names
+    name = failure.block
+
+    def said(choices: list[tuple[str, object, object]], which: int) -> str:
+        return ", ".join(f"{n}={_choice_word((v, pub)[which])}" for n, v, pub in choices)
+
+    if close(yours, theirs.astype(yours.dtype) if yours.dtype.kind == "f" else theirs).all():
+        return Diagnosis(
+            Kind.PUBLISHED,
+            f"{name} is the published puzzle's ({said(differ, 1)}), not your variant's: your f has "
+            f"{said(differ, 0)}, as its code shows; work the derivative out again with your f",
+        )
+    ratio = float(np.prod([float(chosen[n]) / float(pub) for n, _, pub in gains])) if gains else 1.0
+    if gains and close(yours, ratio * theirs).all():
+        return Diagnosis(
+            Kind.PUBLISHED,
+            f"{name} is the published puzzle's times your gain: you left out your variant's "
+            f"{said(kept, 0)} (the published puzzle has {said(kept, 1)}), as your f's code shows",
+        )
+    return None
+
+
+def _choice_word(value: object) -> str:
+    # A number as the report prints numbers (2, not 2.0); anything else as the catalog has it.
+    return number(float(value)) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+
+
 def _published_choice(puzzle: Puzzle, name: str) -> object:
     return next((p.choices[0] for p in puzzle.params if p.name == name), None)
 
@@ -684,17 +823,26 @@ def _two_sided_draw(
         if not ((x < 0).any() and (x > 0).any()):
             continue
         got, want = answers[d][0], expected[d][0]
-        found = got.shape == want.shape and _kink_diagnoses("", got.astype(np.float64), want.astype(np.float64), puzzle.outs[0], arg, draws[d], puzzle)
+        found = got.shape == want.shape and _kink_diagnoses(
+            "", got.astype(np.float64), want.astype(np.float64), puzzle.outs[0], arg, draws[d], puzzle
+        )
         return d if found else None
     return None
 
 
-def _kink_diagnoses(name: str, g: np.ndarray, w: np.ndarray, out_shape: tuple[int, ...], arg: Arg, draw: Draw, puzzle: Puzzle) -> list[Diagnosis]:
+def _kink_diagnoses(
+    name: str, g: np.ndarray, w: np.ndarray, out_shape: tuple[int, ...], arg: Arg, draw: Draw, puzzle: Puzzle
+) -> list[Diagnosis]:
     # An elementwise f with a kink at 0 (relu): wrong on exactly the entries on one side.
     if out_shape != arg.shape or arg not in puzzle.args:
         return []
     G, W = _square(g, out_shape), _square(w, out_shape)
-    if G is None or W is None or np.any(W - np.diag(np.diag(W))) or not close(G - np.diag(np.diag(G)), np.zeros_like(W)).all():
+    if (
+        G is None
+        or W is None
+        or np.any(W - np.diag(np.diag(W)))
+        or not close(G - np.diag(np.diag(G)), np.zeros_like(W)).all()
+    ):
         return []
     x = np.asarray(draw.values[puzzle.args.index(arg)], dtype=np.float64).reshape(-1)
     mine, theirs = np.diag(G), np.diag(W)
@@ -718,7 +866,9 @@ def _kink_diagnoses(name: str, g: np.ndarray, w: np.ndarray, out_shape: tuple[in
     return []
 
 
-def _coupling_diagnoses(name: str, g: np.ndarray, w: np.ndarray, out_shape: tuple[int, ...], arg: Arg) -> list[Diagnosis]:
+def _coupling_diagnoses(
+    name: str, g: np.ndarray, w: np.ndarray, out_shape: tuple[int, ...], arg: Arg
+) -> list[Diagnosis]:
     # Zero off the diagonal where the expected Jacobian is not: the classic `np.diag(s)` for a
     # softmax, which leaves out how the normaliser ties every output to every input.
     G, W = _square(g, out_shape), _square(w, out_shape)
@@ -731,7 +881,11 @@ def _coupling_diagnoses(name: str, g: np.ndarray, w: np.ndarray, out_shape: tupl
     dense = bool(coupled[off].all())
     where = "where every output depends on every input" if dense else "where outputs depend on other inputs too"
     if close(np.diag(G), np.diag(W)).all():
-        why = "; for a softmax s, d s_o / d x_i = -s_o s_i there: the normaliser ties every output to every input" if dense else ""
+        why = (
+            "; for a softmax s, d s_o / d x_i = -s_o s_i there: the normaliser ties every output to every input"
+            if dense
+            else ""
+        )
         return [Diagnosis(
             Kind.COUPLING,
             f"{name} is right on the diagonal, but 0 {where}: the off-diagonal coupling is missing "
@@ -782,7 +936,9 @@ def _flip_diagnoses(
             reversed_ = w[:, ::-1]
             if close(reversed_, w).all() or not close(g, reversed_).all():
                 continue
-            head = f"{name} has {arg.name}'s index reversed: what belongs at {arg.name}[k] sits at {arg.name}[{K - 1} - k]"
+            head = (
+                f"{name} has {arg.name}'s index reversed: what belongs at {arg.name}[k] sits at {arg.name}[{K - 1} - k]"
+            )
         else:
             mapped = _kernel_taps(w, kernel) if K < w.shape[1] else None
             if mapped is None:
@@ -791,7 +947,10 @@ def _flip_diagnoses(
             flipped = np.where(taps >= 0, c * kernel[np.where(taps >= 0, K - 1 - taps, 0)], 0.0)
             if close(flipped, w).all() or not close(g, flipped).all():
                 continue
-            head = f"{name} is the expected one with the kernel {kernel_arg.name} reversed: where f uses {kernel_arg.name}[k] you use {kernel_arg.name}[{K - 1} - k]"
+            head = (
+                f"{name} is the expected one with the kernel {kernel_arg.name} reversed: where f uses "
+                f"{kernel_arg.name}[k] you use {kernel_arg.name}[{K - 1} - k]"
+            )
         orientation = _orientation(kernel_arg, kernel, siblings + (w,))
         if orientation is None:  # no band of taps in any block: not a convolution
             continue
@@ -844,6 +1003,7 @@ def _orientation(kernel_arg: Arg, kernel: np.ndarray, siblings: Blocks) -> str |
         if steps and all(np.all(s < 0) for s in steps):
             return (
                 f"f flips the kernel (a true convolution, as np.convolve computes): along a row, the inputs "
-                f"meet {kernel_arg.name}[{kernel.size - 1}] first and {kernel_arg.name}[0] last; did you leave it unflipped?"
+                f"meet {kernel_arg.name}[{kernel.size - 1}] first and {kernel_arg.name}[0] last; did you leave it "
+                "unflipped?"
             )
     return None

@@ -13,7 +13,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 # The dtype every floating draw is made in, and the expected Jacobians computed in.
 PRECISION = "float64"

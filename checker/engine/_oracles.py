@@ -19,10 +19,10 @@ import numpy as np
 
 from checker.engine import _catalog, _numerics
 from checker.engine._catalog import Puzzle
-from checker.engine._errors import JacpuzzlesError
-from checker.engine._tolerance import close, close_per_draw
 from checker.engine._draw import Draw, stacked
+from checker.engine._errors import JacpuzzlesError
 from checker.engine._settings import FAST_COMPILE
+from checker.engine._tolerance import close, close_per_draw
 from checker.engine._verdict import draw_phrase
 
 # One entry per Jacobian block, output-major (see `Puzzle.jac_shapes`).
@@ -34,7 +34,9 @@ class OracleDisagreement(JacpuzzlesError):
     """Two oracles disagree (jacfwd and jacrev, or JAX and TensorFlow): a bug in the kit (or in
     a framework), never in the learner's answer; the message asks for it to be reported."""
 
-    def __init__(self, puzzle: str, draw: str, block: int, worst: float, first: str = "jax.jacfwd", second: str = "jax.jacrev") -> None:
+    def __init__(
+        self, puzzle: str, draw: str, block: int, worst: float, first: str = "jax.jacfwd", second: str = "jax.jacrev"
+    ) -> None:
         super().__init__(
             f"{puzzle}: {first} and {second} disagree on {draw_phrase(draw)} (block {block}, "
             f"largest difference {worst:.3g}). This is a bug in jacpuzzles, not in your answer: "
@@ -184,7 +186,10 @@ def _compute(work: list[tuple[Puzzle, tuple[Draw, ...]]]) -> list[tuple[list[np.
     inputs = [p.dynamic(stacked(batch)) for p, batch in work]
     everything = _program(tuple(p for p, _ in work))(inputs)
     return [
-        ([np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(fwd)], [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(rev)])
+        (
+            [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(fwd)],
+            [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(rev)],
+        )
         for fwd, rev in everything
     ]
 

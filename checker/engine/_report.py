@@ -6,11 +6,11 @@ Nothing here judges: every fact comes from a `Verdict`. The drawing is split int
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 from collections import Counter
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from rich.console import Console, ConsoleOptions, Group, RenderResult
@@ -21,8 +21,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from checker.engine._badge import SYMBOL as BADGE
-from checker.engine._badge import label as badge_label
+from checker.engine._badge import SYMBOL as BADGE, label as badge_label
 from checker.engine._verdict import Failure, Status, Verdict, draw_phrase, unsigned, with_texts
 
 STATUS_STYLE = {
@@ -43,7 +42,9 @@ def printable(text: str) -> str:
     safe to show on a terminal and to write where an instructor will `cat` it: every control
     character but newline and tab shown as its escape (`\\x1b`), so nothing it holds can clear
     a screen, move the cursor, hide what follows, or write the clipboard."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+    return _CONTROL.sub(
+        lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text
+    )
 
 
 def printable_verdict(verdict: Verdict) -> Verdict:
@@ -104,7 +105,15 @@ class Heatmap:
     around `focus`.
     """
 
-    def __init__(self, title: str, array: np.ndarray, out_ndim: int, wrong: np.ndarray | None = None, focus: tuple[int, int] = (0, 0), columns: int = MAX_SIDE) -> None:
+    def __init__(
+        self,
+        title: str,
+        array: np.ndarray,
+        out_ndim: int,
+        wrong: np.ndarray | None = None,
+        focus: tuple[int, int] = (0, 0),
+        columns: int = MAX_SIDE,
+    ) -> None:
         self._made = (title, array, out_ndim, wrong, focus)
         array = np.asarray(array, dtype=np.float64)
         out_ndim = min(out_ndim, array.ndim)
@@ -154,11 +163,19 @@ class Heatmap:
         finite = self.grid[np.isfinite(self.grid)]
         top = float(np.max(np.abs(finite), initial=0.0))
         width, left = self.cell, self.left
-        found = [Text(self.title, style="bold"), Text(" " * (left + 1) + "".join(c.rjust(width) + " " for c in self.col_labels), style="dim", no_wrap=fits)]
+        found = [
+            Text(self.title, style="bold"),
+            Text(" " * (left + 1) + "".join(c.rjust(width) + " " for c in self.col_labels), style="dim", no_wrap=fits),
+        ]
         for r, label, numbers in zip(self.rows, self.row_labels, self.numbers):
             marks = [WRONG_MARK if self.wrong is not None and self.wrong[r, c] else " " for c in self.cols]
             if plain:
-                found.append(Text(label.rjust(left) + " " + "".join(n.rjust(width) + m for n, m in zip(numbers, marks)), no_wrap=fits))
+                found.append(
+                    Text(
+                        label.rjust(left) + " " + "".join(n.rjust(width) + m for n, m in zip(numbers, marks)),
+                        no_wrap=fits,
+                    )
+                )
                 continue
             line = Text(label.rjust(left) + " ", style="dim", no_wrap=fits)
             for c, number, mark in zip(self.cols, numbers, marks):
@@ -221,7 +238,9 @@ class VerdictView:
         if v.status is Status.PASS:
             yield Padding(Text(v.message), (0, 0, 0, 2))
             if self.one_line is not None:
-                yield Padding(Text(f"{badge_label(self.one_line)}: the original challenge", style="yellow"), (0, 0, 0, 2))
+                yield Padding(
+                    Text(f"{badge_label(self.one_line)}: the original challenge", style="yellow"), (0, 0, 0, 2)
+                )
             if len(v.oracles) > 1:
                 yield Padding(_oracle_line(v), (0, 0, 0, 2))
             return
@@ -235,7 +254,10 @@ class VerdictView:
         if len(v.oracles) > 1:
             yield Padding(_oracle_line(v), (0, 0, 0, 2))
         if v.status is Status.TODO:
-            yield Padding(Text(f"Start with `jacpuzzles show {v.puzzle}`; stuck? `jacpuzzles hint {v.puzzle}`.", style="dim"), (0, 0, 0, 2))
+            yield Padding(
+                Text(f"Start with `jacpuzzles show {v.puzzle}`; stuck? `jacpuzzles hint {v.puzzle}`.", style="dim"),
+                (0, 0, 0, 2),
+            )
         failure = v.failure
         if failure is not None:
             seed = f" (seed {v.seed})" if self.seed else ""
@@ -244,10 +266,19 @@ class VerdictView:
             yield Padding(Group(*lines), (1, 0, 0, 2))
             yield Padding(_SideBySide(self._maps()), (1, 0, 0, 2))
             if failure.wrong is not None:
-                axes = "rows and columns: the argument's own axes" if failure.cotangent else "rows: output index, columns: input index"
-                yield Padding(Text(f"{WRONG_MARK} marks an entry of yours that is wrong; {axes}", style="dim"), (0, 0, 0, 2))
+                axes = (
+                    "rows and columns: the argument's own axes"
+                    if failure.cotangent
+                    else "rows: output index, columns: input index"
+                )
+                yield Padding(
+                    Text(f"{WRONG_MARK} marks an entry of yours that is wrong; {axes}", style="dim"), (0, 0, 0, 2)
+                )
         if v.output.strip():
-            yield Padding(Panel(Text(v.output.rstrip()), title="your code printed", border_style="dim", expand=False), (1, 0, 0, 2))
+            yield Padding(
+                Panel(Text(v.output.rstrip()), title="your code printed", border_style="dim", expand=False),
+                (1, 0, 0, 2),
+            )
 
     def _maps(self) -> list[Heatmap]:
         f = self.verdict.failure
@@ -295,7 +326,9 @@ def _oracle_line(v: Verdict) -> Text:
     return line
 
 
-def summary_table(verdicts: Sequence[Verdict], points: dict[str, int] | None = None, badges: Mapping[str, int] | None = None) -> Table:
+def summary_table(
+    verdicts: Sequence[Verdict], points: dict[str, int] | None = None, badges: Mapping[str, int] | None = None
+) -> Table:
     """A table of every verdict, with a totals caption; a one-line answer's status carries `★`."""
     table = Table(title="jacpuzzles check", title_justify="left", show_edge=False)
     table.add_column("puzzle")
@@ -322,8 +355,13 @@ def summary_table(verdicts: Sequence[Verdict], points: dict[str, int] | None = N
     return table
 
 
-def render(verdicts: Sequence[Verdict], console: Console, points: dict[str, int] | None = None, badges: Mapping[str, int] | None = None,
-           seed: bool = True) -> None:
+def render(
+    verdicts: Sequence[Verdict],
+    console: Console,
+    points: dict[str, int] | None = None,
+    badges: Mapping[str, int] | None = None,
+    seed: bool = True,
+) -> None:
     """Print a check's outcome: details for each puzzle that did not pass, then the summary.
 
     `badges` maps a puzzle to the columns of its one-line answer (the original challenge's badge);
@@ -339,7 +377,9 @@ def render(verdicts: Sequence[Verdict], console: Console, points: dict[str, int]
     console.print(summary_table(verdicts, points, badges))
 
 
-def to_json(verdicts: Iterable[Verdict], points: dict[str, int] | None = None, badges: Mapping[str, int] | None = None) -> dict[str, Any]:
+def to_json(
+    verdicts: Iterable[Verdict], points: dict[str, int] | None = None, badges: Mapping[str, int] | None = None
+) -> dict[str, Any]:
     """The `--json` document: `results` (one per puzzle) and `summary` (counts per status).
 
     With `badges`, each result has `one_line`: the columns of a passing one-line answer, or null.
@@ -364,7 +404,10 @@ def to_json(verdicts: Iterable[Verdict], points: dict[str, int] | None = None, b
         if badges is not None:
             entry["one_line"] = badges.get(v.puzzle)
         if v.failure is not None:
-            entry["draw"] = {"label": v.failure.draw_label, **{k: unsigned(a).tolist() for k, a in v.failure.draw.items()}}
+            entry["draw"] = {
+                "label": v.failure.draw_label,
+                **{k: unsigned(a).tolist() for k, a in v.failure.draw.items()},
+            }
             entry["wrong_entries"] = v.failure.wrong_count
             entry["wrong_on_every_draw"] = v.failure.everywhere
         results.append(entry)

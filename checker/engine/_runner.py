@@ -19,20 +19,20 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
-from typing import Any, Callable, Iterator
+from types import FrameType, ModuleType
+from typing import Any
 
 import numpy as np
 
 from checker.engine import _forms, _integrity, _numerics, _source_scan
 from checker.engine._catalog import Puzzle
-from checker.engine._settings import DEFAULT_TIMEOUT, FAST_COMPILE, OUTPUT_CAP
 from checker.engine._sampling import Draw
+from checker.engine._settings import DEFAULT_TIMEOUT, FAST_COMPILE, OUTPUT_CAP
 from checker.engine._stubs import _is_untouched as _stubs_untouched, stub
 from checker.engine._verdict import Kind, Status, counted, draw_phrase
-
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ def _guarded() -> Iterator[None]:
     saved = _snapshot()
     previous = None
     if threading.current_thread() is threading.main_thread():
-        def on_sigint(signum: int, frame: Any) -> None:
+        def on_sigint(signum: int, frame: FrameType | None) -> None:
             if _expired.is_set():  # the watchdog's interrupt, delivered
                 _expired.clear()
                 raise _Timeout()
@@ -156,7 +156,7 @@ def _time_limit(seconds: float) -> Iterator[None]:
             yield
         return
 
-    def on_alarm(signum: int, frame: Any) -> None:
+    def on_alarm(signum: int, frame: FrameType | None) -> None:
         raise _Timeout()
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
@@ -276,7 +276,12 @@ def precheck(puzzle: Puzzle, path: Path) -> Run | None:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        return Run(problem=Problem(Kind.EXCEPTION, f"cannot read {path}: it is not UTF-8 text ({exc.reason} at byte {exc.start}); save it as UTF-8"))
+        return Run(
+            problem=Problem(
+                Kind.EXCEPTION,
+                f"cannot read {path}: it is not UTF-8 text ({exc.reason} at byte {exc.start}); save it as UTF-8",
+            )
+        )
     except OSError as exc:
         return Run(problem=Problem(Kind.EXCEPTION, f"cannot read {path}: {exc.strerror or exc}"))
     if text == stub(puzzle):
@@ -308,13 +313,19 @@ def _run_loaded(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout: fl
         return Run(problem=Problem(Kind.TIMEOUT, f"importing {path.name} did not finish within {timeout:g} s"))
     except BaseException as exc:  # noqa: BLE001 - anything the learner's module raises is reported
         _learners(exc)
-        return Run(problem=Problem(Kind.EXCEPTION, f"{path.name} does not import: {_describe(exc)}{_advice(exc)}", _location(exc, path)))
+        return Run(
+            problem=Problem(
+                Kind.EXCEPTION, f"{path.name} does not import: {_describe(exc)}{_advice(exc)}", _location(exc, path)
+            )
+        )
     _numerics.repin()  # the module may have changed JAX's settings at import
     try:
         jac = getattr(module, puzzle.answer_name, None)
     except BaseException as exc:  # noqa: BLE001 - a module __getattr__ is learner code too
         _learners(exc)
-        return Run(problem=Problem(Kind.EXCEPTION, f"{path.name}: looking up `{puzzle.answer_name}` raised {_describe(exc)}"))
+        return Run(
+            problem=Problem(Kind.EXCEPTION, f"{path.name}: looking up `{puzzle.answer_name}` raised {_describe(exc)}")
+        )
     chosen = _answer_in(puzzle, module, jac, path)
     if isinstance(chosen, Problem):
         return Run(problem=chosen)
@@ -336,17 +347,26 @@ def _answer_in(puzzle: Puzzle, module: ModuleType, jac: Any, path: Path) -> Any:
         return Problem(Kind.EXCEPTION, f"{path.name}: looking up `{fb_name}` raised {_describe(exc)}")
     if not callable(fb):
         if not callable(jac):
-            return Problem(Kind.MISSING, f"{path.name} defines no function `{puzzle.answer_name}`: add `{puzzle.jac_signature()}`")
+            return Problem(
+                Kind.MISSING, f"{path.name} defines no function `{puzzle.answer_name}`: add `{puzzle.jac_signature()}`"
+            )
         return jac
     if not _forms.applies(puzzle):
         if callable(jac):
             return jac
-        return Problem(Kind.MISSING, f"{path.name} defines `{fb_name}` but no `{puzzle.answer_name}`: {_forms.not_applicable(puzzle)}")
+        return Problem(
+            Kind.MISSING,
+            f"{path.name} defines `{fb_name}` but no `{puzzle.answer_name}`: {_forms.not_applicable(puzzle)}",
+        )
     if callable(jac) and not _is_stub_jac(jac):
-        return Problem(Kind.STRUCTURE, (
-            f"{path.name} defines both `jac` and `{fb_name}`, two answers to one puzzle, and the checker will not guess "
-            f"which one you mean: delete (or rename) the one you are not using"
-        ))
+        return Problem(
+            Kind.STRUCTURE,
+            (
+                f"{path.name} defines both `jac` and `{fb_name}`, two answers to one puzzle, and the checker will not "
+                "guess "
+                f"which one you mean: delete (or rename) the one you are not using"
+            ),
+        )
     wrong = _forms.signature_problem(puzzle, fb)
     if wrong is not None:
         return Problem(Kind.SIGNATURE, wrong)
@@ -365,7 +385,9 @@ def _is_stub_jac(jac: Any) -> bool:
 def run_callable(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float = DEFAULT_TIMEOUT) -> Run:
     """Call an already-loaded `jac` (a notebook cell's function) on every draw."""
     if not callable(jac):
-        return Run(problem=Problem(Kind.MISSING, f"expected a function `{puzzle.answer_name}`, got a {type(jac).__name__}"))
+        return Run(
+            problem=Problem(Kind.MISSING, f"expected a function `{puzzle.answer_name}`, got a {type(jac).__name__}")
+        )
     path = Path(inspect.getsourcefile(jac) or "<notebook>") if inspect.isfunction(jac) else Path("<notebook>")
     if getattr(jac, "__name__", None) == _forms.fb_name(puzzle):  # a per-entry answer, by its name
         if not _forms.applies(puzzle):
@@ -391,7 +413,13 @@ def _captured(body: Callable[[_Capture], Run]) -> Run:
 
 
 def _too_slow(puzzle: Puzzle, timeout: float, draw: Draw) -> Run:
-    return Run(problem=Problem(Kind.TIMEOUT, f"{puzzle.answer_name} did not return within {timeout:g} s on {draw_phrase(draw.label)}", draw=draw.label))
+    return Run(
+        problem=Problem(
+            Kind.TIMEOUT,
+            f"{puzzle.answer_name} did not return within {timeout:g} s on {draw_phrase(draw.label)}",
+            draw=draw.label,
+        )
+    )
 
 
 def _inputs(puzzle: Puzzle, values: tuple[np.ndarray, ...]) -> list[Any]:
@@ -401,7 +429,9 @@ def _inputs(puzzle: Puzzle, values: tuple[np.ndarray, ...]) -> list[Any]:
     return [a.static if a.static is not None else jnp.asarray(v) for a, v in zip(puzzle.args, values)]
 
 
-def _call_each(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float, path: Path, captured: _Capture) -> Run:
+def _call_each(
+    puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float, path: Path, captured: _Capture
+) -> Run:
     names = [a.name for a in puzzle.args]
     try:
         inspect.signature(jac).bind(*names)
@@ -430,13 +460,31 @@ def _call_each(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: float
         except _Timeout:
             return _too_slow(puzzle, timeout, draw)
         except NotImplementedError as exc:
-            return Run(problem=Problem(Kind.UNTOUCHED, f"{name} raises NotImplementedError: fill it in", _location(exc, path), status=Status.TODO))
+            return Run(
+                problem=Problem(
+                    Kind.UNTOUCHED,
+                    f"{name} raises NotImplementedError: fill it in",
+                    _location(exc, path),
+                    status=Status.TODO,
+                )
+            )
         except _forms.FormError as exc:  # a per-entry answer, unusable as written: the message names the entry
             cause = exc.__cause__ if exc.__cause__ is not None else exc
-            return Run(problem=Problem(exc.kind, f"{exc.message} on {draw_phrase(draw.label)}", _location(cause, path), draw.label))
+            return Run(
+                problem=Problem(
+                    exc.kind, f"{exc.message} on {draw_phrase(draw.label)}", _location(cause, path), draw.label
+                )
+            )
         except BaseException as exc:  # noqa: BLE001 - whatever jac raises is this answer's error
             _learners(exc)
-            return Run(problem=Problem(Kind.EXCEPTION, f"{name} raised {_describe(exc)} on {draw_phrase(draw.label)}{_advice(exc)}", _location(exc, path), draw.label))
+            return Run(
+                problem=Problem(
+                    Kind.EXCEPTION,
+                    f"{name} raised {_describe(exc)} on {draw_phrase(draw.label)}{_advice(exc)}",
+                    _location(exc, path),
+                    draw.label,
+                )
+            )
         blocks = _blocks(puzzle, raw)
         if isinstance(blocks, Problem):
             return Run(problem=Problem(blocks.kind, blocks.message, draw=draw.label, status=blocks.status))
@@ -458,7 +506,7 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     target = puzzle.on_dynamic(jac)  # a static size stays a Python int, not a traced value
     try:
         compiled = jax.jit(target, compiler_options=FAST_COMPILE)
-    except Exception:  # noqa: BLE001 - not something jit can wrap
+    except Exception:  # noqa: BLE001 - jit reads jac's attributes, learner code: run it eagerly
         return None
     start = captured.tell()
     first = puzzle.dynamic(draws[0].values)
@@ -545,14 +593,14 @@ def _program(jaxpr: Any) -> tuple[Any, ...]:
     same: every equation's primitive, parameters, operands and types, nested programs included,
     with each program's variables numbered in order of appearance.
 
-    Printing the program says almost the same, several times slower (it was most of the cost of
-    tracing an answer twice), but prints a function by its name: a callback whose closure is
+    Printing the program says almost the same, several times slower (most of the cost of tracing
+    an answer twice would be printing), but prints a function by its name: a callback whose closure is
     right on the first call only would print the same twice. Here a parameter that is not data
     (a function, a primitive) is kept as the object itself and compares by identity: two traces
     then differ, and the answer runs eagerly, where each call counts.
     """
     import jax
-    from jax.extend import core
+    from jax._src import core  # what `jax.extend.core` re-exports, without importing all of `jax.extend` (Pallas)
 
     def walk(j: Any) -> tuple[Any, ...]:
         known = _PROGRAMS.get(id(j))
@@ -568,7 +616,10 @@ def _program(jaxpr: Any) -> tuple[Any, ...]:
         found = (
             tuple(atom(v) for v in j.constvars),
             tuple(atom(v) for v in j.invars),
-            tuple((e.primitive, params(e), tuple(atom(v) for v in e.invars), tuple(atom(v) for v in e.outvars), e.effects) for e in j.eqns),
+            tuple(
+                (e.primitive, params(e), tuple(atom(v) for v in e.invars), tuple(atom(v) for v in e.outvars), e.effects)
+                for e in j.eqns
+            ),
             tuple(atom(v) for v in j.outvars),
             j.effects,
         )
@@ -609,7 +660,13 @@ def traceable(jaxpr: Any, batched: bool = False) -> bool:
     called), and no callback into Python (it may read state that the answer's calls change).
     `batched`: also under `vmap`, so no batching rule of the answer's own (`custom_vmap`)."""
     own = own_primitives()
-    return all(id(q) in own and "callback" not in q.name and not (batched and q.name == "custom_vmap_call") for q in _primitives(jaxpr))
+    return all(
+        id(q) in own and "callback" not in q.name and not (batched and q.name == "custom_vmap_call")
+        for q in _primitives(jaxpr)
+    )
+
+
+_PRELOAD = ("jaxtyping", "jaxlib.mlir.dialects.mhlo", "jaxlib.mlir.dialects.builtin", "jaxlib.mlir.extras.meta")
 
 
 # Objects already frozen when this module is imported (Python 3.12 freezes some at start-up);
@@ -620,23 +677,38 @@ _FROZEN_BEFORE = gc.get_freeze_count()
 
 @functools.cache
 def own_primitives() -> dict[int, Any]:
-    """JAX's own primitives by id (kept, so that their ids stay theirs), found once, before any learner code runs (`_load`; the
-    grader's zygote, before it forks and before `gc.freeze`, after which the collector no longer
-    lists what it froze). Also starts counting the errors JAX raises when a traced
+    """JAX's own primitives by id (kept, so that their ids stay theirs), found once, before any
+    learner code runs (`_load`; the grader's zygote, before it forks and before `gc.freeze`,
+    after which the collector no longer lists what it froze). Also starts counting the errors JAX raises when a traced
     value is used as a concrete one (`_REFUSED_CONCRETE`).
 
     `check_answer`, called from a notebook, finds them on its first call, after the notebook's
     own code has run: a primitive the learner made before that counts as JAX's own there (it
     fools only that notebook; files, `check` and the grader are not affected)."""
-    import jax.nn  # noqa: F401 - what answers use, with the primitives they define
-    import jax.numpy  # noqa: F401
-    import jax.scipy.special  # noqa: F401
+    import jax.nn  # what answers use, with the primitives they define
+    import jax.numpy
+    import jax.scipy.special  # noqa: F401 - imported for the primitives it defines
     from jax import errors
-    from jax.extend.core import Primitive
+
+    # Loaded now, before any guard is armed, rather than by the answer: what every stub imports
+    # (jaxtyping, 50 modules with its own imports) and what JAX loads to lower the answer's first
+    # program. Each module imported while the guards are armed makes them look for new custom
+    # derivative rules; 61 such looks were a tenth of a warm one-puzzle check.
+    for name in _PRELOAD:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # another JAX version's layout: loaded later, when needed
+            pass
+    from jax._src.core import Primitive  # `jax.extend.core.Primitive`; `jax.extend` imports Pallas, 0.1 s
 
     if gc.get_freeze_count() > _FROZEN_BEFORE:  # the frozen heap is not listed: the answer would be "none"
         raise RuntimeError("JAX's own primitives must be found before gc.freeze()")
-    for error in (errors.ConcretizationTypeError, errors.TracerArrayConversionError, errors.TracerBoolConversionError, errors.TracerIntegerConversionError):
+    for error in (
+        errors.ConcretizationTypeError,
+        errors.TracerArrayConversionError,
+        errors.TracerBoolConversionError,
+        errors.TracerIntegerConversionError,
+    ):
         error.__init__ = _counted(error.__init__)  # type: ignore[method-assign]
     return {id(o): o for o in gc.get_objects() if isinstance(o, Primitive)}
 
@@ -686,7 +758,11 @@ def _blocks(puzzle: Puzzle, raw: Any) -> tuple[np.ndarray, ...] | Problem:
         groups = [raw]
     else:
         if not isinstance(raw, (tuple, list)) or len(raw) != n_out:
-            return Problem(Kind.STRUCTURE, f"f has {n_out} outputs, so {name} returns a tuple of {n_out} entries, one per output; got {_shape_of_return(raw)}")
+            return Problem(
+                Kind.STRUCTURE,
+                f"f has {n_out} outputs, so {name} returns a tuple of {n_out} entries, one per output; got "
+                f"{_shape_of_return(raw)}",
+            )
         groups = list(raw)
     blocks: list[np.ndarray] = []
     shapes = iter(puzzle.jac_shapes())
@@ -698,7 +774,8 @@ def _blocks(puzzle: Puzzle, raw: Any) -> tuple[np.ndarray, ...] | Problem:
             elif isinstance(group, tuple) and len(group) != 1:
                 return Problem(
                     Kind.STRUCTURE,
-                    f"got a tuple of {counted(len(group), 'entry')}, but f has one floating argument ({wrt_names}): return a single array",
+                    f"got a tuple of {counted(len(group), 'entry')}, but f has one floating argument ({wrt_names}): "
+                    "return a single array",
                 )
             else:
                 parts = [group[0] if isinstance(group, tuple) else group]
@@ -708,7 +785,8 @@ def _blocks(puzzle: Puzzle, raw: Any) -> tuple[np.ndarray, ...] | Problem:
                 return Problem(
                     Kind.STRUCTURE,
                     f"got {len(group)} entries, one per argument, but {', '.join(integers)} "
-                    f"{'is an integer' if len(integers) == 1 else 'are integers'} and get{'s' if len(integers) == 1 else ''} "
+                    f"{'is an integer' if len(integers) == 1 else 'are integers'} and "
+                    f"get{'s' if len(integers) == 1 else ''} "
                     f"no Jacobian: return {_count(n_wrt, per_arg)}, for {wrt_names}",
                 )
             if not isinstance(group, (tuple, list)) or len(group) != n_wrt or _is_number_list(group):
@@ -759,7 +837,11 @@ def _as_array(part: Any, name: str) -> np.ndarray | Problem:
         _learners(exc)
         return Problem(Kind.NOT_NUMBERS, f"{name}'s return value is not an array of numbers ({_describe(exc)})")
     if array.dtype.kind == "c":
-        return Problem(Kind.NOT_NUMBERS, f"{name} returned complex numbers: the derivative of a real function is real", status=Status.FAIL)
+        return Problem(
+            Kind.NOT_NUMBERS,
+            f"{name} returned complex numbers: the derivative of a real function is real",
+            status=Status.FAIL,
+        )
     if array.dtype.kind not in "biuf":
         if _low_precision_float(array.dtype):
             # bfloat16 and the float8s: numbers numpy does not count as floats. Their values are
@@ -787,7 +869,9 @@ class Traced:
     inputs: tuple[np.ndarray, ...]  # the stacked non-static arguments
 
 
-def trace_batched(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout: float = DEFAULT_TIMEOUT) -> Traced | None:
+def trace_batched(
+    puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout: float = DEFAULT_TIMEOUT
+) -> Traced | None:
     """`jac` from `path` traced on all `draws` at once, for a caller that compiles many answers
     as one program (class grading); None whenever anything is unusual.
 
@@ -833,7 +917,10 @@ def _trace_batched(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout:
             _REFUSED_CONCRETE[0] != refused
             or len(closed.jaxpr.eqns) > _BATCH_EQUATIONS
             or not traceable(closed.jaxpr, batched=True)
-            or not _same_trace((_program(closed.jaxpr), [np.asarray(c) for c in closed.consts]), (_program(again.jaxpr), [np.asarray(c) for c in again.consts]))
+            or not _same_trace(
+                (_program(closed.jaxpr), [np.asarray(c) for c in closed.consts]),
+                (_program(again.jaxpr), [np.asarray(c) for c in again.consts]),
+            )
             or any(np.dtype(s.dtype).kind not in "biuf" for s in jax.tree_util.tree_leaves(shapes))
         ):
             return None

@@ -39,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
+from checker.engine import _domain, _zeros
 from checker.engine._catalog import FLOAT_DTYPES, GENERIC_EDGES, INT_DTYPES, Arg, Puzzle
-from checker.engine import _zeros
 from checker.engine._draw import Draw as Draw, stacked as stacked  # the sampler's output type, for its callers
 from checker.engine._numerics import PRECISION
 from checker.engine._settings import DEFAULT_SEED
@@ -58,7 +58,7 @@ NEAR_ZERO = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 LATTICE_OFFSETS = (1e-14, 1e-11, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 5e-4, 1e-3)
 # How close to a kink at zero (relu), or to a tie (sort, relative), an entry is put.
 KINK_DISTANCES = (1e-300, 1e-100, 1e-15, 1e-12, 1e-9, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
-# How far apart the two leaders of a guarded max or argmin are put (relative; GUARD_GAP below).
+# How far apart the two leaders of a guarded max or argmin are put (relative; `_domain.GUARD_GAP`).
 GUARD_TIES = (3e-6, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2)
 # How close two entries are put where f has a kink at ties (sort), relative: down to a few ulps.
 TIE_DISTANCES = (1e-15, 1e-12, 1e-9, 1e-7, 1e-5, 1e-3)
@@ -166,7 +166,7 @@ def _valid(puzzle: Puzzle, values: tuple[np.ndarray, ...], structured: bool = Fa
     for a, v in zip(puzzle.args, values):
         if a.dtype in FLOAT_DTYPES and not _allowed(a, v, STRUCTURE_GAP if structured else _min_gap(a)):
             return False
-    return puzzle.guard is None or _GUARDS[puzzle.guard](puzzle, values)
+    return puzzle.guard is None or _domain.holds(puzzle.guard, values)
 
 
 def _random_draw(puzzle: Puzzle, rng: np.random.Generator, number: int) -> Draw:
@@ -175,40 +175,6 @@ def _random_draw(puzzle: Puzzle, rng: np.random.Generator, number: int) -> Draw:
         if _valid(puzzle, values):
             return Draw(f"random draw {number}", values)
     raise RuntimeError(f"{puzzle.name}: no draw passed the guard {puzzle.guard!r} in 1000 tries")
-
-
-# ---- guards -------------------------------------------------------------------------------
-
-GUARD_GAP = 1e-6  # relative: how clearly a max or an argmin must win (float64 tells 1e-6 apart)
-
-
-def _top_two_apart(scores: np.ndarray, gap: float) -> bool:
-    """The largest entry of each row of `scores` beats the runner-up by at least `gap`."""
-    top = np.sort(scores.reshape(scores.shape[0], -1), axis=1)
-    return bool(np.all(top[:, -1] - top[:, -2] >= gap))
-
-
-def _unique_max(puzzle: Puzzle, values: tuple[np.ndarray, ...]) -> bool:
-    # tensor_lookup_2d: the masked cell that wins the max, per channel, must win clearly, or a
-    # rounding error could hand the max (and the whole gradient) to the runner-up.
-    arr, x, y = (np.asarray(v, np.float64) for v in values[:3])
-    masked = x[:, None, None] * y[None, :, None] * arr
-    channels = np.moveaxis(masked, -1, 0)
-    return _top_two_apart(channels, GUARD_GAP * max(float(np.max(np.abs(masked))), 1e-300))
-
-
-def _asymmetric(puzzle: Puzzle, values: tuple[np.ndarray, ...]) -> bool:
-    # asymmetrical_vectored_lookup: the argmax of each k row, and the value nearest to the
-    # backward pass's target, must both be unambiguous.
-    v, k, g = (np.asarray(a, np.float64) for a in values[:3])
-    if not _top_two_apart(k, GUARD_GAP):
-        return False
-    picked = v[np.arange(len(v)), np.argmax(k, axis=-1)]
-    distance = (v - (picked - g)[:, None]) ** 2
-    return _top_two_apart(-distance, GUARD_GAP * max(float(np.max(distance)), 1e-300))
-
-
-_GUARDS = {"unique_max": _unique_max, "asymmetric": _asymmetric}
 
 
 # ---- structures, by kind of argument -------------------------------------------------------
@@ -680,14 +646,14 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
     return tuple(result)
 
 
-# How many draws each declared magnitude gets (`Arg.magnitudes`).
+# How many draws each declared magnitude and offset gets (`Arg.magnitudes`, `Arg.offsets`).
 REGION_DRAWS = 3
 
 
 def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
     """Draws at the zeros of the expected Jacobian, near-ties inside the groups of entries that
     compete for one output (both orders, every distance of TIE_DISTANCES), and the regions the
-    catalog declares (`magnitudes`). The zeros come from `_zeros` and are the same on every seed."""
+    catalog declares (`magnitudes`, `offsets`). The zeros come from `_zeros` and are the same on every seed."""
     found = _zeros.found(puzzle, SAMPLER)
     extra: list[Draw | None] = [Draw(label, tuple(np.asarray(v).astype(_dtype(a)) for a, v in zip(puzzle.args, values))) for label, values in found.zeros]
     for k, groups in found.groups:
@@ -700,10 +666,35 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
     scales = sorted({m for a in puzzle.args for m in a.magnitudes})
     for m in scales:
         names = ", ".join(a.name for a in puzzle.args if m in a.magnitudes)
+        # Said in the label: that is where an answer computed in float32 flushes to 0.
+        tiny = all(m * max(abs(a.low), abs(a.high)) < np.finfo(np.float32).tiny for a in puzzle.args if m in a.magnitudes)
+        beyond = ", below float32's range" if tiny else ""
         for n in range(REGION_DRAWS):
-            label = f"{names} at {m:g} times the domain ({n + 1} of {REGION_DRAWS})"
+            label = f"{names} at {m:g} times the domain{beyond} ({n + 1} of {REGION_DRAWS})"
             extra.append(_structured(puzzle, rng, label, _scaled(puzzle, m)))
+    for k, a in enumerate(puzzle.args):
+        for m in a.offsets:
+            for n in range(REGION_DRAWS):
+                label = (
+                    f"{a.name}: entries close together far from 0 (a common offset of {m:g} to {OFFSET_DECADE * m:g}, "
+                    f"a spread of {OFFSET_SPREAD[0]:g} to {OFFSET_SPREAD[1]:g}) ({n + 1} of {REGION_DRAWS})"
+                )
+                extra.append(_structured(puzzle, rng, label, _set(k, Structure(label, _using(_offset, a, m)), rng)))
     return extra
+
+
+# A declared offset (`Arg.offsets`) is drawn from m to OFFSET_DECADE * m (log-uniform, either sign),
+# and each entry differs from it by OFFSET_SPREAD (log-uniform, random signs). There a one-pass
+# variance E[x^2] - E[x]^2 loses about eps * m^2 to cancellation, up to 2e4 times the contract (median 600) at
+# m = 1e3 with eps = 1e-5 added under the root, while a right answer's rounding stays below 1e-2
+# of it (a spread of 1e-2 would put a right layer norm's y y^T term at 1.5 times the contract).
+OFFSET_DECADE = 10.0
+OFFSET_SPREAD = (1e-4, 1e-3)
+
+
+def _offset(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
+    centre = float(rng.choice([-1.0, 1.0])) * math.exp(rng.uniform(math.log(m), math.log(OFFSET_DECADE * m)))
+    return centre + _band(arg, *OFFSET_SPREAD, rng)
 
 
 def _competing(k: int, members: tuple[int, ...], d: float, first: bool, rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:

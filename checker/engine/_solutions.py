@@ -106,4 +106,8 @@ def packaged_drift(root: Path) -> list[str]:
 
 def missing_explanations() -> list[str]:
     """Catalog entries without a `why` for `jacpuzzles solution`."""
-    return [f"{p.chapter}.toml: {p.name} has no `why` (why its reference answer is right)" for p in _catalog.puzzles() if not p.why]
+    return [
+        f"{p.chapter}.toml: {p.name} has no `why` (why its reference answer is right)"
+        for p in _catalog.puzzles()
+        if not p.why
+    ]

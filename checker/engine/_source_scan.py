@@ -13,11 +13,22 @@ from __future__ import annotations
 
 import ast
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 # JAX's transformations that differentiate; each is forbidden under `jax.` and `jax._src.api.`.
-JAX_AUTODIFF = ("jacfwd", "jacrev", "jacobian", "grad", "value_and_grad", "vjp", "jvp", "linearize", "hessian", "linear_transpose")
+JAX_AUTODIFF = (
+    "jacfwd",
+    "jacrev",
+    "jacobian",
+    "grad",
+    "value_and_grad",
+    "vjp",
+    "jvp",
+    "linearize",
+    "hessian",
+    "linear_transpose",
+)
 # Qualified names an answer may not reach: each one, and everything under it.
 AUTODIFF = frozenset({
     *(f"jax.{n}" for n in JAX_AUTODIFF),
@@ -90,9 +101,13 @@ def describe(findings: Iterable[Finding], path: str) -> str:
     kit = [f.describe() for f in found if f.kind == "kit"]
     parts = []
     if autodiff:
-        parts.append(f"{path} uses {', '.join(autodiff)}: answers must compute the Jacobian by hand; autodiff is not allowed")
+        parts.append(
+            f"{path} uses {', '.join(autodiff)}: answers must compute the Jacobian by hand; autodiff is not allowed"
+        )
     if kit:
-        parts.append(f"{path} imports {', '.join(kit)}: answers may not use the checker's code or the reference answers")
+        parts.append(
+            f"{path} imports {', '.join(kit)}: answers may not use the checker's code or the reference answers"
+        )
     return "; ".join(parts) + ". It was not run: remove that code and resubmit"
 
 
@@ -105,12 +120,20 @@ class _Scanner(ast.NodeVisitor):
         nodes = list(ast.walk(tree))
         stored = {n.id for n in nodes if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         stored |= {n.name for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-        stored |= {a.arg for n in nodes if isinstance(n, ast.arguments) for a in (*n.posonlyargs, *n.args, *n.kwonlyargs, n.vararg, n.kwarg) if a is not None}
+        stored |= {
+            a.arg
+            for n in nodes
+            if isinstance(n, ast.arguments)
+            for a in (*n.posonlyargs, *n.args, *n.kwonlyargs, n.vararg, n.kwarg)
+            if a is not None
+        }
         self.stored = stored
         for node in nodes:  # imports bind names wherever they are (flow-insensitive)
             if isinstance(node, ast.Import):
                 for alias in node.names:
-                    self.bindings[alias.asname or alias.name.partition(".")[0]] = alias.name if alias.asname else alias.name.partition(".")[0]
+                    self.bindings[alias.asname or alias.name.partition(".")[0]] = (
+                        alias.name if alias.asname else alias.name.partition(".")[0]
+                    )
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 for alias in node.names:
                     if alias.name == "*":
@@ -127,7 +150,11 @@ class _Scanner(ast.NodeVisitor):
     def findings(self) -> list[Finding]:
         found = sorted(self.found.values(), key=lambda f: f.line)  # stable: in reading order
         # `jax.experimental.jet.jet` also reaches `jax.experimental.jet` on that line: keep the longer.
-        return [f for f in found if not any(g is not f and g.line == f.line and g.name.startswith(f.name + ".") for g in found)]
+        return [
+            f
+            for f in found
+            if not any(g is not f and g.line == f.line and g.name.startswith(f.name + ".") for g in found)
+        ]
 
     def _record(self, node: ast.AST, name: str) -> None:
         kind = category(name)

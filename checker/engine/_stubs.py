@@ -11,7 +11,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from checker.engine._catalog import Chapter, Puzzle, chapters, puzzles
+from checker.engine._catalog import Chapter, Puzzle, puzzles
 
 MARKER = "# ---- your answer: everything below this line is yours to edit ----"
 _IMPORTS = """\
@@ -37,7 +37,10 @@ def header(puzzle: Puzzle) -> str:
         '"""\n'
     )
     doc = doc.replace('    """', '"""')
-    return f"{doc}\n{_IMPORTS}\n\n# The function to differentiate (read it; the checker uses its own copy).\n{puzzle.code}\n\n"
+    return (
+        f"{doc}\n{_IMPORTS}\n\n# The function to differentiate (read it; the checker uses its own "
+        f"copy).\n{puzzle.code}\n\n"
+    )
 
 
 def _task(puzzle: Puzzle) -> str:
@@ -113,15 +116,21 @@ def _draws_section(puzzle: Puzzle) -> str:
 def draws_plan(puzzle: Puzzle) -> tuple[str, list[tuple[str, list[str]]]]:
     """How many draws the checker tries, in a sentence, and per argument the structures it is put
     through (for the puzzle's page, in the docs and in `jacpuzzles show NAME --page`)."""
-    from checker.engine import _sampling  # numpy: only the pages need it, not `list`
-
-    from checker.engine import _zeros
+    from checker.engine import (
+        _sampling,  # numpy: only the pages need it, not `list`
+        _zeros,
+    )
 
     total = len(_sampling.draws(puzzle, 0))
     found = _zeros.found(puzzle, _sampling.SAMPLER)
     extra = [f"{len(found.zeros)} inputs where an entry of the Jacobian crosses zero (the same on every seed)"] if found.zeros else []
     extra += [f"near-ties inside each group of `{puzzle.args[k].name}` that competes for an output" for k, _ in found.groups]
     extra += [f"`{a.name}` at {', '.join(f'{m:g}' for m in a.magnitudes)} times its domain" for a in puzzle.args if a.magnitudes]
+    extra += [
+        f"`{a.name}`'s entries close together far from 0 (a common offset of "
+        + ", ".join(f"{m:g} to {_sampling.OFFSET_DECADE * m:g}" for m in a.offsets) + ")"
+        for a in puzzle.args if a.offsets
+    ]
     summary = (
         f"{_sampling._random_count(puzzle)} stratified random draws, then each argument's special "
         f"structures, pairs of them, and coincidences between arguments"
@@ -152,7 +161,11 @@ def doc_index(chs: tuple[Chapter, ...]) -> str:
 def _is_untouched(answer: str) -> bool:
     # A stub's answer part from any version of the catalog: the signature and the raise, nothing else.
     lines = [line for line in answer.strip().splitlines() if line.strip()]
-    return len(lines) == 2 and lines[0].startswith(("def jac(", "def vjp(")) and lines[1].strip().startswith("raise NotImplementedError")
+    return (
+        len(lines) == 2
+        and lines[0].startswith(("def jac(", "def vjp("))
+        and lines[1].strip().startswith("raise NotImplementedError")
+    )
 
 
 def find_answers(root: str | Path) -> dict[str, list[Path]]:

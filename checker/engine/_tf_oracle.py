@@ -15,16 +15,17 @@ processors, and a digest of the exact bytes would silently turn the second oracl
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import importlib.metadata
 import importlib.util
-import contextlib
-import functools
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -94,7 +95,9 @@ def expected(puzzle: Puzzle, batch: tuple[Draw, ...]) -> TFResult:
         return TFResult(f"TensorFlow {version} {method(puzzle)} (live)", _live(puzzle, batch, version))
     info = recording_info()
     if info is None:
-        return TFResult("TensorFlow", None, f"TensorFlow is not installed and there is no recording; {install_advice()}")
+        return TFResult(
+            "TensorFlow", None, f"TensorFlow is not installed and there is no recording; {install_advice()}"
+        )
     label = f"TensorFlow {info['tensorflow']} {method(puzzle)} (recorded)"
     blocks = _recorded(puzzle, batch)
     if blocks is None:
@@ -110,7 +113,9 @@ def install_advice() -> str:
     if (root / "pyproject.toml").is_file() and (root / "solutions").is_dir():
         return 'run `python3 -m pip install -e ".[tf]"` in the repository for a live check'
     try:
-        wanted = [r.split(";")[0].strip() for r in importlib.metadata.requires("jacpuzzles") or () if 'extra == "tf"' in r]
+        wanted = [
+            r.split(";")[0].strip() for r in importlib.metadata.requires("jacpuzzles") or () if 'extra == "tf"' in r
+        ]
     except importlib.metadata.PackageNotFoundError:
         wanted = []
     return f"`python3 -m pip install \"{wanted[0] if wanted else 'tensorflow-cpu'}\"` for a live check"
@@ -177,7 +182,7 @@ def _live(puzzle: Puzzle, batch: tuple[Draw, ...], version: str) -> list[_oracle
     return _oracles._per_draw(leaves, len(batch))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _references_digest() -> bytes:
     # An edited TF reference gives other expected values: it is part of every cache key.
     return hashlib.sha256((Path(__file__).parent / "_tf_references.py").read_bytes()).digest()
@@ -185,7 +190,9 @@ def _references_digest() -> bytes:
 
 def _key(puzzle: Puzzle, batch: tuple[Draw, ...], version: str) -> str:
     variant = f"{puzzle.variant!r}|" if puzzle.variant else ""
-    return hashlib.sha256(f"{puzzle.name}|{variant}{version}|{digest(batch)}|".encode() + _references_digest()).hexdigest()[:32]
+    return hashlib.sha256(
+        f"{puzzle.name}|{variant}{version}|{digest(batch)}|".encode() + _references_digest()
+    ).hexdigest()[:32]
 
 
 @contextlib.contextmanager
@@ -278,11 +285,18 @@ def record(root: Path, seed: int) -> tuple[Path, Path]:
     data = root / "checker" / "_data"
     npz, info = data / RECORDING.name, data / RECORDING_INFO.name
     np.savez_compressed(npz, **arrays)  # type: ignore[arg-type]
-    info.write_text(json.dumps({
-        "tensorflow": version,
-        "seed": seed,
-        "made_by": RECORD_COMMAND,
-        "what": "TensorFlow's expected Jacobians (vjps for backward-pass puzzles) on the checker's draws, with the draws (x0, x1, ...: one array per argument)",
-        "draws": counts,
-    }, indent=2) + "\n")
+    info.write_text(
+        json.dumps(
+            {
+                "tensorflow": version,
+                "seed": seed,
+                "made_by": RECORD_COMMAND,
+                "what": "TensorFlow's expected Jacobians (vjps for backward-pass puzzles) on the checker's draws, with "
+                        "the draws (x0, x1, ...: one array per argument)",
+                "draws": counts,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     return npz, info

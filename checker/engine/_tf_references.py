@@ -202,7 +202,7 @@ def tensor_write_2d(arr: Tensor, element: Tensor, x_index: Tensor, y_index: Tens
     return (1.0 - mask) * arr + mask * tiled
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _asymmetric(push: float) -> Callable[..., Any]:
     """The notebook's asymmetric lookup: a hard forward pass and a hand-written backward pass,
     whose step on `k` is `push` times |upstream| (1 in the notebook)."""
@@ -236,7 +236,9 @@ def asymmetrical_vectored_lookup(v: Tensor, k: Tensor, *, push: float = 1) -> Te
 
 def scatter_update(vector: Tensor, index: Tensor, target: Tensor) -> Tensor:
     """`vector` with entry `index` replaced by `target`, through a scattered one-hot mask."""
-    mask = tf.tensor_scatter_nd_update(tf.zeros_like(vector), tf.reshape(index, [1, 1]), tf.ones([1], dtype=vector.dtype))
+    mask = tf.tensor_scatter_nd_update(
+        tf.zeros_like(vector), tf.reshape(index, [1, 1]), tf.ones([1], dtype=vector.dtype)
+    )
     return vector * (1.0 - mask) + mask * target
 
 
@@ -309,7 +311,9 @@ def jacobians(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], p
     return [_scaled(name, params) * np.asarray(block, dtype=np.float64) for block in program(*arrays)]
 
 
-def vjps(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.ndarray, params: Params = ()) -> list[np.ndarray]:
+def vjps(
+    name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], g: np.ndarray, params: Params = ()
+) -> list[np.ndarray]:
     """TensorFlow's vector-Jacobian products of puzzle `name` at `args`, upstream gradient `g`.
 
     Args:
@@ -370,7 +374,11 @@ def _keywords(name: str, params: Params) -> Params:
     any other parameter (a size, a static argument) through its arguments."""
     function: Any = REFERENCES[name]  # a tf.function: the Python function is its `python_function`
     accepted = inspect.signature(function.python_function).parameters
-    return tuple((key, value) for key, value in params if key in accepted and accepted[key].kind is inspect.Parameter.KEYWORD_ONLY)
+    return tuple(
+        (key, value)
+        for key, value in params
+        if key in accepted and accepted[key].kind is inspect.Parameter.KEYWORD_ONLY
+    )
 
 
 def _scaled(name: str, params: Params) -> float:
@@ -418,8 +426,10 @@ def _compiled(program: Callable[..., Any], specs: list[Any]) -> Callable[..., An
         logger.setLevel(level)
 
 
-@functools.lru_cache(maxsize=None)
-def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature, params: Params = ()) -> Callable[..., Any]:
+@functools.cache
+def _jacobian_program(
+    name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature, params: Params = ()
+) -> Callable[..., Any]:
     """One graph computing every Jacobian block of a puzzle, traced when first asked for."""
     function = REFERENCES[name]
 
@@ -449,9 +459,14 @@ def _jacobian_program(name: str, wrt: tuple[int, ...], statics: Statics, signatu
     return _compiled(program, _specs(signature))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _vjp_program(
-    name: str, wrt: tuple[int, ...], statics: Statics, signature: Signature, upstream: tuple[int, ...], params: Params = ()
+    name: str,
+    wrt: tuple[int, ...],
+    statics: Statics,
+    signature: Signature,
+    upstream: tuple[int, ...],
+    params: Params = (),
 ) -> Callable[..., Any]:
     """One graph computing a puzzle's vector-Jacobian products, traced when first asked for."""
     function = REFERENCES[name]

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Mapping
+import re
+from collections.abc import Mapping
+from typing import Any
 
 from checker.engine._catalog import PLACEHOLDER, CatalogError, Choices, Puzzle, all_choices, puzzle_named, render
 
@@ -79,11 +81,13 @@ def fill(puzzle: Puzzle, text: str) -> str:
     params = {p.name: p for p in puzzle.params}
     chosen = dict(puzzle.variant)
 
-    def value(match: Any) -> str:
+    def value(match: re.Match[str]) -> str:
         name, word = match.group(1), match.group(2)
         param = params.get(name)
         if param is None or (word is not None and word not in dict(param.words)):
-            raise CatalogError(puzzle.name, f"unknown placeholder {match.group(0)} (parameters: {sorted(params) or 'none'})")
+            raise CatalogError(
+                puzzle.name, f"unknown placeholder {match.group(0)} (parameters: {sorted(params) or 'none'})"
+            )
         index = param.choices.index(chosen[name]) if name in chosen else 0
         return str(param.value(word, index))
 
@@ -103,8 +107,10 @@ def check(puzzle: Puzzle | str) -> None:
         fn = concrete.on_dynamic(concrete.f) if not concrete.is_vjp else _forward(concrete)
         try:
             result = jax.eval_shape(fn, *specs)
-        except Exception as error:  # the catalog's own f failing is a kit bug: say which variant
-            raise CatalogError(f"{concrete.name} ({label(concrete)})", f"f does not run on its declared argument shapes: {error}") from None
+        except Exception as error:  # noqa: BLE001 - whatever the catalog's f raises is a kit bug: say which variant
+            raise CatalogError(
+                f"{concrete.name} ({label(concrete)})", f"f does not run on its declared argument shapes: {error}"
+            ) from None
         found = tuple(tuple(leaf.shape) for leaf in jax.tree_util.tree_leaves(result))
         if found != concrete.outs:
             raise CatalogError(

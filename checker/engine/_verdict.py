@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 from enum import Enum
 
 import numpy as np

@@ -27,9 +27,10 @@ import functools
 import hashlib
 import os
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -219,7 +220,11 @@ def _jacobian(puzzle: Puzzle) -> Any:
     one: Any
     if puzzle.is_vjp:
         pair = _oracle(puzzle)
-        one = lambda *args: pair(*args)[0]
+
+        def first(*args: Any) -> Any:
+            return pair(*args)[0]
+
+        one = first
     else:
         one = jax.jacfwd(puzzle.on_dynamic(puzzle.f), puzzle.dynamic_argnums())
     batched: Any = jax.vmap(one)

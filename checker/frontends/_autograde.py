@@ -27,18 +27,26 @@ import os
 import re
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
 from checker.engine._assignment import Assignment, BadSetup
-from checker.grading._grade import grade_one
-from checker.grading._gradebook import GRADED, commands_stopped, neutralised, print_neutralised, ungradable, write_atomic
 from checker.engine._report import exposing
-from checker.grading._sandbox import Limits
 from checker.engine._verdict import counted, number, out_of
+from checker.grading._grade import grade_one
+from checker.grading._gradebook import (
+    GRADED,
+    commands_stopped,
+    neutralised,
+    print_neutralised,
+    ungradable,
+    write_atomic,
+)
+from checker.grading._sandbox import Limits
 
 BELOW_THRESHOLD = 1  # --fail-under: the score is below it (the only cause of exit code 1)
 UNGRADABLE = 3  # a single submission the grader could not grade: no score was produced
@@ -70,13 +78,19 @@ def puzzle_feedback(result: dict[str, Any]) -> str:
             lines.append(f"  at {result['location']}")
         draw = result.get("draw")
         if draw:
-            lines.append(f"{exposing(draw['label'], bool(result.get('wrong_on_every_draw')), int(result.get('draws') or 0))}:")
+            lines.append(
+                f"{exposing(draw['label'], bool(result.get('wrong_on_every_draw')), int(result.get('draws') or 0))}:"
+            )
             lines += [f"  {arg} = {_values(value)}" for arg, value in draw.items() if arg != "label"]
     if result.get("path"):
         lines.append(f"File: {result['path']}")
     printed = result.get("output") or ""
     if printed:
-        cut = printed if len(printed) <= OUTPUT_CAP else printed[:OUTPUT_CAP] + f"… ({counted(len(printed) - OUTPUT_CAP, 'more character')})"
+        cut = (
+            printed
+            if len(printed) <= OUTPUT_CAP
+            else printed[:OUTPUT_CAP] + f"… ({counted(len(printed) - OUTPUT_CAP, 'more character')})"
+        )
         lines += ["Your answer printed:", cut]
     if status in ("fail", "error"):
         lines.append(f"See the full report (the Jacobians side by side): jacpuzzles check {result['puzzle']}")
@@ -99,7 +113,11 @@ def _flatten(value: Any) -> list[Any]:
 
 
 def _capped(text: str, cap: int = MESSAGE_CAP) -> str:
-    return text if len(text) <= cap else text[:cap] + f"… ({counted(len(text) - cap, 'more character')}: run jacpuzzles check for all of it)"
+    return (
+        text
+        if len(text) <= cap
+        else text[:cap] + f"… ({counted(len(text) - cap, 'more character')}: run jacpuzzles check for all of it)"
+    )
 
 
 # ---- GitHub Classroom ----
@@ -112,8 +130,19 @@ def classroom_result(doc: dict[str, Any]) -> dict[str, Any]:
     than a 0) and fails the job with the reason."""
     if doc["status"] != GRADED:
         reason = doc.get("reason") or "unknown"
-        message = neutralised(f"NOT GRADED: the grader could not grade this repository: {reason}. This is not a score; ask your instructor.")
-        test = {"name": "jacpuzzles", "status": "error", "score": 0, "message": message, "test_code": "", "filename": "", "line_no": 0}
+        message = neutralised(
+            f"NOT GRADED: the grader could not grade this repository: {reason}. This is not a score; ask your "
+            "instructor."
+        )
+        test = {
+            "name": "jacpuzzles",
+            "status": "error",
+            "score": 0,
+            "message": message,
+            "test_code": "",
+            "filename": "",
+            "line_no": 0,
+        }
         return {"version": 1, "status": "error", "max_score": 0, "tests": [test]}
     tests = [
         {
@@ -149,28 +178,41 @@ def _base64(result: dict[str, Any]) -> str:
     return base64.b64encode(json.dumps(result).encode("ascii")).decode("ascii")
 
 
-def github_classroom(directory: Path, limits: Limits, seed: int, fail_under: float | None, console: Console, progress: Console,
-                     assignment: Assignment | None = None, environ: Mapping[str, str] = os.environ, trust: bool = False) -> int:
+def github_classroom(
+    directory: Path,
+    limits: Limits,
+    seed: int,
+    fail_under: float | None,
+    console: Console,
+    progress: Console,
+    assignment: Assignment | None = None,
+    environ: Mapping[str, str] = os.environ,
+    trust: bool = False,
+) -> int:
     """Grade the repository checked out in `directory` and append `result=<base64>` to the file
     named by `$GITHUB_OUTPUT`; returns the exit code."""
     target = environ.get("GITHUB_OUTPUT", "")
     if not target:
         raise BadSetup(
             "GITHUB_OUTPUT is not set: --github-classroom writes its result to the file named by $GITHUB_OUTPUT, "
-            "which GitHub Actions sets in every step; to try it outside Actions, set it: GITHUB_OUTPUT=result.txt jacpuzzles grade --github-classroom"
+            "which GitHub Actions sets in every step; to try it outside Actions, set it: GITHUB_OUTPUT=result.txt "
+            "jacpuzzles grade --github-classroom"
         )
     try:
         with open(target, "a", encoding="utf-8"):
             pass
     except OSError as exc:
-        raise BadSetup(f"cannot append to GITHUB_OUTPUT={target}: {exc.strerror or exc}; point it at a writable file") from None
+        raise BadSetup(
+            f"cannot append to GITHUB_OUTPUT={target}: {exc.strerror or exc}; point it at a writable file"
+        ) from None
     student = None
     if assignment is not None and assignment.variants:
         student = classroom_student(environ, assignment)
         if student is None:
             raise BadSetup(
-                "variants are on, but the student could not be told from GITHUB_REPOSITORY (`<assignment>-<login>`) or GITHUB_ACTOR: "
-                "list each student's GitHub login in the assignment's [students] table (`\"login\" = \"student-id\"`)"
+                "variants are on, but the student could not be told from GITHUB_REPOSITORY (`<assignment>-<login>`) or "
+                "GITHUB_ACTOR: "
+                'list each student\'s GitHub login in the assignment\'s [students] table (`"login" = "student-id"`)'
             )
         if on_roster([student], assignment) is None:
             reason = unmatched(f"GitHub login {student}", student, assignment)
@@ -183,13 +225,27 @@ def github_classroom(directory: Path, limits: Limits, seed: int, fail_under: flo
     # stopped commands (grade_one neutralises each line of it too); the kit's closing line follows.
     with commands_stopped(console.file):
         if student is not None and assignment is not None:
-            print_neutralised(console, Text(f"grading the variants of student {assignment.student_id(student)}", style="dim"))
+            print_neutralised(
+                console, Text(f"grading the variants of student {assignment.student_id(student)}", style="dim")
+            )
         with tempfile.TemporaryDirectory(prefix="jacpuzzles-classroom-") as out:
-            doc = grade_one(directory, _name(directory), Path(out), limits, seed, console, progress, assignment, student,
-                            trust=trust)
+            doc = grade_one(
+                directory,
+                _name(directory),
+                Path(out),
+                limits,
+                seed,
+                console,
+                progress,
+                assignment,
+                student,
+                trust=trust,
+            )
     with open(target, "a", encoding="utf-8") as f:
         f.write(f"result={encode_classroom(classroom_result(doc))}\n")
-    console.print(Text(f"wrote the Classroom result ({_score(doc)}) to $GITHUB_OUTPUT as the step output `result`", style="dim"))
+    console.print(
+        Text(f"wrote the Classroom result ({_score(doc)}) to $GITHUB_OUTPUT as the step output `result`", style="dim")
+    )
     return _exit_code(doc, fail_under, console)
 
 
@@ -202,7 +258,9 @@ def gradescope_results(doc: dict[str, Any], seconds: float) -> dict[str, Any] | 
     if doc["status"] != GRADED:
         return None
     counts = {s: sum(r["status"] == s for r in doc["results"]) for s in ("pass", "fail", "error", "todo")}
-    summary = f"{out_of(doc['score'], doc['max_score'])}. Puzzles: " + ", ".join(f"{n} {s}" for s, n in counts.items()) + "."
+    summary = (
+        f"{out_of(doc['score'], doc['max_score'])}. Puzzles: " + ", ".join(f"{n} {s}" for s, n in counts.items()) + "."
+    )
     tests = [
         {
             "name": r["puzzle"],
@@ -253,7 +311,8 @@ def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, 
     submission, results = root / "submission", root / "results"
     if not submission.is_dir():
         raise BadSetup(
-            f"no submission folder {submission}: --gradescope grades the files Gradescope puts in /autograder/submission; "
+            f"no submission folder {submission}: --gradescope grades the files Gradescope puts in "
+            "/autograder/submission; "
             "to try it elsewhere, pass --gradescope-root DIR, a folder holding submission/"
         )
     target = results / "results.json"
@@ -267,7 +326,8 @@ def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, 
         known = gradescope_identities(root)
         if not known:
             raise BadSetup(
-                f"variants are on, but {root / 'submission_metadata.json'} names no student (users[0].email, sid or id): "
+                f"variants are on, but {root / 'submission_metadata.json'} names no student (users[0].email, sid or "
+                "id): "
                 "Gradescope writes it for every submission; to try it elsewhere, put one in --gradescope-root"
             )
         student = on_roster(known, assignment)
@@ -275,7 +335,12 @@ def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, 
             reason = unmatched("Gradescope's " + ", ".join(known), known[0], assignment)
             # The one results.json without a grade: Gradescope shows students only its `output`.
             write_atomic(target, json.dumps(not_graded_results(reason), indent=2) + "\n")
-            console.print(Text(f"NOT GRADED: {reason} {target} says so to the student, with score 0, which is not a grade.", style="bold red"))
+            console.print(
+                Text(
+                    f"NOT GRADED: {reason} {target} says so to the student, with score 0, which is not a grade.",
+                    style="bold red",
+                )
+            )
             return UNGRADABLE
         console.print(Text(f"grading the variants of student {assignment.student_id(student)}", style="dim"))
     start = time.monotonic()
@@ -284,11 +349,14 @@ def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, 
                         trust=trust)
     written = gradescope_results(doc, time.monotonic() - start)
     if written is None:
-        console.print(Text(
-            f"NOT GRADED: {doc.get('reason') or 'unknown'}. No results.json was written, so Gradescope shows "
-            "\"The autograder failed to execute correctly\" instead of a score (never a 0): fix the cause, then re-run the autograder on this submission.",
-            style="bold red",
-        ))
+        console.print(
+            Text(
+                f"NOT GRADED: {doc.get('reason') or 'unknown'}. No results.json was written, so Gradescope shows "
+                '"The autograder failed to execute correctly" instead of a score (never a 0): fix the cause, then '
+                're-run the autograder on this submission.',
+                style="bold red",
+            )
+        )
         return UNGRADABLE
     write_atomic(target, json.dumps(written, indent=2) + "\n")
     console.print(Text(f"wrote {target} ({_score(doc)})", style="dim"))
@@ -315,7 +383,12 @@ def gradescope_identities(root: Path) -> list[str]:
     found = []
     for field in ("email", "sid", "id"):
         value = first.get(field)
-        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip() and not _CONTROL.search(str(value)):
+        if (
+            isinstance(value, (str, int))
+            and not isinstance(value, bool)
+            and str(value).strip()
+            and not _CONTROL.search(str(value))
+        ):
             found.append(str(value).strip())
     return list(dict.fromkeys(found))
 
@@ -347,9 +420,11 @@ def unmatched(what: str, example: str, assignment: Assignment) -> str:
     """Why a student the roster does not list is not graded, and what fixes it."""
     return (
         f"this assignment gives each student their own variants, and the student here ({what}) is not on its roster "
-        f"([students] in the assignment file lists {counted(len(assignment.students), 'student')}, not this one): graded, the answers "
-        f"would be judged against variants that are not this student's, so nothing was graded. To fix it, the instructor adds "
-        f"`\"{example}\" = \"STUDENT-ID\"` to [students] (STUDENT-ID: the id the student gave `jacpuzzles init --student`) "
+        f"([students] in the assignment file lists {counted(len(assignment.students), 'student')}, not this one): "
+        "graded, the answers "
+        "would be judged against variants that are not this student's, so nothing was graded. To fix it, the "
+        "instructor adds "
+        f'`"{example}" = "STUDENT-ID"` to [students] (STUDENT-ID: the id the student gave `jacpuzzles init --student`) '
         "and re-runs the autograder on this submission."
     )
 
@@ -380,7 +455,9 @@ def classroom_student(environ: Mapping[str, str], assignment: Assignment | None 
         return actor if actor and not actor.endswith("[bot]") else None
     if actor and repository.lower().endswith("-" + actor.lower()):
         return repository[len(repository) - len(actor):]
-    roster = sorted((name for name, _ in (assignment.students if assignment is not None else ())), key=len, reverse=True)
+    roster = sorted(
+        (name for name, _ in (assignment.students if assignment is not None else ())), key=len, reverse=True
+    )
     return next((name for name in roster if repository.lower().endswith("-" + name.lower())), None)
 
 
@@ -400,21 +477,57 @@ def log_console(console: Console, environ: Mapping[str, str] = os.environ) -> Co
                    force_terminal=console.is_terminal, color_system=console.color_system)  # type: ignore[arg-type]
 
 
-def run(args: argparse.Namespace, limits: Limits, seed: int, console: Console, progress: Console, assignment: Assignment | None = None) -> int:
+def run(
+    args: argparse.Namespace,
+    limits: Limits,
+    seed: int,
+    console: Console,
+    progress: Console,
+    assignment: Assignment | None = None,
+) -> int:
     """`jacpuzzles grade --github-classroom [DIR]` or `--gradescope`: check the combination of
     options, grade, write the platform's output; returns the exit code."""
     console = log_console(console)
     if args.github_classroom is not None and args.gradescope:
         raise BadSetup("--github-classroom and --gradescope grade for different platforms: pass one of them")
     mode = "--github-classroom" if args.gradescope is False else "--gradescope"
-    extra = [flag for flag, value in (("SUBMISSIONS", args.submissions), ("--out", args.out), ("--shard", getattr(args, "shard", None))) if value is not None]
+    extra = [
+        flag
+        for flag, value in (
+            ("SUBMISSIONS", args.submissions),
+            ("--out", args.out),
+            ("--shard", getattr(args, "shard", None)),
+        )
+        if value is not None
+    ]
     extra += ["--merge"] if getattr(args, "merge", False) else []
     if extra:
-        raise BadSetup(f"{mode} grades one submission and writes where its platform reads: drop {' and '.join(extra)} (for grading a class)")
+        raise BadSetup(
+            f"{mode} grades one submission and writes where its platform reads: drop {' and '.join(extra)} (for "
+            "grading a class)"
+        )
     try:
         if args.gradescope:
-            return gradescope(Path(args.gradescope_root), limits, seed, args.fail_under, console, progress, assignment, trust=bool(getattr(args, "trust_submissions", False)))
-        return github_classroom(Path(args.github_classroom), limits, seed, args.fail_under, console, progress, assignment, trust=bool(getattr(args, "trust_submissions", False)))
+            return gradescope(
+                Path(args.gradescope_root),
+                limits,
+                seed,
+                args.fail_under,
+                console,
+                progress,
+                assignment,
+                trust=bool(getattr(args, "trust_submissions", False)),
+            )
+        return github_classroom(
+            Path(args.github_classroom),
+            limits,
+            seed,
+            args.fail_under,
+            console,
+            progress,
+            assignment,
+            trust=bool(getattr(args, "trust_submissions", False)),
+        )
     except KeyboardInterrupt:
         progress.print(Text("jacpuzzles: interrupted (Ctrl-C); no result was written", style="yellow"))
         return INTERRUPTED
@@ -430,7 +543,13 @@ def class_exit_code(out: Path, fail_under: float, console: Console) -> int:
         console.print(Text(f"no submission was graded: that fails --fail-under {fail_under:g}", style="bold red"))
         return BELOW_THRESHOLD
     if low:
-        console.print(Text(f"{len(low)} of {counted(len(rows), 'submission')} below --fail-under {fail_under:g} or ungradable: {', '.join(low)}", style="bold red"))
+        console.print(
+            Text(
+                f"{len(low)} of {counted(len(rows), 'submission')} below --fail-under {fail_under:g} or ungradable: "
+                f"{', '.join(low)}",
+                style="bold red",
+            )
+        )
         return BELOW_THRESHOLD
     return 0
 

@@ -20,8 +20,9 @@ from __future__ import annotations
 import io
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -29,17 +30,31 @@ SUITE = "jacpuzzles"  # the collector's name: junit's classname, the first part 
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("jacpuzzles", "jacpuzzles: one test per puzzle (docs/autograding.md)")
+    group = parser.getgroup("jacpuzzles", "jacpuzzles: one test per puzzle (`jacpuzzles docs autograding`)")
     group.addoption("--jacpuzzles", action="store_true", default=False,
                     help="test the answers in --jacpuzzles-dir: one test per puzzle; nothing else is collected")
-    group.addoption("--jacpuzzles-dir", default=None, metavar="DIR",
-                    help="folder holding the answer files <puzzle>.py, at any depth (default: the workspace you are in, else ./puzzles)")
+    group.addoption(
+        "--jacpuzzles-dir",
+        default=None,
+        metavar="DIR",
+        help="folder holding the answer files <puzzle>.py, at any depth (default: the workspace you are in, else "
+             "./puzzles)",
+    )
     group.addoption("--jacpuzzles-seed", type=int, default=None, metavar="N",
                     help="seed of the input draws (default: the kit's, as `jacpuzzles check`)")
-    group.addoption("--jacpuzzles-assignment", default=None, metavar="FILE",
-                    help="the instructor's assignment file: its puzzles, points, seed and (with variants on) each student's own variants")
-    group.addoption("--jacpuzzles-student", default=None, metavar="ID",
-                    help="with an assignment that has variants on: the student id whose variants are graded (e.g. \"$GITHUB_ACTOR\")")
+    group.addoption(
+        "--jacpuzzles-assignment",
+        default=None,
+        metavar="FILE",
+        help="the instructor's assignment file: its puzzles, points, seed and (with variants on) each student's own "
+             "variants",
+    )
+    group.addoption(
+        "--jacpuzzles-student",
+        default=None,
+        metavar="ID",
+        help='with an assignment that has variants on: the student id whose variants are graded (e.g. "$GITHUB_ACTOR")',
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -71,8 +86,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if record is not None and file is None:
         # The record is the student's own file: its puzzles and points are not the instructor's word.
         raise pytest.UsageError(
-            f"{answers} is student {record.student}'s workspace for an assignment: pass the instructor's file and the id, "
-            f"`--jacpuzzles-assignment FILE --jacpuzzles-student {record.student}`, so that the assignment's puzzles, points "
+            f"{answers} is student {record.student}'s workspace for an assignment: pass the instructor's file and the "
+            "id, "
+            f"`--jacpuzzles-assignment FILE --jacpuzzles-student {record.student}`, so that the assignment's puzzles, "
+            "points "
             "and variants are graded; `jacpuzzles check` checks them as the workspace records them"
         )
     if not answers.is_dir():
@@ -98,7 +115,9 @@ class _Session:
         return True  # the file system holds no test of ours: importing the repository's would run its code
 
     @pytest.hookimpl(tryfirst=True)  # before -k and -m deselect: they apply to our items too
-    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    def pytest_collection_modifyitems(
+        self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
         from checker.engine import _assignment
 
         self._session = session
@@ -136,15 +155,19 @@ class _Session:
         try:
             self._grade(names)
         except Exception as exc:  # noqa: BLE001 - the grader's own failure: every item reports it, once graded
-            self._reason = f"the answers in {self.answers} could not be graded: the grader failed: {type(exc).__name__}: {exc}"
+            self._reason = (
+                f"the answers in {self.answers} could not be graded: the grader failed: {type(exc).__name__}: {exc}"
+            )
         if reporter is not None:
             outcome = "could not grade them" if self._reason is not None else "graded"
-            reporter.write_line(f"jacpuzzles: {outcome} in {time.monotonic() - start:.1f} s (not counted in any test's time)")
+            reporter.write_line(
+                f"jacpuzzles: {outcome} in {time.monotonic() - start:.1f} s (not counted in any test's time)"
+            )
 
     def _grade(self, names: list[str]) -> None:
-        from rich.console import Console
-
         import dataclasses
+
+        from rich.console import Console
 
         from checker.engine._assignment import BadSetup, default, load, resolve
         from checker.grading._grade import grade_one
@@ -159,8 +182,17 @@ class _Session:
         quiet = Console(file=io.StringIO(), width=100)
         try:
             with tempfile.TemporaryDirectory(prefix="jacpuzzles-pytest-") as out:
-                doc = grade_one(self.answers, "answers", Path(out), Limits(given.timeout, given.memory_mb), given.seed, quiet, quiet, chosen,
-                                student or None)
+                doc = grade_one(
+                    self.answers,
+                    "answers",
+                    Path(out),
+                    Limits(given.timeout, given.memory_mb),
+                    given.seed,
+                    quiet,
+                    quiet,
+                    chosen,
+                    student or None,
+                )
         except BadSetup as exc:
             self._reason = str(exc)
             return

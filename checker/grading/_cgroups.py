@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 CONTROLLERS = ("memory", "pids")
 ROOT = Path("/sys/fs/cgroup")

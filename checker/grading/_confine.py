@@ -15,18 +15,38 @@ import fnmatch
 import os
 import sys
 import sysconfig
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 from checker.grading import _landlock
-from checker.grading._messages import Config
 from checker.grading._linux import (
-    AF_NETLINK, CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWUSER, CLONE_NEWUTS, MNT_DETACH, PR_SET_PDEATHSIG, MS_BIND, MS_NODEV, MS_NOEXEC,
-    MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, libc, mount, pivot_root, prctl, unshare,
+    AF_NETLINK,
+    CLONE_NEWIPC,
+    CLONE_NEWNET,
+    CLONE_NEWNS,
+    CLONE_NEWPID,
+    CLONE_NEWUSER,
+    CLONE_NEWUTS,
+    MNT_DETACH,
+    MS_BIND,
+    MS_NODEV,
+    MS_NOEXEC,
+    MS_NOSUID,
+    MS_PRIVATE,
+    MS_RDONLY,
+    MS_REC,
+    MS_REMOUNT,
+    PR_SET_PDEATHSIG,
+    libc,
+    mount,
+    pivot_root,
+    prctl,
+    unshare,
 )
+from checker.grading._messages import Config
 
 TMP_SIZE = "64m"  # each private /tmp, /var/tmp, /dev/shm a worker gets
 PRIVATE = ("/tmp", "/var/tmp", "/dev/shm")  # each a private, empty, size-capped tmpfs in a worker

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
-import functools
 import hashlib
 import json
 import os
@@ -22,20 +21,33 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from checker.engine import _assignment, _catalog, _numerics, _oracles, _report, _sampling, _solutions, _source_scan, _stubs, _variants
-from checker.grading import _gradebook, _journal, _sandbox, _scratch, _submissions
-from checker.engine._assignment import Assignment
-from checker.engine._assignment import BadSetup as BadSetup  # defined there, raised and caught as `_grade.BadSetup`
-from checker.grading._shard import Shard
+from checker.engine import (
+    _assignment,
+    _catalog,
+    _numerics,
+    _oracles,
+    _report,
+    _sampling,
+    _solutions,
+    _source_scan,
+    _stubs,
+    _variants,
+)
+from checker.engine._assignment import (
+    Assignment,
+    BadSetup as BadSetup,  # defined there, raised and caught as `_grade.BadSetup`
+)
 from checker.engine._catalog import Choices, Puzzle, puzzle_named
 from checker.engine._runner import Run
-from checker.grading._sandbox import Limits
 from checker.engine._verdict import Diagnosis, Kind, Status, Verdict, counted, with_texts
+from checker.grading import _gradebook, _journal, _sandbox, _scratch, _submissions
+from checker.grading._sandbox import Limits
+from checker.grading._shard import Shard
 
 GRADER_VERSION = 3  # bump when grading changes what a journaled result would be
 
@@ -294,7 +306,7 @@ def _catalog_digest() -> str:
     digest = hashlib.sha256()
     for path in sorted(_catalog._DATA.glob("*.toml")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    for folder, text in _catalog.packs():
+    for _, text in _catalog.packs():
         digest.update(b"pack\0" + text.encode())
     return digest.hexdigest()
 
@@ -414,8 +426,8 @@ def _gather(plan: Plan, doc: dict[str, Any], sandbox: _sandbox.Pool | str | None
     for the integrity report. Written only once the runs are complete (else retried next run).
     `memo` keeps what an answer file (by the digest of its bytes) gave on a slot, across the
     class: a file handed in by many (a published answer) runs once per slot."""
-    from checker.grading import _evidence
     from checker.engine._engine import _verdict
+    from checker.grading import _evidence
 
     files = plan.answers.files if plan.answers is not None else {}
     failing = [r["puzzle"] for r in doc.get("results", []) if r.get("status") in (Status.FAIL.value, Status.ERROR.value) and r.get("puzzle") in plan.runnable()]
@@ -433,7 +445,7 @@ def _gather(plan: Plan, doc: dict[str, Any], sandbox: _sandbox.Pool | str | None
             return
     elif items:
         return
-    for (slot, path), run in zip(items, runs):
+    for (slot, _), run in zip(items, runs):
         verdict = _verdict(_slot_puzzle(slot), draws[slot], run, seed, expected.get(slot))
         wrong_blocks = run.problem is None and bool(run.answers)
         gave = "fits" if verdict.status == Status.PASS else (f"wrong {_evidence.fingerprint(run.answers)}" if wrong_blocks else "")

@@ -19,8 +19,9 @@ import statistics
 import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, Iterator, Sequence
+from typing import IO, Any
 
 from rich.console import Console
 from rich.text import Text

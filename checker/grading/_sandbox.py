@@ -31,10 +31,11 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import IO, Any, Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -45,8 +46,8 @@ from checker.engine._runner import Problem, Run
 from checker.engine._sampling import Draw
 from checker.engine._verdict import Kind, Status
 from checker.grading import _landlock, _linux
-from checker.grading._messages import Config, Job
 from checker.grading._cgroups import oom_recorded
+from checker.grading._messages import Config, Job
 from checker.grading._worker import BATCH, CURRENT
 
 STARTUP_BUDGET = 120.0  # seconds for the zygote to import JAX, or a worker to start (a busy machine)

@@ -14,14 +14,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import sys
 import os
 import stat
+import sys
 import zipfile
 import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import IO, BinaryIO, Callable, Sequence
+from typing import IO, BinaryIO
 
 from checker.engine._catalog import puzzle_named
 from checker.engine._stubs import relative_path

@@ -292,7 +292,7 @@ def _save(out: Path, index: int, run: Run, memory_mb: int) -> None:
     arrays: dict[str, np.ndarray] = {}
     dtypes: list[list[str]] = []
     if stacked:
-        for j, (_, dtype) in enumerate(layout):
+        for j, _ in enumerate(layout):
             arrays[str(j)] = _portable(np.stack([blocks[j] for blocks in draws]))
         dtypes = [[dtype.name for _, dtype in layout]]
     else:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import ast
 import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
 
@@ -79,7 +80,9 @@ class Checked:
         return html(self.verdict)
 
 
-def check(name: str, jac: Callable[..., Any], *, seed: int = DEFAULT_SEED, variant: Mapping[str, Any] | None = None) -> Checked:
+def check(
+    name: str, jac: Callable[..., Any], *, seed: int = DEFAULT_SEED, variant: Mapping[str, Any] | None = None
+) -> Checked:
     """Check an answer function for puzzle `name` in a notebook or script, without raising on a
     wrong answer.
 
@@ -122,7 +125,9 @@ def install_requirement(given: str | None = None) -> tuple[str, str]:
         vcs = record.get("vcs_info")
         if isinstance(vcs, dict) and isinstance(vcs.get("vcs"), str):
             commit = vcs.get("commit_id") or vcs.get("requested_revision")
-            return f"jacpuzzles @ {vcs['vcs']}+{url}" + (f"@{commit}" if commit else ""), "the same kit, from where it was installed"
+            return f"jacpuzzles @ {vcs['vcs']}+{url}" + (
+                f"@{commit}" if commit else ""
+            ), "the same kit, from where it was installed"
         if not url.startswith("file:"):
             return f"jacpuzzles @ {url}", "the same kit, from where it was installed"
         return f"jacpuzzles @ {url}", _LOCAL
@@ -132,7 +137,10 @@ def install_requirement(given: str | None = None) -> tuple[str, str]:
     return "jacpuzzles", "from the package index (give `notebook --install-from URL` for another source)"
 
 
-_LOCAL = "from a folder or file on the machine that wrote this notebook (for Colab, write it with `jacpuzzles notebook --install-from URL_OR_WHEEL`)"
+_LOCAL = (
+    "from a folder or file on the machine that wrote this notebook (for Colab, write it with `jacpuzzles notebook "
+    "--install-from URL_OR_WHEEL`)"
+)
 
 
 def _markdown(text: str) -> dict[str, Any]:
@@ -182,7 +190,9 @@ def _only_raises(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return len(node.body) == 1 and isinstance(node.body[0], ast.Raise)
 
 
-def chapter_notebook(chapter: Chapter, answers: Mapping[str, str] | None = None, install: tuple[str, str] | None = None) -> dict[str, Any]:
+def chapter_notebook(
+    chapter: Chapter, answers: Mapping[str, str] | None = None, install: tuple[str, str] | None = None
+) -> dict[str, Any]:
     """The chapter as an nbformat v4 notebook (a JSON-ready dict).
 
     Args:
@@ -196,15 +206,22 @@ def chapter_notebook(chapter: Chapter, answers: Mapping[str, str] | None = None,
     own = _OWN if any(p.variant for p in chapter.puzzles) else ""
     cells = [
         _markdown(f"# {chapter.title}\n\n{chapter.summary}\n\n" + _NOTE.format(answer="` or `".join(names)) + own),
-        _code(_INSTALL.format(note=note, requirement=requirement) + _SETUP + (_PACK.format(folder=str(chapter.pack)) if chapter.pack is not None else "")),
+        _code(
+            _INSTALL.format(note=note, requirement=requirement)
+            + _SETUP
+            + (_PACK.format(folder=str(chapter.pack)) if chapter.pack is not None else "")
+        ),
     ]
     for number, p in enumerate(chapter.puzzles, 1):
         shapes = ", ".join(str(s) for s in p.jac_shapes())
         what = "Cotangent" if p.is_vjp else "Jacobian"
-        cells.append(_markdown(
-            f"## {number}. {p.title} (`{p.name}`)\n\n{p.statement}\n\n"
-            f"{what} shape{'s' if len(p.jac_shapes()) > 1 else ''}: {shapes} · {p.points} point{'' if p.points == 1 else 's'}"
-        ))
+        cells.append(
+            _markdown(
+                f"## {number}. {p.title} (`{p.name}`)\n\n{p.statement}\n\n"
+                f"{what} shape{'s' if len(p.jac_shapes()) > 1 else ''}: {shapes} · {p.points} "
+                f"point{'' if p.points == 1 else 's'}"
+            )
+        )
         cells.append(_code(p.code.rstrip()))
         answer = answers.get(p.name)
         cells.append(_code(stub_cell(p) if answer is None else answer))

@@ -44,13 +44,15 @@ def html(verdict: Verdict, seed_shown: bool = True) -> str:
     colour = _COLOUR[v.status]
     parts = [
         '<div style="font-family:system-ui,sans-serif;font-size:14px;line-height:1.45">',
-        f'<div style="font-weight:bold;color:{colour}">{_MARK[v.status]} {escape(v.puzzle)}: {v.status.value.upper()}</div>',
+        f'<div style="font-weight:bold;color:{colour}">{_MARK[v.status]} {escape(v.puzzle)}: '
+        f'{v.status.value.upper()}</div>',
     ]
     if v.status is Status.PASS or not v.diagnoses:
         parts.append(f"<div>{escape(v.message)}</div>")
     if v.diagnoses:
         items = "".join(
-            f'<li>{escape(d.message)} <span style="color:#6e7781">[{escape(d.kind.value)}]</span></li>' for d in v.diagnoses
+            f'<li>{escape(d.message)} <span style="color:#6e7781">[{escape(d.kind.value)}]</span></li>'
+            for d in v.diagnoses
         )
         parts.append(f'<ul style="margin:4px 0">{items}</ul>')
     location = cell_location(v.location)
@@ -75,13 +77,29 @@ def _failure(v: Verdict, failure: Failure, seed_shown: bool) -> list[str]:
     shown = f"Exposed by {draw_phrase(failure.draw_label)}"
     if failure.everywhere and v.draws > 1:
         shown = f"Wrong on all {v.draws} draws; shown on {draw_phrase(failure.draw_label)}"
-    lines = [f"{name} = {np.array2string(np.asarray(value), precision=4, max_line_width=100, threshold=64)}" for name, value in failure.draw.items()]
+    lines = [
+        f"{name} = {np.array2string(np.asarray(value), precision=4, max_line_width=100, threshold=64)}"
+        for name, value in failure.draw.items()
+    ]
     split = max(failure.expected.ndim - 1, 0) if failure.cotangent else failure.out_ndim
     yours_split = split if failure.wrong is not None else min(split, max(failure.yours.ndim - 1, 0))
     wrong = f", {failure.wrong_count} wrong" if failure.wrong is not None else ", wrong shape"
     panels = [
-        Panel(f"expected {failure.block} {failure.expected.shape}", failure.expected, split, failure.out_label, failure.arg),
-        Panel(f"yours {failure.yours.shape}{wrong}", failure.yours, yours_split, failure.out_label, failure.arg, failure.wrong),
+        Panel(
+            f"expected {failure.block} {failure.expected.shape}",
+            failure.expected,
+            split,
+            failure.out_label,
+            failure.arg,
+        ),
+        Panel(
+            f"yours {failure.yours.shape}{wrong}",
+            failure.yours,
+            yours_split,
+            failure.out_label,
+            failure.arg,
+            failure.wrong,
+        ),
     ]
     picture = svg(f"{v.puzzle}: {v.status.value} on {draw_phrase(failure.draw_label)}", panels)
     return [

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -84,7 +84,10 @@ def _panel(panel: Panel, x0: int, y0: int) -> tuple[list[str], int, int]:
     upright = 6 * longest + 2 <= cell * every_col  # else written vertically
     top = 22 + (14 if upright else 7 * longest + 8)
     # A title longer than the grid widens the panel, so the next panel's title never overlaps it.
-    width, height = math.ceil(max(left + cols * cell, left + _TEXT_WIDTH["panel"] * len(panel.title))) + 8, top + rows * cell + 30
+    width, height = (
+        math.ceil(max(left + cols * cell, left + _TEXT_WIDTH["panel"] * len(panel.title))) + 8,
+        top + rows * cell + 30,
+    )
     finite = grid[np.isfinite(grid)]
     biggest = float(np.max(np.abs(finite), initial=0.0))
     out: list[str] = [f'<g transform="translate({x0},{y0})">']
@@ -108,20 +111,27 @@ def _panel(panel: Panel, x0: int, y0: int) -> tuple[list[str], int, int]:
     for r, c in np.argwhere(grid != 0):
         value = float(grid[r, c])
         out.append(
-            f'<rect x="{left + c * cell}" y="{top + r * cell}" width="{cell}" height="{cell}" fill="{_color(value, biggest)}">'
-            f"<title>d {escape(panel.out_name)}[{row_labels[r]}] / d {escape(panel.in_name)}[{col_labels[c]}] = {_number(value)}</title></rect>"
+            f'<rect x="{left + c * cell}" y="{top + r * cell}" width="{cell}" height="{cell}" '
+            f'fill="{_color(value, biggest)}">'
+            f"<title>d {escape(panel.out_name)}[{row_labels[r]}] / d {escape(panel.in_name)}[{col_labels[c]}] = "
+            f"{_number(value)}</title></rect>"
         )
     if cell >= 8:
         lines = [f"M{left} {top + r * cell}h{cols * cell}" for r in range(rows + 1)]
         lines += [f"M{left + c * cell} {top}v{rows * cell}" for c in range(cols + 1)]
         out.append(f'<path d="{"".join(lines)}" stroke="#d9d9d9" stroke-width="0.5" fill="none"/>')
-    out.append(f'<rect x="{left}" y="{top}" width="{cols * cell}" height="{rows * cell}" fill="none" stroke="#999" stroke-width="0.8"/>')
+    out.append(
+        f'<rect x="{left}" y="{top}" width="{cols * cell}" height="{rows * cell}" fill="none" stroke="#999" '
+        'stroke-width="0.8"/>'
+    )
     if wrong is not None:
         for r, c in np.argwhere(wrong):
             x, y = left + int(c) * cell, top + int(r) * cell
             out.append(
-                f'<rect x="{x + 1}" y="{y + 1}" width="{cell - 2}" height="{cell - 2}" fill="none" stroke="#000" stroke-width="2"/>'
-                f'<line x1="{x + 2}" y1="{y + 2}" x2="{x + cell - 2}" y2="{y + cell - 2}" stroke="#000" stroke-width="1.2"/>'
+                f'<rect x="{x + 1}" y="{y + 1}" width="{cell - 2}" height="{cell - 2}" fill="none" stroke="#000" '
+                'stroke-width="2"/>'
+                f'<line x1="{x + 2}" y1="{y + 2}" x2="{x + cell - 2}" y2="{y + cell - 2}" stroke="#000" '
+                'stroke-width="1.2"/>'
             )
     mid_x, mid_y = left + cols * cell / 2, top + rows * cell / 2
     out.append(
@@ -163,7 +173,10 @@ def svg(title: str, panels: Sequence[Panel], note: str = "") -> str:
         f'<text x="8" y="18" class="title">{escape(title)}</text>',
     ]
     tail = [f'<text x="8" y="{30 + height + 12}" class="note">{escape(legend)}</text>']
-    tail += [f'<text x="8" y="{30 + height + 28 + 16 * k}" class="note">{escape(line)}</text>' for k, line in enumerate(notes)]
+    tail += [
+        f'<text x="8" y="{30 + height + 28 + 16 * k}" class="note">{escape(line)}</text>'
+        for k, line in enumerate(notes)
+    ]
     return "\n".join(head + parts + tail + ["</svg>"]) + "\n"
 
 
@@ -207,16 +220,29 @@ def answer_picture(puzzle: Puzzle, path: Path, seed: int = 0) -> tuple[str | Non
     from checker.engine import _numerics, _runner, _sampling
     from checker.engine._engine import check_files
 
-    verdict = check_files([(puzzle.name, path)], seed, variants={puzzle.name: dict(puzzle.variant)})[0]  # `puzzle`'s own variant
+    verdict = check_files([(puzzle.name, path)], seed, variants={puzzle.name: dict(puzzle.variant)})[
+        0
+    ]  # `puzzle`'s own variant
     failure = verdict.failure
     if failure is not None:
         split = failure.out_ndim if not failure.cotangent else max(failure.expected.ndim - 1, 0)
         yours_split = split if failure.wrong is not None else min(split, max(failure.yours.ndim - 1, 0))
         panels = [
-            Panel(f"expected {failure.block} {failure.expected.shape}", failure.expected, split, failure.out_label, failure.arg),
             Panel(
-                f"yours {failure.yours.shape}" + (f", {failure.wrong_count} wrong" if failure.wrong is not None else ", wrong shape"),
-                failure.yours, yours_split, failure.out_label, failure.arg, failure.wrong,
+                f"expected {failure.block} {failure.expected.shape}",
+                failure.expected,
+                split,
+                failure.out_label,
+                failure.arg,
+            ),
+            Panel(
+                f"yours {failure.yours.shape}"
+                + (f", {failure.wrong_count} wrong" if failure.wrong is not None else ", wrong shape"),
+                failure.yours,
+                yours_split,
+                failure.out_label,
+                failure.arg,
+                failure.wrong,
             ),
         ]
         title = f"{puzzle.name}: {verdict.status.value} on {draw_phrase(failure.draw_label)} (seed {seed})"

@@ -25,12 +25,13 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.columns import Columns
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.live import Live
 from rich.progress_bar import ProgressBar
 from rich.segment import Segment
@@ -38,10 +39,10 @@ from rich.table import Table
 from rich.text import Text
 
 from checker.engine import _catalog, _variants
-from checker.learner import _state, _workspace
 from checker.engine._catalog import Puzzle
 from checker.engine._settings import DEFAULT_SEED, DEFAULT_TIMEOUT
 from checker.engine._stubs import find_answers, relative_path
+from checker.learner import _state, _workspace
 
 if TYPE_CHECKING:
     from checker.engine._verdict import Verdict
@@ -50,9 +51,35 @@ POLL_ENV = "JACPUZZLES_POLL"
 POLL_DELAY_MS = 100  # when polling: how often the folder is scanned
 STEP_MS = 25  # a save is reported once the folder has been quiet this long (watchfiles: 50)
 # File systems whose changes made on another machine send no inotify events (/proc/mounts names).
-NETWORK_FS = frozenset({"nfs", "nfs4", "cifs", "smb", "smb3", "smbfs", "ncpfs", "afs", "9p", "drvfs", "vboxsf", "virtiofs", "fuse.sshfs", "sshfs", "prl_fs", "vmhgfs", "fuse.vmhgfs-fuse"})
+NETWORK_FS = frozenset(
+    {
+        "nfs",
+        "nfs4",
+        "cifs",
+        "smb",
+        "smb3",
+        "smbfs",
+        "ncpfs",
+        "afs",
+        "9p",
+        "drvfs",
+        "vboxsf",
+        "virtiofs",
+        "fuse.sshfs",
+        "sshfs",
+        "prl_fs",
+        "vmhgfs",
+        "fuse.vmhgfs-fuse",
+    }
+)
 KEYS = (("h", "hint"), ("n", "next puzzle"), ("l", "list"), ("q", "quit"))
-STATUS_STYLE = {"pass": "bold green", "fail": "bold red", "error": "bold magenta", "todo": "yellow", "unchecked": "cyan"}
+STATUS_STYLE = {
+    "pass": "bold green",
+    "fail": "bold red",
+    "error": "bold magenta",
+    "todo": "yellow",
+    "unchecked": "cyan",
+}
 STATUS_MARK = {"pass": "✔", "fail": "✘", "error": "!", "todo": "…", "unchecked": "?"}
 Event = tuple[str, object]
 TICK_S = 0.25  # while a check runs: how often the time shown is updated
@@ -123,7 +150,7 @@ def _watch_files(root: Path, events: queue.Queue[Event], stop: threading.Event, 
             ):
                 events.put(("files", {Path(p) for _, p in changes}))
             return
-        except Exception as exc:  # noqa: BLE001 - no inotify, a watch limit reached: poll instead
+        except (OSError, RuntimeError) as exc:  # watchfiles' errors: no inotify, a watch limit reached: poll instead
             events.put(("polling", f"file events unavailable ({exc}); polling every {POLL_DELAY_MS} ms"))
     _poll_files(root, events, stop)
 
@@ -177,7 +204,9 @@ def _read_keys(fd: int, events: queue.Queue[Event], stop: threading.Event) -> No
             events.put(("key", ch))
 
 
-def _warm(name: str | None, seed: int, events: queue.Queue[Event], variants: dict[str, dict[str, Any]] | None = None) -> None:
+def _warm(
+    name: str | None, seed: int, events: queue.Queue[Event], variants: dict[str, dict[str, Any]] | None = None
+) -> None:
     """Import JAX and the checker, and compute `name`'s expected Jacobians (cached on disk)."""
     problem = None
     try:
@@ -189,7 +218,7 @@ def _warm(name: str | None, seed: int, events: queue.Queue[Event], variants: dic
             puzzle = _variants.variant(name, (variants or {}).get(name))
             with _numerics.pinned():
                 _engine._expected([(puzzle, _sampling.draws(puzzle, seed))])
-    except Exception as exc:  # noqa: BLE001 - the check itself will report whatever is wrong
+    except Exception as exc:  # noqa: BLE001 - a warm-up may fail any way; the check itself reports it
         problem = f"warm-up failed: {type(exc).__name__}: {exc}"
     events.put(("warm", problem))
 
@@ -287,7 +316,12 @@ class Trimmed:
         if len(rendered) > self.lines:
             hidden = len(rendered) - max(self.lines - 1, 0)
             rendered = rendered[: max(self.lines - 1, 0)]
-            note = Text(f"… {hidden} more line{'' if hidden == 1 else 's'}: {self.more}", style="dim", no_wrap=True, overflow="ellipsis")
+            note = Text(
+                f"… {hidden} more line{'' if hidden == 1 else 's'}: {self.more}",
+                style="dim",
+                no_wrap=True,
+                overflow="ellipsis",
+            )
             rendered += console.render_lines(note, options.update(height=None), pad=False)[:1]
         for line in rendered[: max(self.lines, 0)]:
             yield from line
@@ -306,7 +340,9 @@ def _placeholder(session: Session) -> Text:
     path = session.root / relative_path(session.puzzle(name))
     text = Text(f"{STATUS_MARK.get(status, '?')} {name}: {status.upper()}\n", style=STATUS_STYLE.get(status, ""))
     if status == "todo":
-        text.append(f"  fill in `{session.puzzle(name).answer_name}` in {path} below the marker line, and save.\n  ", style="")
+        text.append(
+            f"  fill in `{session.puzzle(name).answer_name}` in {path} below the marker line, and save.\n  ", style=""
+        )
         text.append(f"`jacpuzzles show {name}` shows the puzzle; h reveals a hint.", style="dim")
     else:
         text.append(f"  from the last check; save {path} to check it again.", style="")
@@ -330,7 +366,13 @@ def _listing(session: Session, width: int) -> RenderableType:
     """The chapter tables with each followed puzzle's status."""
     tables = []
     for chapter in _catalog.chapters():
-        table = Table(title=f"{chapter.title} ({chapter.name})", title_justify="left", show_edge=False, pad_edge=False, min_width=40)
+        table = Table(
+            title=f"{chapter.title} ({chapter.name})",
+            title_justify="left",
+            show_edge=False,
+            pad_edge=False,
+            min_width=40,
+        )
         for column in ("#", "puzzle", "status"):
             table.add_column(column, justify="right" if column == "#" else "left")
         for number, p in enumerate(chapter.puzzles, 1):
@@ -352,7 +394,10 @@ class WatchScreen:
         s = self.session
         total = len(s.order)
         bar = Table.grid(padding=(0, 1))
-        bar.add_row(ProgressBar(total=max(total, 1), completed=s.passed, width=30), Text(f"{s.passed}/{total} puzzles pass", style="bold"))
+        bar.add_row(
+            ProgressBar(total=max(total, 1), completed=s.passed, width=30),
+            Text(f"{s.passed}/{total} puzzles pass", style="bold"),
+        )
         head: list[RenderableType] = [Text.assemble(("jacpuzzles watch", "bold"), (f" · {s.root}", "dim")), bar]
         if s.listing:
             return head
@@ -361,7 +406,13 @@ class WatchScreen:
             return head
         p = s.puzzle(s.current)
         number = [q.name for q in _catalog.puzzles() if q.chapter == p.chapter].index(p.name) + 1
-        head.append(Text.assemble(("current: ", "bold"), (p.name, "bold cyan"), f" · {p.title} · {p.chapter} #{number} · {p.points} point{'s' if p.points != 1 else ''}"))
+        head.append(
+            Text.assemble(
+                ("current: ", "bold"),
+                (p.name, "bold cyan"),
+                f" · {p.title} · {p.chapter} #{number} · {p.points} point{'s' if p.points != 1 else ''}",
+            )
+        )
         return head
 
     def _foot(self) -> list[RenderableType]:
@@ -522,7 +573,12 @@ class _Watch:
         self.join()
         if name is not None:
             self.checked.add(name)  # once `warming` is joined
-        self.warming = threading.Thread(target=_warm, args=(name, self.session.seed, self.events, self.session.variants), daemon=True, name="jacpuzzles-warm")
+        self.warming = threading.Thread(
+            target=_warm,
+            args=(name, self.session.seed, self.events, self.session.variants),
+            daemon=True,
+            name="jacpuzzles-warm",
+        )
         self.warming.start()
 
     def join(self) -> None:
@@ -609,7 +665,9 @@ def run(root: Path, seed: int, timeout: float, console: Console) -> int:
     interactive = interactive_screen(console)
     runner = _Watch(session)
     stop = threading.Event()
-    threading.Thread(target=_watch_files, args=(root, runner.events, stop, why is not None), daemon=True, name="jacpuzzles-files").start()
+    threading.Thread(
+        target=_watch_files, args=(root, runner.events, stop, why is not None), daemon=True, name="jacpuzzles-files"
+    ).start()
     try:
         if interactive:
             return _screen(runner, console, stop, why)
@@ -654,7 +712,9 @@ def _lines(runner: _Watch, console: Console, why: str | None) -> int:
             try:
                 verdicts, moved = runner.saved(value)
             except Cancelled:
-                console.print(Text(f"stopped checking {', '.join(names)}: saved again, checking the new version", style="yellow"))
+                console.print(
+                    Text(f"stopped checking {', '.join(names)}: saved again, checking the new version", style="yellow")
+                )
                 continue
             render(verdicts, console, points)
             if moved:
@@ -720,15 +780,30 @@ def _screen(runner: _Watch, console: Console, stop: threading.Event, why: str | 
     fd = sys.stdin.fileno()
     s.note = "warming up JAX…"
     try:
-        with _cbreak(fd), _stderr_held(), Live(WatchScreen(s), console=console, screen=True, auto_refresh=False, redirect_stdout=False, redirect_stderr=False) as live:
-            threading.Thread(target=_read_keys, args=(fd, runner.events, stop), daemon=True, name="jacpuzzles-keys").start()
+        with (
+            _cbreak(fd),
+            _stderr_held(),
+            Live(
+                WatchScreen(s),
+                console=console,
+                screen=True,
+                auto_refresh=False,
+                redirect_stdout=False,
+                redirect_stderr=False,
+            ) as live,
+        ):
+            threading.Thread(
+                target=_read_keys, args=(fd, runner.events, stop), daemon=True, name="jacpuzzles-keys"
+            ).start()
             runner.redraw = live.refresh
             live.refresh()
             runner.warm(s.current)  # while the learner reads the screen
             _loop(runner, live, console, f"watching{' (polling: ' + why + ')' if why else ''}")
     except KeyboardInterrupt:
         pass  # Ctrl-C ends the watch as q does
-    console.print(Text(f"{s.passed}/{len(s.order)} puzzles pass" + (f"; next: {s.current}" if s.current else ""), style="bold"))
+    console.print(
+        Text(f"{s.passed}/{len(s.order)} puzzles pass" + (f"; next: {s.current}" if s.current else ""), style="bold")
+    )
     return 0
 
 

@@ -20,15 +20,16 @@ from __future__ import annotations
 import datetime
 import os
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from checker.engine import _catalog, _stubs, _variants
-from checker.learner import _state
 from checker.engine._catalog import Puzzle, puzzle_named
 from checker.engine._errors import JacpuzzlesError
 from checker.engine._verdict import Diagnosis, Kind, Status, Verdict
+from checker.learner import _state
 
 if TYPE_CHECKING:
     from checker.engine._assignment import Assignment
@@ -44,7 +45,10 @@ BACKUPS = "backups"
 FALLBACK = Path("puzzles")  # the answer folder outside any workspace (a clone of the repository)
 CLASSROOM_WORKFLOW = Path(".github") / "workflows" / "classroom.yml"
 # Local state a learner's commits should not carry into the graded repository.
-CLASSROOM_GITIGNORE = "# jacpuzzles: the learner's progress and reset backups stay local\n.jacpuzzles-state.json\n.jacpuzzles/backups/\n__pycache__/\n"
+CLASSROOM_GITIGNORE = (
+    "# jacpuzzles: the learner's progress and reset backups stay "
+    "local\n.jacpuzzles-state.json\n.jacpuzzles/backups/\n__pycache__/\n"
+)
 
 
 class WorkspaceError(JacpuzzlesError):
@@ -119,7 +123,10 @@ def _marker_text(assigned: Assigned | None = None, packs: Sequence[str] = ()) ->
         f'created = "{datetime.datetime.now().isoformat(timespec="seconds")}"\n'
     )
     if packs:
-        text += "# The puzzle packs this workspace's stubs come from, relative to this workspace: every command here uses them.\n"
+        text += (
+            "# The puzzle packs this workspace's stubs come from, relative to this workspace: every command here "
+            "uses them.\n"
+        )
         text += "packs = [" + ", ".join(_toml_string(p) for p in packs) + "]\n"
     if assigned is None:
         return text
@@ -162,7 +169,9 @@ def assignment(root: Path) -> Assigned | None:
         raise WorkspaceError(f"{path}: `assignment` must be a table ([assignment]): {_REMAKE}")
     student, seed, digest, variants = (table.get(k) for k in ("student", "seed", "digest", "variants"))
     if not isinstance(student, str) or not student.strip():
-        raise WorkspaceError(f"{path}: [assignment] student must be the student id (a non-empty string), found {student!r}: {_REMAKE}")
+        raise WorkspaceError(
+            f"{path}: [assignment] student must be the student id (a non-empty string), found {student!r}: {_REMAKE}"
+        )
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise WorkspaceError(f"{path}: [assignment] seed must be a whole number, 0 or more, found {seed!r}: {_REMAKE}")
     if not isinstance(digest, str):
@@ -172,12 +181,17 @@ def assignment(root: Path) -> Assigned | None:
     names = raw.get("puzzles", [])
     known = {p.name for p in _catalog.puzzles()}
     if not isinstance(names, list) or not all(isinstance(n, str) and n in known for n in names):
-        raise WorkspaceError(f"{path}: puzzles must list puzzle names (e.g. [\"cumsum\", \"neg\"]), found {names!r}: {_REMAKE}")
+        raise WorkspaceError(
+            f'{path}: puzzles must list puzzle names (e.g. ["cumsum", "neg"]), found {names!r}: {_REMAKE}'
+        )
     points = raw.get("points", {})
     if not isinstance(points, dict) or not all(
         n in known and isinstance(v, int) and not isinstance(v, bool) and v >= 0 for n, v in points.items()
     ):
-        raise WorkspaceError(f"{path}: points must map puzzle names to whole numbers (e.g. {{ \"cumsum\" = 3 }}), found {points!r}: {_REMAKE}")
+        raise WorkspaceError(
+            f'{path}: points must map puzzle names to whole numbers (e.g. {{ "cumsum" = 3 }}), found {points!r}: '
+            f'{_REMAKE}'
+        )
     return Assigned(student.strip(), seed, digest, variants, tuple(dict.fromkeys(names)), tuple(points.items()))
 
 
@@ -219,7 +233,10 @@ def packs(root: Path) -> list[Path]:
     except tomllib.TOMLDecodeError as exc:
         raise WorkspaceError(f"{path} is not valid TOML ({exc}): {_REMAKE}") from None
     if not isinstance(found, list) or not all(isinstance(p, str) for p in found):
-        raise WorkspaceError(f"{path}: packs must list the packs' folders, found {found!r}: put it back as `jacpuzzles init --pack DIR` wrote it")
+        raise WorkspaceError(
+            f"{path}: packs must list the packs' folders, found {found!r}: put it back as `jacpuzzles init --pack DIR` "
+            "wrote it"
+        )
     return [home / p for p in found]  # an absolute path stays as it is
 
 
@@ -269,9 +286,14 @@ def init(root: Path, given: Assignment | None = None, student: str | None = None
         from checker.engine._settings import DEFAULT_SEED
 
         if student is None or not student.strip():
-            raise WorkspaceError("--student needs the student's id (the one the instructor's roster has), e.g. `--student s1234`")
+            raise WorkspaceError(
+                "--student needs the student's id (the one the instructor's roster has), e.g. `--student s1234`"
+            )
         if any(ord(c) < 0x20 or ord(c) == 0x7F for c in student):
-            raise WorkspaceError(f"the student id {student!r} holds control characters: give the id as the roster has it, e.g. `--student s1234`")
+            raise WorkspaceError(
+                f"the student id {student!r} holds control characters: give the id as the roster has it, e.g. "
+                "`--student s1234`"
+            )
         every = {p.name for p in _catalog.puzzles()}
         names = tuple(n for n, _ in given.puzzles)
         catalog_points = {p.name: p.points for p in _catalog.puzzles()}
@@ -281,18 +303,25 @@ def init(root: Path, given: Assignment | None = None, student: str | None = None
             tuple((n, v) for n, v in given.puzzles if v != catalog_points[n]),
         )
     if root.exists() and not root.is_dir():
-        raise WorkspaceError(f"{root} exists and is not a folder: pick a new folder name, e.g. `jacpuzzles init jacpuzzles-work`")
+        raise WorkspaceError(
+            f"{root} exists and is not a folder: pick a new folder name, e.g. `jacpuzzles init jacpuzzles-work`"
+        )
     existing = sorted(p for paths in _stubs.find_answers(root).values() for p in paths) if root.is_dir() else []
     if existing:
-        shown = ", ".join(str(p) for p in existing[:5]) + (f" and {len(existing) - 5} more" if len(existing) > 5 else "")
+        shown = ", ".join(str(p) for p in existing[:5]) + (
+            f" and {len(existing) - 5} more" if len(existing) > 5 else ""
+        )
         raise WorkspaceError(
-            f"{root} already holds {len(existing)} answer file{'' if len(existing) == 1 else 's'}: {shown}. Nothing was written, so no work is lost. "
+            f"{root} already holds {len(existing)} answer file{'' if len(existing) == 1 else 's'}: {shown}. Nothing "
+            "was written, so no work is lost. "
             f"To keep working there: `cd {root}` and `jacpuzzles list`; to start one puzzle over: "
             f"`jacpuzzles reset NAME --dir {root}` (your file is backed up); for a fresh set of stubs: "
             "`jacpuzzles init` into a new, empty folder"
         )
     wanted = [p for p in _catalog.puzzles() if assigned is None or not assigned.puzzles or p.name in assigned.puzzles]
-    stubs = [(p, _stubs.stub(p if assigned is None else assigned.variant_of(p))) for p in wanted]  # all built before any write
+    stubs = [
+        (p, _stubs.stub(p if assigned is None else assigned.variant_of(p))) for p in wanted
+    ]  # all built before any write
     written = []
     for p, text in stubs:
         path = root / _stubs.relative_path(p)
@@ -301,7 +330,12 @@ def init(root: Path, given: Assignment | None = None, student: str | None = None
         written.append(path)
     # A marker is kept as it was, unless it records another assignment than this init's.
     in_use = [folder for folder, _ in _catalog.packs()]
-    if assigned is not None or in_use or not marker(root).is_file() or "[assignment]" in marker(root).read_text(encoding="utf-8", errors="replace"):
+    if (
+        assigned is not None
+        or in_use
+        or not marker(root).is_file()
+        or "[assignment]" in marker(root).read_text(encoding="utf-8", errors="replace")
+    ):
         marker(root).parent.mkdir(parents=True, exist_ok=True)
         marker(root).write_text(_marker_text(assigned, _recorded(root, in_use)), encoding="utf-8")
     return written
@@ -326,14 +360,23 @@ def init_classroom(root: Path) -> list[Path]:
     """
     workflow = root / CLASSROOM_WORKFLOW
     if workflow.exists():
-        raise WorkspaceError(f"{workflow} already exists. Nothing was written: remove it to write a fresh one, or run `jacpuzzles init --classroom` into a new, empty folder")
+        raise WorkspaceError(
+            f"{workflow} already exists. Nothing was written: remove it to write a fresh one, or run `jacpuzzles init "
+            "--classroom` into a new, empty folder"
+        )
     in_use = _catalog.packs()
     names = [folder.name for folder, _ in in_use]
     if len(set(names)) != len(names):
-        raise WorkspaceError(f"two packs have the same folder name ({', '.join(str(f) for f, _ in in_use)}): rename one, then run `jacpuzzles init --classroom` again")
+        raise WorkspaceError(
+            f"two packs have the same folder name ({', '.join(str(f) for f, _ in in_use)}): rename one, then run "
+            "`jacpuzzles init --classroom` again"
+        )
     copies = [root / PACKS_HOME / name for name in names]
     if any(copy.exists() for copy in copies):
-        raise WorkspaceError(f"{root / PACKS_HOME} already holds a pack of that name. Nothing was written: run `jacpuzzles init --classroom` into a new, empty folder")
+        raise WorkspaceError(
+            f"{root / PACKS_HOME} already holds a pack of that name. Nothing was written: run `jacpuzzles init "
+            "--classroom` into a new, empty folder"
+        )
     written = init(root)
     for copy, (_, text) in zip(copies, in_use):
         copy.mkdir(parents=True)
@@ -388,11 +431,15 @@ def reset(root: Path, puzzle: Puzzle) -> Reset:
     untouched stub needs no backup. Several files for the puzzle: `WorkspaceError`, nothing changed.
     """
     if not root.is_dir():
-        raise WorkspaceError(f"answer folder {root} does not exist: make one with `jacpuzzles init {root}`, or pass --dir PATH")
+        raise WorkspaceError(
+            f"answer folder {root} does not exist: make one with `jacpuzzles init {root}`, or pass --dir PATH"
+        )
     paths = _stubs.find_answers(root).get(puzzle.name, [])
     if len(paths) > 1:
         listing = ", ".join(str(p) for p in paths)
-        raise WorkspaceError(f"{len(paths)} files named {puzzle.name}.py under {root}: {listing}; keep one, then reset again")
+        raise WorkspaceError(
+            f"{len(paths)} files named {puzzle.name}.py under {root}: {listing}; keep one, then reset again"
+        )
     path = paths[0] if paths else root / _stubs.relative_path(puzzle)
     fresh = _stubs.stub(puzzle_in(root, puzzle.name))  # in a student's workspace, their variant
     backup = None
@@ -421,7 +468,11 @@ def locate(root: Path, name: str, found: dict[str, list[Path]], seed: int) -> Pa
 
 
 def status_of(
-    root: Path, name: str, found: dict[str, list[Path]], state: dict[str, dict[str, str]], variants: Mapping[str, Mapping[str, Any]] | None = None,
+    root: Path,
+    name: str,
+    found: dict[str, list[Path]],
+    state: dict[str, dict[str, str]],
+    variants: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> str:
     """A puzzle's status from the state file; `variants`: the workspace's (`_workspace.choices`),
     whose stubs are the untouched ones."""

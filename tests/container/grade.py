@@ -20,8 +20,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from checker.grading import _landlock, _linux
-from tests.test_confinement import (
+from checker.grading import _landlock, _linux  # noqa: E402 - importable once the checkout is on the path
+from tests.test_confinement import (  # noqa: E402 - as above
     ASSIGNMENT,
     CASES,
     SECRET,

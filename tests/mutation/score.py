@@ -1,4 +1,4 @@
-"""The mutation score of the checker: `python3 -m tests.mutation.score [--seeds 0,1,2] [--puzzles a,b] [--jobs N]`.
+"""The mutation score of the checker: `python3 -m tests.mutation.score [--seeds 0,1,2] [--puzzles a,b] [--operators core|precision|a,b] [--jobs N]`.
 
 For each puzzle: generate the mutants of its reference answer, keep those `prove_wrong` finds a
 witness for (proven wrong), and check each of those with `checker.check_file` on every seed. A
@@ -16,12 +16,12 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Sequence
 
-from checker.authoring import _mutation as M
+from checker.authoring import mutation as M
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,8 +76,8 @@ class Score:
         return self.killed / self.proven if self.proven else 1.0
 
 
-def score_puzzle(name: str, seeds: Sequence[int]) -> PuzzleScore:
-    """Generate, prove and check the mutants of one puzzle."""
+def score_puzzle(name: str, seeds: Sequence[int], operators: Sequence[str] | None = None) -> PuzzleScore:
+    """Generate, prove and check the mutants of one puzzle (by `operators`: all by default)."""
     import checker
     from checker import Status
 
@@ -88,11 +88,13 @@ def score_puzzle(name: str, seeds: Sequence[int]) -> PuzzleScore:
         try:
             verdict = checker.check_file(name, reference, seed=seed)
             if verdict.status is not Status.PASS:
-                result.problems.append(f"the reference answer gets {verdict.status.name} on seed {seed}: {verdict.message}")
+                result.problems.append(
+                    f"the reference answer gets {verdict.status.name} on seed {seed}: {verdict.message}"
+                )
         except Exception as exc:  # noqa: BLE001 - a checker mid-rewrite may crash; report it
             result.problems.append(f"check_file crashed on the reference, seed {seed}: {type(exc).__name__}: {exc}")
     proving = time.perf_counter()
-    found = M.mutants(name)
+    found = M.mutants(name, operators=operators)
     result.generated = len(found)
     with tempfile.TemporaryDirectory(prefix=f"mutants-{name}-") as tmp:
         paths = [M.write(mutant, Path(tmp) / str(k)) for k, mutant in enumerate(found)]
@@ -115,8 +117,10 @@ def score_puzzle(name: str, seeds: Sequence[int]) -> PuzzleScore:
             for seed in seeds:
                 try:
                     status = checker.check_file(name, path, seed=seed).status
-                except Exception as exc:  # noqa: BLE001
-                    result.problems.append(f"check_file crashed on {mutant.id}, seed {seed}: {type(exc).__name__}: {exc}")
+                except Exception as exc:  # noqa: BLE001 - a checker mid-rewrite may crash; report it
+                    result.problems.append(
+                        f"check_file crashed on {mutant.id}, seed {seed}: {type(exc).__name__}: {exc}"
+                    )
                     continue
                 if status is Status.PASS:
                     passed.append(seed)
@@ -128,8 +132,11 @@ def score_puzzle(name: str, seeds: Sequence[int]) -> PuzzleScore:
     return result
 
 
-def run(puzzles: Sequence[str] | None = None, seeds: Sequence[int] = (0, 1, 2), jobs: int | None = None) -> Score:
-    """The mutation score over `puzzles` (all by default) and `seeds`."""
+def run(
+    puzzles: Sequence[str] | None = None, seeds: Sequence[int] = (0, 1, 2), jobs: int | None = None,
+    operators: Sequence[str] | None = None,
+) -> Score:
+    """The mutation score over `puzzles` (all by default), `seeds` and `operators` (all by default)."""
     import checker
 
     names = list(puzzles) if puzzles else [p.name for p in checker.puzzles()]
@@ -143,21 +150,32 @@ def run(puzzles: Sequence[str] | None = None, seeds: Sequence[int] = (0, 1, 2), 
     # Biggest first, so that the last worker to finish is not the one holding a big puzzle.
     order = sorted(names, key=lambda n: -len(M.reference_path(n).read_text()))
     if jobs <= 1:
-        results = {n: score_puzzle(n, tuple(seeds)) for n in order}
+        results = {n: score_puzzle(n, tuple(seeds), operators) for n in order}
     else:
         with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-            futures = {n: pool.submit(score_puzzle, n, tuple(seeds)) for n in order}
+            futures = {n: pool.submit(score_puzzle, n, tuple(seeds), operators) for n in order}
             results = {n: f.result() for n, f in futures.items()}
     return Score([results[n] for n in names], tuple(seeds), time.perf_counter() - start)
 
 
 def report(score: Score) -> str:
-    lines = [f"{'puzzle':36s} {'generated':>9s} {'proven':>7s} {'killed':>7s} {'survive':>7s} {'secs':>6s} {'(prove)':>7s}"]
+    lines = [
+        f"{'puzzle':36s} {'generated':>9s} {'proven':>7s} {'killed':>7s} {'survive':>7s} {'secs':>6s} {'(prove)':>7s}"
+    ]
     for p in score.puzzles:
-        lines.append(f"{p.puzzle:36s} {p.generated:9d} {p.proven:7d} {p.killed:7d} {len(p.survivors):7d} {p.seconds:6.1f} {p.prove_seconds:7.1f}")
-    lines.append(f"{'total':36s} {score.generated:9d} {score.proven:7d} {score.killed:7d} {len(score.survivors):7d} {score.seconds:6.1f}")
+        lines.append(
+            f"{p.puzzle:36s} {p.generated:9d} {p.proven:7d} {p.killed:7d} {len(p.survivors):7d} {p.seconds:6.1f} "
+            f"{p.prove_seconds:7.1f}"
+        )
+    lines.append(
+        f"{'total':36s} {score.generated:9d} {score.proven:7d} {score.killed:7d} {len(score.survivors):7d} "
+        f"{score.seconds:6.1f}"
+    )
     seeds = ",".join(map(str, score.seeds))
-    lines.append(f"mutation score (killed on every seed {seeds} / proven wrong): {score.killed}/{score.proven} = {100 * score.ratio:.1f}%")
+    lines.append(
+        f"mutation score (killed on every seed {seeds} / proven wrong): {score.killed}/{score.proven} = "
+        f"{100 * score.ratio:.1f}%"
+    )
     if score.survivors:
         lines.append("survivors:")
         for s in score.survivors:
@@ -174,10 +192,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", default="0,1,2", help="comma-separated checker seeds (default 0,1,2)")
     parser.add_argument("--puzzles", default="", help="comma-separated puzzle names (default: all)")
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: up to 2)")
+    parser.add_argument("--operators", default="", help="comma-separated operator names, or `core` or `precision` (default: all)")
     ns = parser.parse_args(argv)
     seeds = tuple(int(s) for s in ns.seeds.split(",") if s.strip())
     puzzles = [p.strip() for p in ns.puzzles.split(",") if p.strip()] or None
-    score = run(puzzles, seeds, ns.jobs or None)
+    named = {"core": M.CORE, "precision": M.PRECISION}
+    operators = [o for part in ns.operators.split(",") if part.strip() for o in named.get(part.strip(), (part.strip(),))] or None
+    score = run(puzzles, seeds, ns.jobs or None, operators)
     print(report(score))
     return 1 if score.survivors or score.problems else 0
 

@@ -104,17 +104,46 @@ def _grade() -> dict[str, object]:
         shutil.copytree(REPO / "tests" / "grading_corpus" / name, subs / name)
     start = time.monotonic()
     result = subprocess.run(
-        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(REPO / "tests" / "grading_corpus" / "assignment.toml"),
-         "--timeout", "120", "--memory-mb", "1024", "--jobs", "1"],
-        capture_output=True, text=True, cwd="/run", stdin=subprocess.DEVNULL, env={**os.environ, "COLUMNS": "200", "JACPUZZLES_CACHE": "/run/cache", "PYTHONPATH": str(REPO)},
+        [
+            sys.executable,
+            "-m",
+            "checker",
+            "grade",
+            str(subs),
+            "--out",
+            str(out),
+            "--assignment",
+            str(REPO / "tests" / "grading_corpus" / "assignment.toml"),
+            "--timeout",
+            "120",
+            "--memory-mb",
+            "1024",
+            "--jobs",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        cwd="/run",
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "COLUMNS": "200", "JACPUZZLES_CACHE": "/run/cache", "PYTHONPATH": str(REPO)},
     )
-    found: dict[str, object] = {"status": result.returncode, "seconds": round(time.monotonic() - start),
-                                "isolation": [line for line in result.stderr.splitlines() if line.startswith("isolation:")],
-                                "stderr": result.stderr[-1500:]}
+    found: dict[str, object] = {
+        "status": result.returncode,
+        "seconds": round(time.monotonic() - start),
+        "isolation": [line for line in result.stderr.splitlines() if line.startswith("isolation:")],
+        "stderr": result.stderr[-1500:],
+    }
     for name in ("tree_memory", "fork_bomb"):
         try:
             doc = json.loads((out / f"{name}.json").read_text())
-            found[name] = next(({"status": r["status"], "message": r["message"], "output": r["output"][:300]} for r in doc["results"] if r["puzzle"] == "cumsum"), None)
+            found[name] = next(
+                (
+                    {"status": r["status"], "message": r["message"], "output": r["output"][:300]}
+                    for r in doc["results"]
+                    if r["puzzle"] == "cumsum"
+                ),
+                None,
+            )
         except (OSError, ValueError) as exc:
             found[name] = str(exc)
     return found
