@@ -157,8 +157,7 @@ def probe(config: Config, view: View | None, user_namespace: str) -> dict[str, s
         return {"namespaces": f"{not_root}, and has no user namespace of its own: {user_namespace}", "user": not_root}
     else:
         def enclosed_as_a_job() -> None:  # in a pid namespace of its own: its /proc is mounted
-            if not new_pid_namespace():
-                raise OSError("no pid namespace of its own")
+            new_pid_namespace(strict=True)
             enclose(config, view or plan_view(config), _probe_home())
 
         found = {"namespaces": try_in_child(enclosed_as_a_job, "namespaces")}
@@ -433,19 +432,22 @@ def try_in_child(action: Callable[[], None], what: str) -> str:
 
 
 
-def new_pid_namespace() -> bool:
+def new_pid_namespace(*, strict: bool = False) -> bool:
     """In a child of the zygote: make a pid namespace of the job's own and fork its first process,
     in which this returns True. This process stays outside: it waits for that one and exits with
     its status (killing it, as the grader does to end a job, kills the namespace's first process
     by its parent-death signal, and so the whole namespace). False, nothing made, where the
-    kernel refuses. (The zygote cannot make it itself: going back to its own pid namespace after
-    each one, `setns`, needs CAP_SYS_ADMIN over the host's, which a user namespace lacks.)"""
+    kernel refuses, or the kernel's refusal raised where `strict` (the start-up probe names it).
+    (The zygote cannot make it itself: going back to its own pid namespace after each one,
+    `setns`, needs CAP_SYS_ADMIN over the host's, which a user namespace lacks.)"""
     import signal
 
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     try:
         unshare(CLONE_NEWPID)
     except OSError as exc:
+        if strict:
+            raise
         os.write(2, f"no pid namespace for a job: {exc}\n".encode())
         return False
     first = os.fork()
