@@ -45,12 +45,6 @@ CONFIGURATIONS = {
     "plain user without user namespaces": (["runuser", "-u", USER, "--"], {"JACPUZZLES_NO_USER_NAMESPACES": "1"}),
 }
 PLAIN = ("plain user", "plain user without user namespaces")
-# Cases a plain user's grader stops only with namespaces (docs/grading.md, "The threat model, as
-# built"): without them a worker of the grader's uid sees its processes and may change their
-# scheduling (as root, a worker has a uid of its own, or runs as root with no capability, and the
-# kernel refuses it on a process that holds more). Graded "fail" there, so the gap cannot close
-# (or widen) unnoticed.
-PLAIN_USER_NEEDS_NAMESPACES = {"reaches_host_processes"}
 
 
 class _Listener:
@@ -157,6 +151,7 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
     home.mkdir()
     (home / ".bashrc").write_text("# the instructor's\n")
     victim = subprocess.Popen(["sleep", "300"], user=USER if user else None)
+    started_nice = os.getpriority(os.PRIO_PROCESS, victim.pid)
     tag = f"{os.getpid()}_{abs(hash(configuration)) % 10**6}"
     values = {"@KIT@": str(REPO), "@SECRET@": SECRET, "@PORT@": str(listener.port), "@ABSTRACT@": listener.abstract,
               "@VICTIM@": str(victim.pid), "@TAG@": tag, "@HOST_HOME@": str(home)}
@@ -174,10 +169,11 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
                  **({"JACPUZZLES_CACHE": "off"} if user else {})},  # the tests' cache is root's
         )
         alive = victim.poll() is None
+        nice = os.getpriority(os.PRIO_PROCESS, victim.pid)  # reschedules_others's target: as started
     finally:
         victim.kill()
         victim.wait()
-    return {"result": result, "out": out, "connections": listener.connections - before, "victim_alive": alive, "planted": _planted(tag),
+    return {"result": result, "out": out, "connections": listener.connections - before, "victim_alive": alive, "victim_reniced": nice != started_nice, "planted": _planted(tag),
             "bashrc": (home / ".bashrc").read_text(), "bashrc_changed": bashrc_changed(home / ".bashrc")}
 
 
@@ -244,7 +240,7 @@ def test_every_attack_is_refused_in_every_configuration(configuration: str, root
         result = found["result"]
         assert result.returncode == 0, result.stderr[-3000:]
         line = next(line for line in result.stderr.splitlines() if line.startswith("isolation:"))
-        assert "Landlock ABI" in line and "seccomp" in line and "non-dumpable" in line, line
+        assert "Landlock ABI" in line and "seccomp" in line and "non-dumpable" in line and "no capabilities (CapEff 0" in line, line
         if configuration == "plain user":
             if _user_namespaces_allowed():
                 assert "namespaces (a user namespace mapping only the grader's uid, then mount, pid, network, IPC, UTS)" in line, line
@@ -256,12 +252,10 @@ def test_every_attack_is_refused_in_every_configuration(configuration: str, root
         for case in CASES:
             doc = json.loads((found["out"] / f"{case}.json").read_text())
             cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
-            if case in PLAIN_USER_NEEDS_NAMESPACES and configuration in PLAIN and not _enclosed(line):
-                assert cumsum["status"] == "fail" and "LEAKED" in cumsum["output"], (configuration, case, cumsum)
-            else:
-                assert cumsum["status"] == "pass", (configuration, case, cumsum)
+            assert cumsum["status"] == "pass", (configuration, case, cumsum)  # reaches_host_processes too: seccomp
         assert found["connections"] == 0, configuration
-        assert found["victim_alive"], configuration
+        assert found["victim_alive"] and not found["victim_reniced"], configuration
+        assert os.stat("/dev/null").st_mode & 0o7777 == 0o666, configuration  # tampers_stdin
         assert found["planted"] == [], configuration
         assert "planted" not in found["bashrc"] and found["bashrc_changed"] == [], configuration
         for path in found["out"].rglob("*"):

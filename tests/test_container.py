@@ -153,7 +153,7 @@ def test_the_start_up_line_names_landlock_and_seccomp_and_why_namespaces_are_mis
     assert isinstance(grade, dict) and grade["status"] == 0, grade
     line = grade["isolation"][0]
     held, _, missing = line.partition("; missing: ")
-    assert held.startswith("isolation: Landlock ABI ") and "seccomp (no sockets, user namespaces" in held and "non-dumpable" in held, line
+    assert held.startswith("isolation: Landlock ABI ") and "seccomp (no sockets, namespaces" in held and "non-dumpable" in held and "no capabilities (CapEff 0" in held, line
     assert "namespaces (mount" not in held, line
     assert "no namespaces (PermissionError: [Errno 1] unshare(" in missing, line
 

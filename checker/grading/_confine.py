@@ -61,14 +61,36 @@ REFUSED_CALLS = (
     "ptrace", "process_vm_readv", "process_vm_writev",  # another process's memory
     "keyctl", "add_key", "request_key",  # the kernel's key rings (the grader user's keys)
     "bpf", "perf_event_open", "userfaultfd",  # kernel attack surface
-    "mount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen", "fsmount",
+    "mount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen", "fsmount",  # mounts, old and new API
+    "fsconfig", "fspick", "mount_setattr", "unshare", "setns",  # (a worker gets its namespaces before the filter)
+    # Watching files: Landlock covers neither. A worker watched the grader make the next job's
+    # folder and write OUT; as root, fanotify's permission events made the grader's opens fail or hang.
+    "fanotify_init", "fanotify_mark", "inotify_init", "inotify_init1", "inotify_add_watch",
+    # What only root's capabilities allow (given up too, `_linux.drop_capabilities`): refused twice.
+    "reboot", "acct", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
+    "swapon", "swapoff", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "iopl", "ioperm",
+    "open_by_handle_at", "name_to_handle_at", "quotactl", "syslog", "vhangup",
     "io_uring_setup", "io_uring_enter", "io_uring_register",  # io_uring opens sockets past a filter
     # Landlock covers no file's mode, owner or extended attributes: a worker that runs as root
     # (a container, no uid of its own) could make the grader's key or site-packages writable
     # by all, give them away, or set a file capability on a program of the machine.
     "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
     "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
+    # Nor times: a worker running as root owns /dev/null and the grader's files (the red team
+    # set the host's /dev/null to 2009 through its stdin).
+    "utime", "utimes", "futimesat", "utimensat",
 )
+# Calls that act on the process (or thread) their first argument names: refused unless it names
+# the worker itself (0, or its pid). As the grader's user, or as root, a worker reniced the grader
+# and others through sched_setattr (`refuse_escape_calls`).
+OWN_PROCESS_CALLS = ("sched_setattr", "sched_setscheduler", "sched_setparam", "sched_setaffinity")
+
+# The secure bits (`lock_secure_bits`), from linux/prctl.h and securebits.h.
+PR_SET_SECUREBITS, PR_GET_SECUREBITS = 28, 27
+CAP_SETPCAP = 8
+# NOROOT, NO_SETUID_FIXUP and NO_CAP_AMBIENT_RAISE, each locked; KEEP_CAPS off and locked: an exec
+# as uid 0 gains no capability, and no uid change keeps any.
+SECURE_BITS = 0b11101111
 
 
 _OLD_ROOT = "/.host"
@@ -135,8 +157,7 @@ def probe(config: Config, view: View | None, user_namespace: str) -> dict[str, s
         return {"namespaces": f"{not_root}, and has no user namespace of its own: {user_namespace}", "user": not_root}
     else:
         def enclosed_as_a_job() -> None:  # in a pid namespace of its own: its /proc is mounted
-            if not new_pid_namespace():
-                raise OSError("no pid namespace of its own")
+            new_pid_namespace(strict=True)
             enclose(config, view or plan_view(config), _probe_home())
 
         found = {"namespaces": try_in_child(enclosed_as_a_job, "namespaces")}
@@ -173,34 +194,57 @@ def seccomp_available() -> str:
     return ""
 
 def refuse_escape_calls() -> None:
-    """A seccomp filter for this process and all it starts. No new user namespace (`unshare`
-    or `clone` with CLONE_NEWUSER fail with EPERM; `clone3`, whose flags a filter cannot read,
+    """A seccomp filter for this process and all it starts. No new namespace (`unshare` and
+    `setns` fail with EPERM, `clone` with CLONE_NEWUSER too; `clone3`, whose flags a filter cannot read,
     fails with ENOSYS, and the C library falls back to `clone`): in a user namespace of its own
     a worker would hold every capability over a network namespace of its own, its loopback up,
     socket buffers that cgroup v1 does not charge to the job. No socket of any family: no TCP
     or UDP to the grader's machine or beyond, no netlink (whose queued replies cgroup v1 does
     not charge either), no unix socket to a service of the host (Landlock does not cover
-    connecting to a named one); `socketpair` stays. No `prlimit` or `setpriority` of another
-    process. And none of `REFUSED_CALLS`."""
+    connecting to a named one); `socketpair` stays. No `prlimit`, `setpriority` or `ioprio_set`
+    of another process, none of `OWN_PROCESS_CALLS` on a pid but 0 or its own (a thread's own id
+    is refused too: XLA does not set its threads' affinity). And none of `REFUSED_CALLS`."""
     import errno
 
     import pyseccomp as seccomp
 
     rules = seccomp.SyscallFilter(seccomp.ALLOW)
-    for call in ("unshare", "clone"):
-        rules.add_rule(seccomp.ERRNO(errno.EPERM), call, seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "socket")
     # Limits and priorities of other processes: as the grader's own user, prlimit(RLIMIT_CPU) of
     # the grader or a classmate's worker would kill it (Landlock does not cover these calls).
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "prlimit64", seccomp.Arg(0, seccomp.NE, 0))
+    # setpriority and ioprio_set: only the calling process (PRIO_USER with 0 is every process of its uid).
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "setpriority", seccomp.Arg(1, seccomp.NE, 0))
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "setpriority", seccomp.Arg(0, seccomp.NE, 0))  # PRIO_PROCESS
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "ioprio_set", seccomp.Arg(1, seccomp.NE, 0))
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "ioprio_set", seccomp.Arg(0, seccomp.NE, 1))  # IOPRIO_WHO_PROCESS
+    # Scheduling: only 0 or its own pid. A rule compares an argument once, so "neither 0 nor pid"
+    # is "above pid" or one of the aligned blocks covering 1..pid-1.
+    own = os.getpid()
+    for call in OWN_PROCESS_CALLS:
+        rules.add_rule(seccomp.ERRNO(errno.EPERM), call, seccomp.Arg(0, seccomp.GT, own))
+        for mask, value in _aligned_blocks(1, own - 1):
+            rules.add_rule(seccomp.ERRNO(errno.EPERM), call, seccomp.Arg(0, seccomp.MASKED_EQ, mask, value))
     for call in REFUSED_CALLS:
         try:
             rules.add_rule(seccomp.ERRNO(errno.EPERM), call)
         except (RuntimeError, ValueError, OSError):  # a call this architecture or libseccomp does not know
             pass
     rules.load()
+
+
+def _aligned_blocks(low: int, high: int) -> list[tuple[int, int]]:
+    """(mask, value) pairs, over 64-bit values, whose matches are exactly `low`..`high`."""
+    blocks = []
+    while low <= high:
+        size = low & -low if low else 1 << 63
+        while size > high - low + 1:
+            size //= 2
+        blocks.append(((~(size - 1)) & (2**64 - 1), low))
+        low += size
+    return blocks
 
 
 def refuse_escape_calls_and_prove_it() -> None:
@@ -234,6 +278,76 @@ def refuse_escape_calls_and_prove_it() -> None:
         pass
     else:
         raise OSError("the seccomp filter was loaded, yet chmod did not fail with EPERM")
+    c = libc()
+    # Each refused whatever the process's privileges (arguments that would do nothing if allowed:
+    # reboot without its magic numbers, acct of no file; numbers of the calls the C library does not wrap, x86-64's).
+    calls: tuple[tuple[str, Callable[[], int]], ...] = (
+        ("fanotify_init", lambda: c.fanotify_init(0, 0)), ("inotify_init1", lambda: c.inotify_init1(0)),
+        ("reboot", lambda: c.syscall(169, 0, 0, 0, 0)), ("acct", lambda: c.acct(b"")), ("setns", lambda: c.setns(-1, 0)),
+        ("unshare", lambda: c.unshare(0)), ("fsopen", lambda: c.syscall(430, None, 0)),
+        ("fsconfig", lambda: c.syscall(431, -1, 0, None, None, 0)), ("mount_setattr", lambda: c.syscall(442, -1, None, 0, None, 0)),
+        ("utimensat", lambda: c.syscall(280, -1, None, None, 0)),
+        ("sched_setattr of another process", lambda: c.syscall(314, os.getppid(), None, 0)),
+    )
+    for name, call in calls:
+        if name in ("reboot", "fsopen", "fsconfig", "mount_setattr", "utimensat", "sched_setattr of another process") and not _x86_64():
+            continue
+        if call() != -1 or ctypes.get_errno() != 1:
+            raise OSError(f"the seccomp filter was loaded, yet {name} did not fail with EPERM")
+    try:
+        os.sched_setaffinity(os.getppid(), os.sched_getaffinity(0))
+    except PermissionError:
+        pass
+    else:
+        raise OSError("the seccomp filter was loaded, yet sched_setaffinity of another process did not fail with EPERM")
+    os.sched_setaffinity(0, os.sched_getaffinity(0))  # its own: allowed
+    os.sched_setaffinity(os.getpid(), os.sched_getaffinity(0))
+
+
+def _x86_64() -> bool:
+    import platform
+
+    return platform.machine() == "x86_64"
+
+
+def lock_secure_bits() -> None:
+    """Where this process holds CAP_SETPCAP (a worker running as uid 0, or in a user namespace of
+    its own): lock the secure bits NOROOT, NO_SETUID_FIXUP and NO_CAP_AMBIENT_RAISE (KEEP_CAPS
+    off), so that no exec as uid 0 gains a capability back (`_linux.drop_capabilities` then gives
+    up those it holds). Elsewhere there is nothing to lock: it holds none, and no_new_privs
+    keeps it so."""
+    import ctypes
+
+    if not _capabilities("CapEff") >> CAP_SETPCAP & 1:
+        return
+    if libc().prctl(PR_SET_SECUREBITS, SECURE_BITS, 0, 0, 0) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"cannot lock the secure bits: {os.strerror(err)}")
+
+
+def drop_capabilities_and_prove_it() -> None:
+    """Give up every capability (in the probe's child, as a worker does: `lock_secure_bits`, then
+    `_linux.drop_bounding_set` and `_linux.drop_capabilities`) and check: CapEff 0 in
+    /proc/self/status and, where it held CAP_SETPCAP, an empty bounding set and the secure bits
+    locked."""
+    from checker.grading import _linux
+
+    privileged = bool(_capabilities("CapEff") >> CAP_SETPCAP & 1)
+    lock_secure_bits()
+    _linux.drop_bounding_set()
+    _linux.drop_capabilities()
+    if _capabilities("CapEff") != 0:
+        raise OSError("capabilities were dropped, yet CapEff is not 0")
+    if privileged and (_capabilities("CapBnd") != 0 or libc().prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) != SECURE_BITS):
+        raise OSError("capabilities were dropped, yet the bounding set is not empty or the secure bits not locked")
+
+
+def _capabilities(name: str) -> int:
+    """This process's capability set `name` (CapEff, CapBnd...), from /proc/self/status."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(name + ":"):
+            return int(line.split()[1], 16)
+    raise OSError(f"no {name} in /proc/self/status")
 
 
 def probe_landlock(config: Config, view: View | None, enclosed: bool) -> tuple[str, LandlockPlan | None]:
@@ -318,19 +432,22 @@ def try_in_child(action: Callable[[], None], what: str) -> str:
 
 
 
-def new_pid_namespace() -> bool:
+def new_pid_namespace(*, strict: bool = False) -> bool:
     """In a child of the zygote: make a pid namespace of the job's own and fork its first process,
     in which this returns True. This process stays outside: it waits for that one and exits with
     its status (killing it, as the grader does to end a job, kills the namespace's first process
     by its parent-death signal, and so the whole namespace). False, nothing made, where the
-    kernel refuses. (The zygote cannot make it itself: going back to its own pid namespace after
-    each one, `setns`, needs CAP_SYS_ADMIN over the host's, which a user namespace lacks.)"""
+    kernel refuses, or the kernel's refusal raised where `strict` (the start-up probe names it).
+    (The zygote cannot make it itself: going back to its own pid namespace after each one,
+    `setns`, needs CAP_SYS_ADMIN over the host's, which a user namespace lacks.)"""
     import signal
 
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     try:
         unshare(CLONE_NEWPID)
     except OSError as exc:
+        if strict:
+            raise
         os.write(2, f"no pid namespace for a job: {exc}\n".encode())
         return False
     first = os.fork()

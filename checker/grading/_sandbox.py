@@ -166,8 +166,9 @@ class Pool:
         self.enclosed = ready.get("namespaces") == ""
         self.user_namespace = ready.get("user_namespace") == ""  # a plain user's zygote in one of its own
         self.unprivileged = ready.get("user") == ""
-        self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups", "seccomp", "landlock") and v}
+        self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups", "seccomp", "landlock", "capabilities") and v}
         self.filtered = ready.get("seccomp") == ""
+        self.capless = ready.get("capabilities") == ""
         self.landlock = int(ready.get("landlock_abi", 0)) if ready.get("landlock") == "" else 0
         self.confined = self.enclosed or self.landlock > 0
         self.grouped = ready.get("groups") == ""
@@ -190,7 +191,10 @@ class Pool:
         if self.landlock:
             held.append(_landlock.describe(self.landlock))
         if self.filtered:
-            held.append("seccomp (no sockets, user namespaces, ptrace, limits of other processes, io_uring, bpf, keys, mounts)")
+            held.append("seccomp (no sockets, namespaces, ptrace, limits or scheduling of other processes, io_uring, bpf, keys, mounts, "
+                        "fanotify/inotify, modes/owners/times, reboot/acct)")
+        if self.capless:
+            held.append("no capabilities (CapEff 0, bounding set empty, secure bits locked)")
         if self.unprivileged:
             held.append("a uid of its own")
         if self.grouped:
@@ -199,7 +203,7 @@ class Pool:
             held.append("a memory limit per process")
         held.append("the grader and its zygote non-dumpable" if self.undumpable else "the grader dumpable")
         missing = [f"{what} ({self.missing[key]})" for key, what in
-                   (("namespaces", "no namespaces"), ("landlock", "no Landlock"), ("seccomp", "no seccomp filter"), ("user", "no uid of their own"),
+                   (("namespaces", "no namespaces"), ("landlock", "no Landlock"), ("seccomp", "no seccomp filter"), ("capabilities", "capabilities kept"), ("user", "no uid of their own"),
                     ("groups", "no control groups")) if key in self.missing]
         line = "isolation: " + ", ".join(held) + " for each submission"
         if not self.confined:

@@ -67,10 +67,14 @@ def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tu
 def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, arm: int, pidns: bool) -> None:
     """Descriptors, limits, namespaces of its own (as root, or in the zygote's user namespace),
     the seccomp filter, (as root) an unprivileged uid, no capability, and Landlock."""
-    null = os.open(os.devnull, os.O_RDWR)
+    # stdin an empty pipe, stdout a file of the job's: never the host's /dev/null, whose mode and
+    # times a worker running as root (its owner) could change through its descriptor.
+    empty, closed = os.pipe()
+    os.close(closed)
+    out = os.open(jobdir / "stdout", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     err = os.open(jobdir / "stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.dup2(null, 0)
-    os.dup2(null, 1)
+    os.dup2(empty, 0)
+    os.dup2(out, 1)
     os.dup2(err, 2)
     os.dup2(arm, 3)
     os.closerange(4, _max_fd())
@@ -83,6 +87,7 @@ def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, a
         _confine.refuse_escape_calls()
     # In namespaces of its own (as root, or in the zygote's user namespace) it holds every
     # capability until here: none is kept that could undo the namespaces, the filter or Landlock.
+    _confine.lock_secure_bits()  # no exec as uid 0 gains any back (needs CAP_SETPCAP too)
     _linux.drop_bounding_set()  # needs CAP_SETPCAP, so before the uid changes
     if job.uid is not None:
         nproc = config.processes

@@ -155,6 +155,7 @@ def _probe(config: Config, user_namespace: str) -> tuple[dict[str, Any], Confine
         assert plan is not None
         found["landlock_abi"] = plan.abi
     found["seccomp"] = _confine.try_in_child(_confine.refuse_escape_calls_and_prove_it, "seccomp") if _confine.seccomp_available() == "" else _confine.seccomp_available()
+    found["capabilities"] = _confine.try_in_child(_confine.drop_capabilities_and_prove_it, "capabilities") if sys.platform.startswith("linux") else "not Linux"
     return found, Confinement(view, plan, seccomp=found["seccomp"] == "")
 
 

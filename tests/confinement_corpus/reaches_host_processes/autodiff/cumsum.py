@@ -1,9 +1,9 @@
 """Changes the scheduling of a process of the grader's user outside its job (the one the test
 started): its CPU affinity and its scheduling policy, each set to what it already is (harmless
-if allowed; as that user, SCHED_IDLE or one busy core would starve the grader). Neither
-Landlock nor the seccomp filter covers these calls: a pid namespace of its own hides the
-process, a uid of its own makes it another user's (as root, a worker holds no capability, and
-the kernel refuses it on a process that holds more). "pass" means both were refused."""
+if allowed; as that user, SCHED_IDLE or one busy core would starve the grader). The seccomp
+filter refuses both on any pid but the worker's own (Landlock does not cover them; a pid
+namespace of its own also hides the process, a uid of its own makes it another user's).
+"pass" means both were refused."""
 import os
 
 import jax.numpy as np
