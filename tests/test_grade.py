@@ -368,7 +368,14 @@ def test_a_signal_to_stop_ends_grading_as_ctrl_c_does_and_leaves_no_scratch(
     behind."""
     out, tmp = tmp_path / "out", tmp_path / "tmp"
     tmp.mkdir()
-    stopped = _interrupted(graded, out, how, tmp)
+    # The class, and a submission whose every answer runs to the time limit: the signal comes
+    # while it is still to be graded, however fast the rest of the class goes.
+    subs = tmp_path / "subs"
+    shutil.copytree(graded["subs"], subs, symlinks=True)
+    slow = _solved(subs / "zz-slow")
+    for name in ANSWERED:
+        _answer(slow, name, "while True:\n    pass\n")
+    stopped = _interrupted({**graded, "subs": subs}, out, how, tmp)
     assert stopped.returncode == 130, stopped.stderr[-2000:]
     assert (
         "interrupted (Ctrl-C or a signal to stop)" in stopped.stderr
