@@ -51,14 +51,18 @@ def _docker_profile(folder: Path) -> Path:
     for attempt in range(2):
         if attempt:  # an old package list names a version the mirror no longer has
             subprocess.run(["apt-get", "update", "-q"], capture_output=True, timeout=300, check=False)
-        found = subprocess.run(["apt-get", "download", "-q", DOCKER_PROFILE_PACKAGE], cwd=folder, capture_output=True, text=True, timeout=300, check=False)
+        found = subprocess.run(["apt-get", "download", "-q", DOCKER_PROFILE_PACKAGE], cwd=folder, capture_output=True,
+                               text=True, timeout=300, check=False)
         if found.returncode == 0:
             break
     debs = sorted(folder.glob(f"{DOCKER_PROFILE_PACKAGE}_*.deb"))
     if not debs:
-        _unavailable(f"apt-get download {DOCKER_PROFILE_PACKAGE} failed (Docker's seccomp profile): {found.stderr.strip()[-300:]}")
-    tree = subprocess.run(["dpkg-deb", "--fsys-tarfile", str(debs[-1])], capture_output=True, check=True, timeout=120).stdout
-    profile = subprocess.run(["tar", "-xO", f"./{DOCKER_PROFILE_PATH}"], input=tree, capture_output=True, check=True, timeout=120).stdout
+        _unavailable(f"apt-get download {DOCKER_PROFILE_PACKAGE} failed (Docker's seccomp profile): "
+                     f"{found.stderr.strip()[-300:]}")
+    tree = subprocess.run(["dpkg-deb", "--fsys-tarfile", str(debs[-1])], capture_output=True, check=True,
+                          timeout=120).stdout
+    profile = subprocess.run(["tar", "-xO", f"./{DOCKER_PROFILE_PATH}"], input=tree, capture_output=True, check=True,
+                             timeout=120).stdout
     path = folder / "docker-default.json"
     path.write_bytes(profile)
     return path
@@ -129,7 +133,8 @@ def facts(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     profile = _docker_profile(folder) if request.param == "Docker's default" else None
     mounted = _mounted()
     _rootfs(folder / "root", mounted)
-    result = subprocess.run(_podman(folder / "root", mounted, profile), check=False, capture_output=True, text=True, timeout=800, stdin=subprocess.DEVNULL)
+    result = subprocess.run(_podman(folder / "root", mounted, profile), check=False, capture_output=True, text=True,
+                            timeout=800, stdin=subprocess.DEVNULL)
     lines = [line for line in result.stdout.splitlines() if line.startswith("FACTS ")]
     assert result.returncode == 0 and lines, f"status {result.returncode}\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
     found: dict[str, object] = json.loads(lines[-1][len("FACTS "):])

@@ -199,7 +199,8 @@ def _edge_variants(label: str, arg: Arg, rng: np.random.Generator) -> list[np.nd
         lattice = [float(k) for k in range(int(np.ceil(arg.low)), int(np.floor(arg.high)) + 1)]
         return [_lattice(lattice, arg.shape, s) for s in range(len(lattice))]
     if label == "half-integer":
-        lattice = [k + 0.5 for k in range(int(np.floor(arg.low)), int(np.ceil(arg.high))) if arg.low <= k + 0.5 <= arg.high]
+        lattice = [k + 0.5 for k in range(int(np.floor(arg.low)), int(np.ceil(arg.high)))
+                   if arg.low <= k + 0.5 <= arg.high]
         return [_lattice(lattice, arg.shape, s) for s in range(len(lattice))]
     if label == "one-hot":
         n = arg.shape[-1]

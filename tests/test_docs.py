@@ -65,7 +65,8 @@ def test_the_kits_own_messages_name_the_command_not_a_path() -> None:
 
 def test_the_wheel_build_copies_the_pages_docs_reads() -> None:
     tree = ast.parse((REPO / "setup.py").read_text(encoding="utf-8"))
-    (value,) = [ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "DOC_PAGES"]
+    (value,) = [ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
+                and getattr(n.targets[0], "id", "") == "DOC_PAGES"]
     assert value == _docs.PAGES
 
 

@@ -99,7 +99,8 @@ def _close_per_draw(actual: Shaped[np.ndarray, " n *jac"], expected: Shaped[np.n
 def _same_shape(actual: np.ndarray, expected: np.ndarray) -> None:
     """Raise ValueError (a fault of the kit: the judge compares shapes first) unless both have one shape."""
     if actual.shape != expected.shape:
-        raise ValueError(f"compared blocks of different shapes: the answer's {actual.shape}, the expected {expected.shape}")
+        raise ValueError(f"compared blocks of different shapes: the answer's {actual.shape}, the expected "
+                         f"{expected.shape}")
 
 
 def failing_draws(actual: Sequence[Sequence[np.ndarray]], expected: Sequence[Sequence[np.ndarray]]) -> list[int]:

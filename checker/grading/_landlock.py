@@ -42,7 +42,8 @@ class _PathBeneath(ctypes.Structure):
 
 
 class _RulesetAttr(ctypes.Structure):
-    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
+    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
+                ("scoped", ctypes.c_uint64)]
 
 
 @functools.cache
@@ -66,7 +67,8 @@ def abi() -> int:
     if not sys.platform.startswith("linux") or os.environ.get("JACPUZZLES_NO_LANDLOCK"):
         return 0
     try:
-        return _syscall(_CREATE_RULESET, ctypes.c_void_p(0), ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION))
+        return _syscall(_CREATE_RULESET, ctypes.c_void_p(0), ctypes.c_size_t(0),
+                        ctypes.c_uint32(_CREATE_RULESET_VERSION))
     except OSError:
         return 0
 
@@ -106,7 +108,8 @@ class Ruleset:
                 allowed &= FILE_RIGHTS
             if allowed:
                 rule = _PathBeneath(allowed, fd)
-                _syscall(_ADD_RULE, ctypes.c_int(self.fd), ctypes.c_int(_RULE_PATH_BENEATH), ctypes.byref(rule), ctypes.c_uint32(0))
+                _syscall(_ADD_RULE, ctypes.c_int(self.fd), ctypes.c_int(_RULE_PATH_BENEATH), ctypes.byref(rule),
+                         ctypes.c_uint32(0))
         finally:
             os.close(fd)
 

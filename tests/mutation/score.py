@@ -192,7 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", default="0,1,2", help="comma-separated checker seeds (default 0,1,2)")
     parser.add_argument("--puzzles", default="", help="comma-separated puzzle names (default: all)")
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: up to 2)")
-    parser.add_argument("--operators", default="", help="comma-separated operator names, or `core` or `precision` (default: all)")
+    parser.add_argument("--operators", default="", help="comma-separated operator names, or `core` or `precision` "
+                                                        "(default: all)")
     ns = parser.parse_args(argv)
     seeds = tuple(int(s) for s in ns.seeds.split(",") if s.strip())
     puzzles = [p.strip() for p in ns.puzzles.split(",") if p.strip()] or None
