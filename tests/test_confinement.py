@@ -247,15 +247,19 @@ def test_every_attack_is_refused_in_every_configuration(configuration: str, root
         result = found["result"]
         assert result.returncode == 0, result.stderr[-3000:]
         line = next(line for line in result.stderr.splitlines() if line.startswith("isolation:"))
-        assert "Landlock ABI" in line and "seccomp" in line and "non-dumpable" in line and "no capabilities (CapEff 0" in line, line
+        assert ("Landlock ABI" in line and "seccomp" in line and "non-dumpable" in line
+                and "no capabilities (CapEff 0" in line), line
         if configuration == "plain user":
             if _user_namespaces_allowed():
-                assert "namespaces (a user namespace mapping only the grader's uid, then mount, pid, network, IPC, UTS)" in line, line
+                assert ("namespaces (a user namespace mapping only the grader's uid, then mount, pid, network, IPC, "
+                        "UTS)") in line, line
             else:
-                assert "no namespaces (the grader does not run as root, and has no user namespace of its own: " in line, line
+                assert ("no namespaces (the grader does not run as root, and has no user namespace of its own: "
+                        in line), line
         if configuration == "plain user without user namespaces":
             assert not _enclosed(line), line
-            assert "no namespaces (the grader does not run as root, and has no user namespace of its own: turned off by JACPUZZLES_NO_USER_NAMESPACES)" in line, line
+            assert ("no namespaces (the grader does not run as root, and has no user namespace of its own: "
+                    "turned off by JACPUZZLES_NO_USER_NAMESPACES)") in line, line
         for case in CASES:
             doc = json.loads((found["out"] / f"{case}.json").read_text())
             cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
@@ -285,7 +289,8 @@ def test_with_no_confinement_at_all_grade_refuses_to_start_unless_trusted(root_o
     refused = subprocess.run(command, check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL,
                              timeout=300, env=env)
     assert refused.returncode == 2, refused.stderr[-2000:]
-    assert "grade refuses to run submissions here: no namespaces (turned off by JACPUZZLES_NO_NAMESPACES) and no Landlock (turned off by JACPUZZLES_NO_LANDLOCK)" in refused.stderr
+    assert ("grade refuses to run submissions here: no namespaces (turned off by JACPUZZLES_NO_NAMESPACES) and "
+            "no Landlock (turned off by JACPUZZLES_NO_LANDLOCK)") in refused.stderr
     assert "Linux 5.13 or later with Landlock" in refused.stderr and "--trust-submissions" in refused.stderr
     assert not (tmp_path / "out" / "right.json").exists()
     trusted = subprocess.run([*command, "--trust-submissions"], check=False, capture_output=True, text=True, cwd=REPO,

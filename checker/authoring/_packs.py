@@ -80,7 +80,7 @@ shape = ["{{{{n}}}}"]
 low = -3.0
 high = 3.0
 avoid = ["zero"]  # |x| has a kink at 0: the sampler keeps every entry away from it
-'''
+'''  # noqa: E501 - hints and why are one-line TOML strings, written as they are into the new pack.toml
 
 _EXAMPLE_ANSWER = '''def jac(x: Shaped[Array, "5"]) -> Shaped[Array, "5 5"]:
     return np.diag(2 / (1 + np.abs(x)) ** 2)
@@ -203,7 +203,8 @@ def _check_puzzle(puzzle: Puzzle, folder: Path, report: Report, mutation: bool) 
         stub = Path(tmp) / f"{puzzle.name}.py"
         stub.write_text(_stubs.stub(puzzle), encoding="utf-8")
         if check_files([(puzzle.name, stub)])[0].status == Status.PASS:
-            problems.append(f"{where}: the stub passes as it is: its f or out cannot tell a Jacobian from a placeholder")
+            problems.append(f"{where}: the stub passes as it is: its f or out cannot tell a Jacobian from a "
+                            "placeholder")
     if mutation and not failed:
         report.mutation[puzzle.name] = _mutation_score(puzzle, answer)
     return problems

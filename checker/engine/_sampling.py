@@ -264,7 +264,8 @@ def _plain(arg: Arg) -> list[Structure]:
         for d in TIE_DISTANCES:
             found.append(Structure(f"a near-tie ({d:g} apart)", _using(_near_tie, arg, d)))
     elif size > 1:
-        found.append(Structure("equal entries", lambda values, rng: np.full(arg.shape, _random(arg, rng).reshape(-1)[0])))
+        found.append(Structure("equal entries",
+                               lambda values, rng: np.full(arg.shape, _random(arg, rng).reshape(-1)[0])))
     return found
 
 
@@ -473,12 +474,14 @@ def _integers(arg: Arg) -> list[Structure]:
     if arg.shape == ():
         return [Structure(f"{arg.name} = {v}", _using(_constant, arg, int(v))) for v in values]
     found = [
-        Structure("every value", lambda _, rng: ((rng.integers(0, len(values)) + np.arange(_size(arg))) % len(values) + low).reshape(arg.shape).astype(arg.dtype)),
+        Structure("every value", lambda _, rng: ((rng.integers(0, len(values)) + np.arange(_size(arg))) % len(values)
+                                                 + low).reshape(arg.shape).astype(arg.dtype)),
         Structure(f"all {low}", lambda _, rng: np.full(arg.shape, low, dtype=arg.dtype)),
         Structure(f"all {high}", lambda _, rng: np.full(arg.shape, high, dtype=arg.dtype)),
     ]
     if "repeated" in arg.edge_names:
-        found.insert(0, Structure("repeated", lambda _, rng: np.full(arg.shape, rng.integers(low, high + 1), dtype=arg.dtype)))
+        found.insert(0, Structure("repeated",
+                                  lambda _, rng: np.full(arg.shape, rng.integers(low, high + 1), dtype=arg.dtype)))
     return found
 
 
@@ -575,7 +578,8 @@ def _point_at(puzzle: Puzzle, values: list[np.ndarray], c: _Coincidence) -> str:
         for k, arg in enumerate(puzzle.args):
             if k in (c.source, c.target) or k in used or arg.static is not None or arg.cotangent:
                 continue
-            if arg.dtype in INT_DTYPES and arg.shape == () and int(arg.low) <= position <= int(arg.high) and int(arg.high) - int(arg.low) + 1 == length:
+            if (arg.dtype in INT_DTYPES and arg.shape == () and int(arg.low) <= position <= int(arg.high)
+                    and int(arg.high) - int(arg.low) + 1 == length):
                 values[k] = np.asarray(position, dtype=arg.dtype)
             elif arg.dtype in FLOAT_DTYPES and arg.shape == (length,) and (arg.sampler == "simplex" or _is_index(arg)):
                 hot = np.zeros(length)
@@ -642,7 +646,8 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
     if puzzle.guard is not None:
         for d in GUARD_TIES:
             for ahead in (True, False):  # the runner-up before the winner in index order, then after
-                label = f"a near-tie of {_GUARD_TIE_WHAT[puzzle.guard]} ({d:g} apart, runner-up {'first' if ahead else 'last'})"
+                label = (f"a near-tie of {_GUARD_TIE_WHAT[puzzle.guard]} ({d:g} apart, runner-up "
+                         f"{'first' if ahead else 'last'})")
                 extra.append(_structured(puzzle, rng, label,
                                          _using_values(_GUARD_TIES_MAKE[puzzle.guard], d, ahead, rng)))
     extra += _from_jacobian(puzzle, rng)
@@ -662,7 +667,8 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
     compete for one output (both orders, every distance of TIE_DISTANCES), and the regions the
     catalog declares (`magnitudes`, `offsets`). The zeros come from `_zeros` and are the same on every seed."""
     found = _zeros.found(puzzle, SAMPLER)
-    extra: list[Draw | None] = [Draw(label, tuple(np.asarray(v).astype(_dtype(a)) for a, v in zip(puzzle.args, values))) for label, values in found.zeros]
+    extra: list[Draw | None] = [Draw(label, tuple(np.asarray(v).astype(_dtype(a)) for a, v in zip(puzzle.args, values)))
+                                for label, values in found.zeros]
     for k, groups in found.groups:
         name = puzzle.args[k].name
         for n, d in enumerate(TIE_DISTANCES):
@@ -806,7 +812,8 @@ def _pairs(sa: list[Structure], sb: list[Structure]) -> list[tuple[Structure, St
     return covering + alike
 
 
-def _both(first: Callable[[list[np.ndarray]], None], second: Callable[[list[np.ndarray]], None]) -> Callable[[list[np.ndarray]], None]:
+def _both(first: Callable[[list[np.ndarray]], None],
+          second: Callable[[list[np.ndarray]], None]) -> Callable[[list[np.ndarray]], None]:
     def apply(values: list[np.ndarray]) -> None:
         first(values)
         second(values)

@@ -80,7 +80,8 @@ def close_per_draw(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
     return _close_per_draw(np.asarray(actual), np.asarray(expected))
 
 
-def _close_per_draw(actual: Shaped[np.ndarray, " n *jac"], expected: Shaped[np.ndarray, " n *jac"]) -> Bool[np.ndarray, " n"]:
+def _close_per_draw(actual: Shaped[np.ndarray, " n *jac"],
+                    expected: Shaped[np.ndarray, " n *jac"]) -> Bool[np.ndarray, " n"]:
     """`close_per_draw` on stacks of one shape."""
     _same_shape(actual, expected)
     if actual.ndim == 0:

@@ -293,8 +293,8 @@ def _search(puzzle: Puzzle, sampler: Sampler) -> Found:
             if not np.isfinite(scale) or scale == 0.0 or abs(entry) > ZERO_ULPS * np.finfo(np.float64).eps * scale:
                 continue
             point = _at(puzzle, lines[c[0]], float(end[i]))
-            if any(np.array_equal(point[0], v[0]) for _, v in kept) or not sampler.valid(puzzle, point,
-                                                                                         structured=True):
+            if (any(np.array_equal(point[0], v[0]) for _, v in kept)
+                    or not sampler.valid(puzzle, point, structured=True)):
                 continue
             kept.append((_label(puzzle, c[2], c[3]), point))
             blocks_used.append(c[2])
@@ -329,7 +329,8 @@ def _shrink(program: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: t
         return found
 
     def fine(scale: float, value: float, floor: float) -> bool:
-        return bool(np.isfinite(scale)) and scale >= floor and abs(value) <= ZERO_ULPS * np.finfo(np.float64).eps * scale
+        return (bool(np.isfinite(scale)) and scale >= floor
+                and abs(value) <= ZERO_ULPS * np.finfo(np.float64).eps * scale)
 
     (scale0, _, size0), = measure([point])
     floor = SHRINK_FLOOR * scale0

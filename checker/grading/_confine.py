@@ -165,7 +165,8 @@ def probe(config: Config, view: View | None, user_namespace: str) -> dict[str, s
         found = {"namespaces": try_in_child(enclosed_as_a_job, "namespaces")}
     enclosed = found["namespaces"] == ""
     if os.geteuid() != 0:  # a user namespace maps the grader's uid alone: no other to drop to
-        found["user"] = f"{not_root}, and its user namespace maps its own uid only" if user_namespace == "" else not_root
+        found["user"] = (f"{not_root}, and its user namespace maps its own uid only" if user_namespace == ""
+                         else not_root)
         return found
 
     def as_another_user() -> None:  # start JAX's backend and compile, as a worker will
@@ -561,8 +562,8 @@ def plan_view(config: Config) -> View:
     for root in kept:
         for folder in [p for p in sys.path if p and _under(os.path.realpath(p), root) and os.path.isdir(p)]:
             for name in sorted(os.listdir(folder)):
-                if not name.endswith((".dist-info", ".egg-info")) and any(fnmatch.fnmatchcase(name,
-                                                                                              w) for w in WITHHELD):
+                if not name.endswith((".dist-info", ".egg-info")) and any(fnmatch.fnmatchcase(name, w)
+                                                                          for w in WITHHELD):
                     withheld.append(os.path.join(os.path.realpath(folder), name))
     devices = [f"/dev/{name}" for name in DEVICES if os.path.exists(f"/dev/{name}")]
     root = os.path.join(os.getcwd(), "view")
@@ -582,7 +583,8 @@ def _bind(source: str, target: str, readonly: bool) -> None:
     if readonly:
         # The flags the host's mount already has, kept: in a user namespace they are locked, and
         # a remount that would clear one (nodev, noexec, an atime flag) is refused.
-        kept = os.statvfs(target).f_flag & (os.ST_NODEV | os.ST_NOEXEC | os.ST_NOATIME | os.ST_NODIRATIME | os.ST_RELATIME)
+        kept = os.statvfs(target).f_flag & (os.ST_NODEV | os.ST_NOEXEC | os.ST_NOATIME | os.ST_NODIRATIME
+                                            | os.ST_RELATIME)
         mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | kept)
 
 

@@ -159,7 +159,8 @@ def report(entries: Sequence[dict[str, Any]], stubs: dict[str, set[str]] | None 
                 if slot == own:
                     continue  # its own variant: it passed there on this run (it failed a draw only the graded run saw)
                 if "@" not in slot:
-                    published.setdefault(doc["submission"], []).append({"puzzle": puzzle, "own": doc["labels"].get(puzzle, "")})
+                    published.setdefault(doc["submission"], []).append({"puzzle": puzzle,
+                                                                        "own": doc["labels"].get(puzzle, "")})
                 # A classmate is named only for an answer of their own to this puzzle: a stub, or no file, is no source.
                 sources = [{"submission": other["submission"], "student": other.get("student", ""),
                             "same_file": _handed_in(doc, puzzle, stubs)
@@ -190,7 +191,9 @@ def report(entries: Sequence[dict[str, Any]], stubs: dict[str, set[str]] | None 
             for (p, s, _), names in sorted(clusters.items()) if len(set(names)) > 1]
     strong = [{"submission": a, "student": students.get(a, ""),
                "puzzles": sorted(found, key=lambda f: (not any(o["same_file"] for o in f["sources"]), f["puzzle"]))}
-              for a, found in sorted(fitting.items(), key=lambda kv: (-sum(any(o["same_file"] for o in f["sources"]) for f in kv[1]), -len(kv[1]), kv[0]))]
+              for a, found in sorted(fitting.items(),
+                                     key=lambda kv: (-sum(any(o["same_file"] for o in f["sources"]) for f in kv[1]),
+                                                     -len(kv[1]), kv[0]))]
     return {
         "about": _PREAMBLE,
         "submissions": len(entries),
@@ -231,7 +234,8 @@ def markdown(found: dict[str, Any]) -> str:
         lines.append("None seen.")
     for item in found["fits_another_variant"]:
         author = md(item["submission"])
-        count = len({f["puzzle"] for f in item["puzzles"]})  # a puzzle whose answer fits two other variants is listed twice
+        # a puzzle whose answer fits two other variants is listed twice
+        count = len({f["puzzle"] for f in item["puzzles"]})
         lines.append(f"- {author} ({md(item['student'])}): {count} puzzle(s) where {author}'s answer fits another "
                      "variant and not its own")
         for f in item["puzzles"]:

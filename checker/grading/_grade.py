@@ -71,9 +71,11 @@ class Plan:
     student: str = ""  # with variants on: the student id the variants are drawn for ("" otherwise)
     variants: dict[str, Choices] = field(default_factory=dict)  # puzzle -> the choices graded (variants on)
     flag: str = ""  # what does not match in its workspace record (variants on), for the instructor
-    submission: _submissions.Submission | None = None  # where it was read from: read again when the grader's copy changed
+    # where it was read from: read again when the grader's copy changed
+    submission: _submissions.Submission | None = None
     names: tuple[str, ...] = ()  # the assignment's puzzles it was read for
-    answered: dict[str, str] = field(default_factory=dict)  # puzzle -> `_evidence.file_digest` of its answer, as read (variants on)
+    # puzzle -> `_evidence.file_digest` of its answer, as read (variants on)
+    answered: dict[str, str] = field(default_factory=dict)
 
     def runnable(self) -> dict[str, str]:
         """The answers sent to a worker: puzzle -> path relative to the submission."""
@@ -137,7 +139,8 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
                 continue
             todo.append(plan)
             if why:
-                _gradebook.print_neutralised(progress, Text.assemble(("not trusted ", "yellow"), f"{_submissions.shown(plan.name)}.json in {out}: {why}; graded again"))
+                _gradebook.print_neutralised(progress, Text.assemble(
+                    ("not trusted ", "yellow"), f"{_submissions.shown(plan.name)}.json in {out}: {why}; graded again"))
         with _numerics.pinned():
             _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress,
                        _hidden(scratch, submissions, out), unseen=(submissions, out),
@@ -150,7 +153,8 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
         _evidence.write(out, [p.name for p in plans], signer)
         progress.print(f"integrity report (evidence for you to read, not verdicts): {out / 'integrity.md'}")
     for skip in skipped:  # names a student chose: no line of them is a CI runner's command
-        _gradebook.print_neutralised(progress, Text.assemble(("skipped ", "yellow"), f"{_submissions.shown(skip.name)}: {skip.reason}"))
+        _gradebook.print_neutralised(progress, Text.assemble(("skipped ", "yellow"),
+                                                             f"{_submissions.shown(skip.name)}: {skip.reason}"))
     docs = [records[p.name] for p in plans]  # never re-read from OUT: a worker may have written there since
     docs += [_gradebook.skipped(_submissions.shown(s.name), s.reason, points) for s in skipped]
     docs.sort(key=lambda d: str(d["submission"]))
@@ -178,7 +182,8 @@ def merge_class(out: Path, assignment: Assignment | None, console: Console, key_
             doc = json.loads(raw.decode("utf-8")) if raw is not None else None
         except ValueError as exc:
             raise BadSetup(f"cannot read the entry {path}: {exc}; copy it again from its shard's OUT") from None
-        if not isinstance(doc, dict) or doc.get("submission") != path.stem or doc.get("status") not in (_gradebook.GRADED, _gradebook.UNGRADABLE):
+        if (not isinstance(doc, dict) or doc.get("submission") != path.stem
+                or doc.get("status") not in (_gradebook.GRADED, _gradebook.UNGRADABLE)):
             continue  # summary.json, or not an entry of ours
         if signer is None:
             try:
@@ -403,7 +408,8 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
     columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("{task.description}"))
     try:
-        with Progress(*columns, console=console, transient=False) as progress, concurrent.futures.ThreadPoolExecutor(jobs) as threads:
+        with (Progress(*columns, console=console, transient=False) as progress,
+              concurrent.futures.ThreadPoolExecutor(jobs) as threads):
             task = progress.add_task("", total=len(todo))
             futures = {threads.submit(_run, plan, sandbox): plan for plan in todo}
             try:
@@ -464,7 +470,8 @@ def _gather(plan: Plan, doc: dict[str, Any], sandbox: _sandbox.Pool | str | None
     failing = [r["puzzle"] for r in doc.get("results", []) if r.get("status") in (Status.FAIL.value, Status.ERROR.value)
                and r.get("puzzle") in plan.runnable()]
     memo = memo if memo is not None else {}
-    digests = {n: plan.answers.sums[files[n]] if plan.answers is not None else "" for n in failing}  # as read from the submission
+    # as read from the submission
+    digests = {n: plan.answers.sums[files[n]] if plan.answers is not None else "" for n in failing}
     wanted = [(_slot(n, c), n) for n in failing for c in _variants.choices(n)]
     items = [(slot, files[n]) for slot, n in wanted if (slot, digests[n]) not in memo]
     runs: list[Run] = []
@@ -498,7 +505,8 @@ def _gather(plan: Plan, doc: dict[str, Any], sandbox: _sandbox.Pool | str | None
     _evidence.store(out, plan.name, entry, signer)
 
 
-def _roster_clashes(found: list[_submissions.Submission], assignment: Assignment) -> tuple[list[_submissions.Submission], list[_submissions.Skipped]]:
+def _roster_clashes(found: list[_submissions.Submission],
+                    assignment: Assignment) -> tuple[list[_submissions.Submission], list[_submissions.Skipped]]:
     """The submissions to grade, and those skipped because their name is not on the roster but is
     the id the roster gives another student: graded, they would get that student's variants (red
     team, round 4)."""
@@ -547,7 +555,8 @@ def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.D
     if verdict.status == Status.PASS:
         return None
     said = f"; the worker said: {sandbox.last_words}" if sandbox.last_words else ""
-    return f"the grader's workers cannot run answers on this machine: the reference answer for {name} got {verdict.status.value} ({' '.join(verdict.message.split())[:300]}){said}. {_ADVICE}"
+    return (f"the grader's workers cannot run answers on this machine: the reference answer for {name} got "
+            f"{verdict.status.value} ({' '.join(verdict.message.split())[:300]}){said}. {_ADVICE}")
 
 
 _ADVICE = ("As root, workers run as other users: Python, its packages and the kit must be readable by every user "
@@ -589,7 +598,8 @@ def _run(plan: Plan, sandbox: _sandbox.Pool | str | None) -> list[Run] | str:
         except _sandbox.CopyChanged as exc:
             fresh = _read_again(plan, sandbox.scratch)
             if fresh is None:
-                return f"{exc}; its files also differ from what was read at the start: not graded now, graded again by the next run"
+                return (f"{exc}; its files also differ from what was read at the start: not graded now, graded again "
+                        "by the next run")
             return sandbox.run(fresh.root, items, sums=fresh.sums)
     except _sandbox.WorkerFailure as exc:
         return str(exc)
@@ -608,8 +618,8 @@ def _write_entry(out: Path, plan: Plan, outcome: list[Run] | str, draws: dict[st
     if reason is None:
         assert plan.answers is not None and not isinstance(outcome, str)
         try:
-            verdicts = [_for_students(v, seed, hidden) for v in _verdicts(plan, outcome, draws, expected, seed,
-                                                                          list(points))]
+            verdicts = [_for_students(v, seed, hidden)
+                        for v in _verdicts(plan, outcome, draws, expected, seed, list(points))]
         except Exception as exc:  # noqa: BLE001 - a judge crash is the grader's failure, not a 0
             reason = f"the grader failed while judging: {type(exc).__name__}: {exc}"
     if verdicts is None:
@@ -668,7 +678,8 @@ def _verdicts(plan: Plan, runs: list[Run], draws: dict[str, tuple[_sampling.Draw
             verdict = Verdict(p.name, Status(status), message, (Diagnosis(kind, message),), seed=seed)
         if p.name in answers.ignored and p.name in answers.files:
             copies = ", ".join(answers.ignored[p.name])
-            note = f"{answers.files[p.name]} was graded; {copies}, also named {p.name}.py, ignored (one answer file per puzzle)"
+            note = (f"{answers.files[p.name]} was graded; {copies}, also named {p.name}.py, ignored (one answer file "
+                    "per puzzle)")
             verdict = dataclasses.replace(verdict, message=f"{verdict.message}. {note}")
         verdicts.append(verdict)
     return verdicts

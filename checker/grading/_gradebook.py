@@ -288,7 +288,8 @@ def summary_markdown(s: dict[str, Any]) -> str:
     lines = ["# jacpuzzles grade: summary", ""]
     sc = s["scores"]
     skipped = s.get("skipped", [])
-    lines.append(f"{s['graded']} of {counted(s['submissions'], 'submission')} graded; {len(s['ungradable'])} ungradable" + (f"; {len(skipped)} skipped." if skipped else "."))
+    lines.append(f"{s['graded']} of {counted(s['submissions'], 'submission')} graded; {len(s['ungradable'])} ungradable"
+                 + (f"; {len(skipped)} skipped." if skipped else "."))
     if sc["mean"] is not None:
         lines.append(f"Scores out of {s['max_score']}: mean {sc['mean']:g}, median {sc['median']:g}, min {sc['min']}, "
                      f"max {sc['max']}.")

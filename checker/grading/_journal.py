@@ -162,5 +162,6 @@ def entry(out: Path, name: str, signer: Key) -> tuple[dict[str, Any] | None, str
     if not isinstance(doc, dict) or "mac" not in doc:
         return None, "it carries no signature (written by an older grader, or not by the grader)"
     if not signer.verifies(doc, feedback):
-        return None, f"its signature does not check with the key {signer.path} (written or changed by something other than this class's grader)"
+        return None, (f"its signature does not check with the key {signer.path} (written or changed by something "
+                      "other than this class's grader)")
     return doc, ""

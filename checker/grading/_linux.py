@@ -161,7 +161,8 @@ def enter_user_namespace(uid: int, gid: int) -> str:
     with os.fdopen(read, "rb") as pipe:
         said = pipe.read().decode("utf-8", "replace")
     if os.waitpid(pid, 0)[1] != 0:
-        return f"{said or 'refused'} (by user.max_user_namespaces, AppArmor's restrict_unprivileged_userns or a container's seccomp filter?)"
+        return (f"{said or 'refused'} (by user.max_user_namespaces, AppArmor's restrict_unprivileged_userns or a "
+                "container's seccomp filter?)")
     enter()
     return ""
 

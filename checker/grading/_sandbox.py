@@ -129,8 +129,8 @@ class Pool:
         from checker.engine import _variants
 
         self.limits = limits
-        self.puzzles: dict[str, Puzzle] = {slot: _variants.variant(name, chosen) for slot, (name, chosen) in (variants
-                                                                                                              or {}).items()}
+        self.puzzles: dict[str, Puzzle] = {slot: _variants.variant(name, chosen)
+                                           for slot, (name, chosen) in (variants or {}).items()}
         self.scratch = scratch
         self.counts = {name: len(ds) for name, ds in draws.items()}
         self.labels = {name: [d.label for d in ds] for name, ds in draws.items()}
@@ -172,7 +172,8 @@ class Pool:
         self.enclosed = ready.get("namespaces") == ""
         self.user_namespace = ready.get("user_namespace") == ""  # a plain user's zygote in one of its own
         self.unprivileged = ready.get("user") == ""
-        self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups", "seccomp", "landlock", "capabilities") and v}
+        self.missing = {k: str(v) for k, v in ready.items()
+                        if k in ("namespaces", "user", "groups", "seccomp", "landlock", "capabilities") and v}
         self.filtered = ready.get("seccomp") == ""
         self.capless = ready.get("capabilities") == ""
         self.landlock = int(ready.get("landlock_abi", 0)) if ready.get("landlock") == "" else 0
@@ -185,7 +186,8 @@ class Pool:
         self._uids = _uid_block() if self.unprivileged else None
         if self.unprivileged and self._uids is None:
             self.unprivileged = False
-            self.missing["user"] = f"no free block of worker uids ({UID_LOCKS} cannot be written, or {UID_BLOCKS} graders are running)"
+            self.missing["user"] = (f"no free block of worker uids ({UID_LOCKS} cannot be written, or {UID_BLOCKS} "
+                                    "graders are running)")
 
     def isolation(self) -> str:
         """One line: every mechanism that keeps a worker from the grader's files, other workers
@@ -474,7 +476,8 @@ def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limit
     packed = io.BytesIO()
     np.savez(packed, allow_pickle=False, **arrays)
     _scratch.write(folder / "draws.npz", packed.getvalue())  # 0600: the draws are the grader's secret
-    _scratch.write(folder / "labels.json", json.dumps({name: [d.label for d in ds] for name, ds in draws.items()}).encode())
+    _scratch.write(folder / "labels.json",
+                   json.dumps({name: [d.label for d in ds] for name, ds in draws.items()}).encode())
     config = Config(
         draws=str(folder / "draws.npz"),
         labels=str(folder / "labels.json"),
@@ -744,7 +747,8 @@ def _read_blocks(data: bytes, record: dict[str, Any]) -> tuple[tuple[np.ndarray,
         raise TypeError("dtypes is not a list of lists")
     arrays = _npz_arrays(data)
     if not record.get("stacked"):
-        return tuple(tuple(_restored(arrays[f"{k}.{j}"], str(name)) for j, name in enumerate(names)) for k, names in enumerate(dtypes))
+        return tuple(tuple(_restored(arrays[f"{k}.{j}"], str(name)) for j, name in enumerate(names))
+                     for k, names in enumerate(dtypes))
     count = int(record["draws"])
     if count == 0:
         return ()
@@ -762,7 +766,8 @@ def _npz_arrays(data: bytes) -> dict[str, np.ndarray]:
     arrays: dict[str, np.ndarray] = {}
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         for info in archive.infolist():
-            if info.compress_type != zipfile.ZIP_STORED or info.file_size > len(data) or not info.filename.endswith(".npy"):
+            if (info.compress_type != zipfile.ZIP_STORED or info.file_size > len(data)
+                    or not info.filename.endswith(".npy")):
                 raise ValueError(f"{info.filename!r} is not a stored array")
             member = archive.read(info)
             stream = io.BytesIO(member)

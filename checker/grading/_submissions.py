@@ -91,7 +91,8 @@ class Answers:
     ignored: dict[str, list[str]] = field(default_factory=dict)
     duplicated: frozenset[str] = frozenset()  # puzzles with several files and none at the catalog's path
     record: Record | None = None  # its workspace record's `[assignment]` claims; None: no record
-    sums: dict[str, str] = field(default_factory=dict)  # path relative to root -> sha256 of the bytes read (the copy a worker gets is checked against it)
+    # path relative to root -> sha256 of the bytes read (the copy a worker gets is checked against it)
+    sums: dict[str, str] = field(default_factory=dict)
 
 
 def discover(folder: Path) -> tuple[list[Submission], list[Skipped]]:
@@ -377,9 +378,11 @@ def _zip_problem(label: str, exc: BaseException) -> str:
     """What is wrong with a zip the grader could not read, in the student's terms."""
     text = str(exc)
     if isinstance(exc, RuntimeError) and ("encrypted" in text or "password" in text):
-        return f"{label} is encrypted (password-protected): the grader cannot read it; zip your files again without a password"
+        return (f"{label} is encrypted (password-protected): the grader cannot read it; zip your files again "
+                "without a password")
     if isinstance(exc, NotImplementedError):
-        return f"{label} uses a compression method the grader cannot read ({text}); zip your files again with the standard (deflate) compression"
+        return (f"{label} uses a compression method the grader cannot read ({text}); zip your files again with the "
+                "standard (deflate) compression")
     if isinstance(exc, UnicodeDecodeError):
         return f"{label} has a file name that is not valid UTF-8 text; rename the files, then zip them again"
     if isinstance(exc, EOFError):

@@ -18,10 +18,10 @@ code. For each job the grader sends it (a JSON line on stdin), it forks:
   the zygote's user namespace: `_linux.zygote_user_namespace`), namespaces of its own
   (mount: a file system of its own, an allow-list, with a private /tmp; pid: the reaper is its first process;
   network; IPC; UTS); as root, control groups (memory over the tree, processes) and an unprivileged uid of
-  its own, with a process limit; in every configuration no capability left, a seccomp filter (`_confine.refuse_escape_calls`)
-  and Landlock (`_confine.landlock_self`: read the allow-list, write its job folder only, no TCP, no
-  abstract sockets or signals out), and HOME and TMPDIR of its own in its job folder; the
-  working directory is a private copy of the submission's answer files. Its only other
+  its own, with a process limit; in every configuration no capability left, a seccomp filter
+  (`_confine.refuse_escape_calls`) and Landlock (`_confine.landlock_self`: read the allow-list, write
+  its job folder only, no TCP, no abstract sockets or signals out), and HOME and TMPDIR of its own in
+  its job folder; the working directory is a private copy of the submission's answer files. Its only other
   descriptor, a pipe to the reaper, carries one byte ("ready, no answer loaded yet") and is
   closed before any answer loads. It starts JAX's backend, caps
   its address space, and runs the answers, writing each result as data only: `<index>.npz`
@@ -155,10 +155,10 @@ def _probe(config: Config, user_namespace: str) -> tuple[dict[str, Any], Confine
     else:
         assert plan is not None
         found["landlock_abi"] = plan.abi
-    found["seccomp"] = _confine.try_in_child(_confine.refuse_escape_calls_and_prove_it,
-                                             "seccomp") if _confine.seccomp_available() == "" else _confine.seccomp_available()
-    found["capabilities"] = _confine.try_in_child(_confine.drop_capabilities_and_prove_it,
-                                                  "capabilities") if sys.platform.startswith("linux") else "not Linux"
+    found["seccomp"] = (_confine.try_in_child(_confine.refuse_escape_calls_and_prove_it, "seccomp")
+                        if _confine.seccomp_available() == "" else _confine.seccomp_available())
+    found["capabilities"] = (_confine.try_in_child(_confine.drop_capabilities_and_prove_it, "capabilities")
+                             if sys.platform.startswith("linux") else "not Linux")
     return found, Confinement(view, plan, seccomp=found["seccomp"] == "")
 
 

@@ -63,7 +63,8 @@ def _kernel() -> dict[str, object]:
         "uid": os.geteuid(),
         "cap_eff": status["CapEff"].strip(),
         "seccomp_mode": int(libc.prctl(PR_GET_SECCOMP, 0, 0, 0, 0)),
-        "unshare_mount_pid_net_ipc": _errno_of("unshare", _linux.CLONE_NEWNS | _linux.CLONE_NEWPID | _linux.CLONE_NEWNET | _linux.CLONE_NEWIPC),
+        "unshare_mount_pid_net_ipc": _errno_of("unshare", _linux.CLONE_NEWNS | _linux.CLONE_NEWPID
+                                               | _linux.CLONE_NEWNET | _linux.CLONE_NEWIPC),
         "unshare_user": _errno_of("unshare", _linux.CLONE_NEWUSER),
         "landlock_abi": _landlock.abi(),
     }

@@ -56,7 +56,9 @@ class Operator:
 REGISTRY: dict[str, Operator] = {}
 
 
-def operator(name: str, what: str, prelude: str = "", precision: bool = False) -> Callable[[Callable[[Context, ast.AST], Iterator[Site]]], Callable[[Context, ast.AST], Iterator[Site]]]:
+def operator(name: str, what: str, prelude: str = "",
+             precision: bool = False) -> Callable[[Callable[[Context, ast.AST], Iterator[Site]]],
+                                                  Callable[[Context, ast.AST], Iterator[Site]]]:
     """Register a node operator under `name`."""
 
     def register(fn: Callable[[Context, ast.AST], Iterator[Site]]) -> Callable[[Context, ast.AST], Iterator[Site]]:
@@ -513,12 +515,14 @@ def _constant_value(node: ast.AST) -> float | None:
     for n in ast.walk(node):
         if isinstance(n, ast.Name) and n.id not in _CONSTANT_SPACE:
             return None
-        if not isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Load, ast.operator, ast.unaryop)):
+        if not isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Load,
+                              ast.operator, ast.unaryop)):
             return None
         if isinstance(n, ast.Call) and n.keywords:
             return None
     try:
-        value = eval(compile(ast.Expression(copy.deepcopy(node)), "<constant>", "eval"), {"__builtins__": {}}, dict(_CONSTANT_SPACE))  # type: ignore[arg-type]
+        value = eval(compile(ast.Expression(copy.deepcopy(node)), "<constant>", "eval"),  # type: ignore[arg-type]
+                     {"__builtins__": {}}, dict(_CONSTANT_SPACE))
     except Exception:  # noqa: BLE001 - not a constant after all
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
@@ -636,14 +640,16 @@ def _tie_relative(ctx: Context, node: ast.AST) -> Iterator[Site]:
                           f"{TIE_TOLERANCE:g} of the max", precision=True)
 def _tie_absolute(ctx: Context, node: ast.AST) -> Iterator[Site]:
     if _float_eq(ctx, node):
-        yield node, lambda n: ast.Compare(call("np.abs", ast.BinOp(n.left, ast.Sub(), n.comparators[0])), [ast.Lt()], [ast.Constant(TIE_TOLERANCE)])  # type: ignore[attr-defined]
+        yield node, lambda n: ast.Compare(call("np.abs", ast.BinOp(n.left, ast.Sub(), n.comparators[0])),  # type: ignore[attr-defined]
+                                          [ast.Lt()], [ast.Constant(TIE_TOLERANCE)])
     if _argmax_site(ctx, node):
         yield node, _tolerant_argmax(relative=False)
 
 
 @operator("clip_unit", "np.exp/np.tanh(s)  ->  the same of np.clip(s, -1, 1) (an intermediate clipped)", precision=True)
 def _clip_unit(ctx: Context, node: ast.AST) -> Iterator[Site]:
-    if _is_np_call(node, ("exp", "tanh", "expm1")) and len(node.args) == 1 and ctx.floating(node.args[0]) and _depends(node, ctx.tainted):  # type: ignore[attr-defined]
+    if (_is_np_call(node, ("exp", "tanh", "expm1")) and len(node.args) == 1 and ctx.floating(node.args[0])  # type: ignore[attr-defined]
+            and _depends(node, ctx.tainted)):
         def clipped(n: ast.AST) -> ast.AST:
             assert isinstance(n, ast.Call)
             n.args[0] = call("np.clip", n.args[0], ast.Constant(-1.0), ast.Constant(1.0))

@@ -115,7 +115,8 @@ class _Set:
     def truth(self, start: int) -> list[np.ndarray]:
         """The expected blocks on chunk `start` (float64 values; kept compact in memory)."""
         if start not in self._truth:
-            self._truth[start] = [_compact(np.asarray(b, dtype=np.float64)) for b in self.truth_jit(*self.chunk_values(start))]
+            self._truth[start] = [_compact(np.asarray(b, dtype=np.float64))
+                                  for b in self.truth_jit(*self.chunk_values(start))]
         return [b.astype(np.float64) for b in self._truth[start]]
 
 
