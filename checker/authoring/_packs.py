@@ -107,8 +107,8 @@ def new(folder: Path) -> list[Path]:
     Raises `PackExists` when `folder` already holds `pack.toml`."""
     folder = Path(folder)
     if (folder / PACK_FILE).exists():
-        raise PackExists(f"{folder / PACK_FILE} exists already: not overwritten; give a new folder to `jacpuzzles pack "
-                         "new`")
+        raise PackExists(f"{folder / PACK_FILE} exists already: not overwritten; give a new folder to "
+                         "`jacpuzzles pack new`")
     chapter = re.sub(r"[^a-z0-9_]+", "_", folder.resolve().name.lower()).strip("_") or "course"
     if not chapter[0].isalpha():
         chapter = f"pack_{chapter}"
@@ -172,8 +172,8 @@ def _check_puzzle(puzzle: Puzzle, folder: Path, report: Report, mutation: bool) 
         problems.append(f"{where}: hints: none; add `hints = [...]`, easiest first (`jacpuzzles hint` reveals them one "
                         "by one)")
     if not puzzle.why.strip():
-        problems.append(f"{where}: why: empty; say in 1-3 sentences why the reference answer is right (`jacpuzzles "
-                        "solution` shows it)")
+        problems.append(f"{where}: why: empty; say in 1-3 sentences why the reference answer is right "
+                        "(`jacpuzzles solution` shows it)")
     try:
         _variants.check(puzzle)
     except CatalogError as exc:

@@ -478,9 +478,8 @@ def cmd_init(args: argparse.Namespace) -> int:
     if args.classroom:
         console.print(Text(
             f"Also wrote {_workspace.CLASSROOM_WORKFLOW.as_posix()} (GitHub Classroom's autograding) and .gitignore: "
-            "set the jacpuzzles "
-            "version the workflow installs (JACPUZZLES_REF in it), then push the folder as the assignment's template "
-            "repository (`jacpuzzles docs autograding`).",
+            "set the jacpuzzles version the workflow installs (JACPUZZLES_REF in it), then push the folder as the "
+            "assignment's template repository (`jacpuzzles docs autograding`).",
             style="bold",
         ))
     first = next(p for p in _catalog.puzzles() if p.name in names)
@@ -773,9 +772,9 @@ def parser() -> argparse.ArgumentParser:
                    help="folder holding one folder or .zip per student")
     p.add_argument("--out", metavar="OUT", help="folder for the grades, reports and journal (grading a class)")
     # default=None: a flag given wins over --assignment's value, which wins over the default shown.
-    p.add_argument("--assignment", metavar="FILE", help="TOML file: the puzzles that count and their points, seed, "
-                                                        "limits (`jacpuzzles docs grading`; a template: `jacpuzzles "
-                                                        "docs templates/assignment.toml`)")
+    p.add_argument("--assignment", metavar="FILE",
+                   help="TOML file: the puzzles that count and their points, seed, limits (`jacpuzzles docs grading`; "
+                        "a template: `jacpuzzles docs templates/assignment.toml`)")
     p.add_argument("--jobs", type=int, default=None, help="submissions graded at a time (default: 2)")
     p.add_argument(
         "--timeout",
@@ -839,10 +838,10 @@ def parser() -> argparse.ArgumentParser:
              "before 5.13); they can then read and write whatever you can",
     )
     p.set_defaults(run=cmd_grade)
-    p = sub.add_parser("pack", help="for instructors: make or check a puzzle pack, a chapter of your own (`jacpuzzles "
-                                    "docs packs`)")
-    p.add_argument("action", choices=("new", "check"), help="new: a pack with one worked example; check: what `dev "
-                                                            "check` does for the kit, for the pack")
+    p = sub.add_parser("pack", help="for instructors: make or check a puzzle pack, a chapter of your own "
+                                    "(`jacpuzzles docs packs`)")
+    p.add_argument("action", choices=("new", "check"),
+                   help="new: a pack with one worked example; check: what `dev check` does for the kit, for the pack")
     p.add_argument("folder", metavar="DIR", help="the pack's folder (holding pack.toml)")
     p.add_argument("--no-mutation", action="store_true", help="check: skip the mutation score (the slowest part)")
     p.set_defaults(run=cmd_pack)

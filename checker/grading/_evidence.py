@@ -41,10 +41,9 @@ _PREAMBLE = (
     "each puzzle drawn for their student id. An answer that fails its own variant but fits another one was most "
     "likely written for that other variant: shared by a classmate who has it, found online (the published puzzle), "
     "or solved from the wrong stub by mistake. It is evidence about its author, listed under that student: the "
-    "classmates "
-    "with that variant are named only if they handed in an answer of their own to the puzzle (several students share "
-    "each variant), and only their own submission can say more (an identical answer file, identical wrong Jacobians). "
-    "An untouched stub is never an answer. Talk with the students before drawing a conclusion."
+    "classmates with that variant are named only if they handed in an answer of their own to the puzzle (several "
+    "students share each variant), and only their own submission can say more (an identical answer file, identical "
+    "wrong Jacobians). An untouched stub is never an answer. Talk with the students before drawing a conclusion."
 )
 
 

@@ -203,10 +203,9 @@ def merge_class(out: Path, assignment: Assignment | None, console: Console, key_
         docs.append(doc)
     if untrusted and signer is not None:
         raise BadSetup(f"{counted(len(untrusted), 'entry', 'entries')} in {out} not signed with the key {signer.path}: "
-                       f"{'; '.join(untrusted[:5])}"
-                       f"{'…' if len(untrusted) > 5 else ''}. Pass --key-file with the key every shard was graded "
-                       "with, copy those entries "
-                       "again from their shard's OUT, or grade those submissions again")
+                       f"{'; '.join(untrusted[:5])}{'…' if len(untrusted) > 5 else ''}. Pass --key-file with the key "
+                       "every shard was graded with, copy those entries again from their shard's OUT, or grade those "
+                       "submissions again")
     if not docs:
         raise BadSetup(f"no submission entries (<submission>.json) in {out}: copy every shard's OUT/*.json and "
                        "OUT/*.txt there first")
@@ -302,8 +301,7 @@ def _refused(answers: _submissions.Answers) -> dict[str, str]:
     refused = {}
     for name, size in answers.oversized.items():
         refused[name] = (f"{answers.files[name]} is {size / 1024 / 1024:.1f} MB: answer files are limited to "
-                         f"{SCAN_CAP // 1024 // 1024} MB; "
-                         "it was not run. Submit only your answer")
+                         f"{SCAN_CAP // 1024 // 1024} MB; it was not run. Submit only your answer")
     for name, rel in answers.files.items():
         if name in refused:
             continue
@@ -436,10 +434,9 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
 def _refused_unconfined(why: str) -> str:
     """Why `grade` will not run submissions here, and what to do instead."""
     return (f"grade refuses to run submissions here: {why}. Grade on Linux 5.13 or later with Landlock enabled (on "
-            "macOS or "
-            "Windows: in a Linux VM or container), or as root where namespaces are allowed; or, for code you trust, "
-            "pass "
-            "--trust-submissions to grade unconfined anyway (docs/grading.md, 'The threat model, as built')")
+            "macOS or Windows: in a Linux VM or container), or as root where namespaces are allowed; or, for code you "
+            "trust, pass --trust-submissions to grade unconfined anyway (docs/grading.md, "
+            "'The threat model, as built')")
 
 
 def _needed(todo: list[Plan], names: list[str], evidence: list[Plan]) -> list[str]:
@@ -518,8 +515,7 @@ def _roster_clashes(found: list[_submissions.Submission],
         if submission.name not in listed and owner is not None:
             taken.append(_submissions.Skipped(submission.name, (
                 f"its name is not on the assignment's roster, and is the student id of {owner!r}: graded, it would get "
-                "that "
-                f"student's variants; rename it to its student's roster name, or add it to [students]")))
+                f"that student's variants; rename it to its student's roster name, or add it to [students]")))
         else:
             kept.append(submission)
     return kept, taken

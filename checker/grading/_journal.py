@@ -111,8 +111,8 @@ def _read_key(path: Path) -> bytes:
             raise KeyProblem(f"the signing key {path} is not a regular file: remove it, or pass another --key-file")
         if info.st_uid != os.geteuid():
             raise KeyProblem(f"the signing key {path} belongs to uid {info.st_uid}, not to the grader's user "
-                             f"({os.geteuid()}): "
-                             "anyone who could write it could sign entries; remove it, or pass your own --key-file")
+                             f"({os.geteuid()}): anyone who could write it could sign entries; remove it, or pass your "
+                             "own --key-file")
         secret = os.read(fd, KEY_CAP).strip()
     finally:
         os.close(fd)

@@ -201,8 +201,7 @@ class Pool:
             held.append(_landlock.describe(self.landlock))
         if self.filtered:
             held.append("seccomp (no sockets, namespaces, ptrace, limits or scheduling of other processes, io_uring, "
-                        "bpf, keys, mounts, "
-                        "fanotify/inotify, modes/owners/times, reboot/acct)")
+                        "bpf, keys, mounts, fanotify/inotify, modes/owners/times, reboot/acct)")
         if self.capless:
             held.append("no capabilities (CapEff 0, bounding set empty, secure bits locked)")
         if self.unprivileged:
@@ -226,9 +225,9 @@ class Pool:
         if self.confined:
             return ""
         return (f"no namespaces ({self.missing.get('namespaces', '')}) and no Landlock "
-                f"({self.missing.get('landlock', '')}): "
-                "every submission could read and write whatever your user can (the kit's solutions/, your home folder, "
-                "the other submissions and their grades), reach the network and signal your processes")
+                f"({self.missing.get('landlock', '')}): every submission could read and write whatever your user can "
+                "(the kit's solutions/, your home folder, the other submissions and their grades), reach the network "
+                "and signal your processes")
 
     def __enter__(self) -> Pool:
         return self

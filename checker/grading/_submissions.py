@@ -341,8 +341,7 @@ def _zip_answers(raw: BinaryIO, label: str, wanted: set[str]) -> tuple[dict[str,
             parts = PurePosixPath(info.filename.replace("\\", "/")).parts
             if info.filename.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]):
                 raise _Refused(f"zip entry {info.filename!r} has an absolute path or '..': refused, nothing was "
-                               "extracted; "
-                               "zip the answer files with relative paths")
+                               "extracted; zip the answer files with relative paths")
             if len(parts) > DEPTH_CAP + 1:
                 raise _Refused(f"zip entry {shown(info.filename[:120])}… is nested more than {DEPTH_CAP} folders deep; "
                                "the grader does not look that deep: put your answer files at most a few folders deep")

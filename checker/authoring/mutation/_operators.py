@@ -303,8 +303,8 @@ def _f16_cast(ctx: Context, node: ast.AST) -> Iterator[Site]:
     values: list[ast.expr] = []
     if isinstance(node, ast.Assign) and len(node.targets) == 1:
         target = node.targets[0]
-        if isinstance(target, ast.Tuple) and isinstance(node.value,
-                                                        ast.Tuple) and len(target.elts) == len(node.value.elts):
+        if (isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
+                and len(target.elts) == len(node.value.elts)):
             values = list(node.value.elts)
         elif isinstance(target, ast.Name):
             values = [node.value]
