@@ -197,8 +197,8 @@ def _lines(puzzle: Puzzle, sampler: Sampler) -> list[tuple[tuple[np.ndarray, ...
             ends.append(values)
         start, end = ends
         # Integer and static arguments keep the start's value all along the segment.
-        end = tuple(e if a.dtype in FLOAT_DTYPES and a.static is None
-                    else s for a, s, e in zip(puzzle.args, start, end))
+        end = tuple(e if a.dtype in FLOAT_DTYPES and a.static is None else s
+                    for a, s, e in zip(puzzle.args, start, end))
         lines.append((start, end))
     return lines
 
@@ -356,10 +356,10 @@ def _shrink(program: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: t
         return point
     together = moved(point, [(k, j, v) for (k, j), (_, v) in best.items()])
     # All the moves at once, and part of the way there: all at once may overshoot the floor.
-    blends = [tuple(p + t * (q - p) if np.issubdtype(p.dtype, np.floating)
-                    else p for p, q in zip(point, together)) for t in np.linspace(1.0, 0.05, 20)]
-    options = [(scale, b) for b, (scale, value, _) in zip(blends, measure(blends)) if fine(scale, value, floor)
-               and scale < scale0]
+    blends = [tuple(p + t * (q - p) if np.issubdtype(p.dtype, np.floating) else p for p, q in zip(point, together))
+              for t in np.linspace(1.0, 0.05, 20)]
+    options = [(scale, b) for b, (scale, value, _) in zip(blends, measure(blends))
+               if fine(scale, value, floor) and scale < scale0]
     options = [(scale, b) for scale, b in options if sampler.valid(puzzle, b, structured=True)]
     if options:
         return min(options, key=lambda o: o[0])[1]

@@ -464,8 +464,8 @@ def _gather(plan: Plan, doc: dict[str, Any], sandbox: _sandbox.Pool | str | None
     from checker.grading import _evidence
 
     files = plan.answers.files if plan.answers is not None else {}
-    failing = [r["puzzle"] for r in doc.get("results", []) if r.get("status") in (Status.FAIL.value, Status.ERROR.value)
-               and r.get("puzzle") in plan.runnable()]
+    failing = [r["puzzle"] for r in doc.get("results", [])
+               if r.get("status") in (Status.FAIL.value, Status.ERROR.value) and r.get("puzzle") in plan.runnable()]
     memo = memo if memo is not None else {}
     # as read from the submission
     digests = {n: plan.answers.sums[files[n]] if plan.answers is not None else "" for n in failing}
@@ -708,8 +708,8 @@ def _for_students(verdict: Verdict, seed: int, hidden: tuple[str, ...]) -> Verdi
     """`verdict` as a student receives it: seed and grader paths scrubbed from every text, and
     the oracles' set-up notes (install TensorFlow...) left to the instructor."""
     scrubbed = with_texts(verdict, lambda text: _scrub(text, seed, hidden))
-    oracles = tuple(dataclasses.replace(c, note="not compared on the grader" if c.note
-                                        else "") for c in verdict.oracles)
+    oracles = tuple(dataclasses.replace(c, note="not compared on the grader" if c.note else "")
+                    for c in verdict.oracles)
     return dataclasses.replace(scrubbed, oracles=oracles)
 
 

@@ -822,8 +822,8 @@ def _read_problem(raw: Any, labels: Sequence[str] = ()) -> Problem | None:
         status = Status.ERROR
     draw = raw.get("draw")
     location = raw.get("location")
-    return Problem(kind, _text(raw.get("message"), TEXT_CAP) or "the answer could not be run", _text(location, TEXT_CAP)
-                   if isinstance(location, str) else None,
+    return Problem(kind, _text(raw.get("message"), TEXT_CAP) or "the answer could not be run",
+                   _text(location, TEXT_CAP) if isinstance(location, str) else None,
                    draw if isinstance(draw, str) and draw in labels else None, status)
 
 

@@ -270,8 +270,8 @@ def _capped(rel: str, f: IO[bytes], size: int) -> _Candidate:
 def _folder_record(root: Path) -> _Candidate | None:
     """The workspace record at the folder's root, or in a folder at its root (a workspace handed
     in inside a folder): opened without following links, capped; None when there is none."""
-    places = [""] + sorted(e.name for e in os.scandir(root) if e.is_dir(follow_symlinks=False)
-                           and not e.name.startswith("."))
+    places = [""] + sorted(e.name for e in os.scandir(root)
+                           if e.is_dir(follow_symlinks=False) and not e.name.startswith("."))
     for place in places:
         rel = "/".join([p for p in (place, *RECORD_PATH) if p])
         if os.path.lexists(os.path.join(root, rel)):

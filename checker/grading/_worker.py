@@ -99,8 +99,8 @@ def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, a
     prctl(PR_SET_DUMPABLE, 0)  # again: a uid change resets it to fs.suid_dumpable
     _private_home(jobdir)
     if confinement.landlock is not None:
-        _confine.landlock_self(confinement.landlock, jobdir, job.root, private=job.enclose, own_proc=job.enclose
-                               and pidns)
+        _confine.landlock_self(confinement.landlock, jobdir, job.root, private=job.enclose,
+                               own_proc=job.enclose and pidns)
 
 
 def _private_home(jobdir: Path) -> None:
