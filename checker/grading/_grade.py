@@ -144,8 +144,8 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
         with _numerics.pinned():
             _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress,
                        _hidden(scratch, submissions, out), unseen=(submissions, out),
-                       evidence=[p for p in plans if not _evidenced(out, p, signer, records)] if chosen is not None
-                       else None,
+                       evidence=([p for p in plans if not _evidenced(out, p, signer, records)]
+                                 if chosen is not None else None),
                        signer=signer, records=records, trust=trust)
     if chosen is not None:
         from checker.grading import _evidence
@@ -239,8 +239,7 @@ def _check_setup(submissions: Path, out: Path, jobs: int, limits: Limits) -> Non
 
 
 def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], points: dict[str, int], seed: int,
-          limits: Limits,
-          assignment: Assignment | None = None, who: str | None = None) -> Plan:
+          limits: Limits, assignment: Assignment | None = None, who: str | None = None) -> Plan:
     """Read and locate a submission's answers (copied into `scratch`), and compute its journal key.
 
     A submission that cannot be read is planned with the reason: a zip is journaled under a
@@ -274,9 +273,8 @@ def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], 
 
         answered = {n: _evidence.file_digest(answers.root / rel) for n, rel in answers.files.items()}
     return Plan(submission.name, _key(answers.digest + extra + flag, points, seed, limits), answers,
-                refused=_refused(answers), setup=setup,
-                student=student, variants=chosen, flag=flag, submission=submission, names=tuple(names),
-                answered=answered)
+                refused=_refused(answers), setup=setup, student=student, variants=chosen, flag=flag,
+                submission=submission, names=tuple(names), answered=answered)
 
 
 def _record_flag(record: _submissions.Record | None, student: str, assignment: Assignment) -> str:
@@ -358,9 +356,8 @@ def _resumed(out: Path, plan: Plan, signer: _journal.Key) -> tuple[dict[str, Any
 
 
 def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], points: dict[str, int], seed: int,
-               limits: Limits, jobs: int, console: Console,
-               hidden: tuple[str, ...] = (), advice: bool = True, unseen: tuple[Path, ...] = (),
-               evidence: list[Plan] | None = None, *,
+               limits: Limits, jobs: int, console: Console, hidden: tuple[str, ...] = (), advice: bool = True,
+               unseen: tuple[Path, ...] = (), evidence: list[Plan] | None = None, *,
                signer: _journal.Key, records: dict[str, dict[str, Any]], trust: bool = False) -> None:
     """Grade `todo`, `jobs` at a time, journaling each as it finishes (signed by `signer`) and
     adding its entry to `records` (which holds the verified entries of earlier runs).

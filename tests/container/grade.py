@@ -128,8 +128,7 @@ def _without_landlock(root: Path) -> dict[str, object]:
     command = [sys.executable, "-m", "checker", "grade", str(root / "alone"), "--out", str(out), "--assignment",
                str(ASSIGNMENT), "--timeout", "5"]
     result = subprocess.run(command, check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL,
-                            timeout=300,
-                            env={**os.environ, "JACPUZZLES_NO_LANDLOCK": "1", "COLUMNS": "1000"})
+                            timeout=300, env={**os.environ, "JACPUZZLES_NO_LANDLOCK": "1", "COLUMNS": "1000"})
     return {"status": result.returncode, "stderr": result.stderr[-2000:],
             "graded": (out / f"{HONEST[0]}.json").exists()}
 
