@@ -91,7 +91,8 @@ def main() -> None:
     print(f"{'command':70} {'median s':>9} {'min s':>7} {'x bare':>7}  goal")
     for name, values in times.items():
         ratio = statistics.median(values) / bare
-        goal = next((g for (prefix, kind), g in GOALS.items() if name.startswith(prefix) and f"({kind} cache" in name), None)
+        goal = next((g for (prefix, kind), g in GOALS.items() if name.startswith(prefix) and f"({kind} cache" in name),
+                    None)
         verdict = "" if goal is None else f"<= {goal:g}x {'met' if ratio <= goal else 'MISSED'}"
         print(f"{name:70} {statistics.median(values):9.2f} {min(values):7.2f} {ratio:7.2f}  {verdict}")
 

@@ -46,7 +46,8 @@ def main() -> None:
     right, wrong = [], []
     sizes = sorted({p.args[0].shape for p in _variants.variants(base)})
     for shape in sizes:
-        puzzle = next(p for p in _variants.variants(base) if p.args[0].shape == shape and dict(p.variant).get("gain", 1) == 1)
+        puzzle = next(p for p in _variants.variants(base) if p.args[0].shape == shape
+                      and dict(p.variant).get("gain", 1) == 1)
         arg = puzzle.args[0]
         expected_of = jax.jit(jax.jacfwd(puzzle.f))
         two_pass, one_pass = _answers(shape[0])

@@ -80,8 +80,10 @@ def test_grading_says_cgroup_v2_and_holds_the_limits(facts: dict[str, object]) -
     grade = facts["grade"]
     assert isinstance(grade, dict) and grade["status"] == 0, grade
     line = grade["isolation"][0]
-    assert line.startswith("isolation: namespaces (mount, pid, network, IPC, UTS), a file system of its own (an allow-list), private /tmp, "), grade
-    assert "a memory limit over its whole tree and a process limit (cgroup v2)" in line and "missing: no control groups" not in line, grade
+    assert line.startswith("isolation: namespaces (mount, pid, network, IPC, UTS), a file system of its own (an "
+                           "allow-list), private /tmp, "), grade
+    assert ("a memory limit over its whole tree and a process limit (cgroup v2)" in line
+            and "missing: no control groups" not in line), grade
     tree = grade["tree_memory"]
     assert isinstance(tree, dict) and tree["status"] == "pass", grade
     assert "children that got 700 MB:" in tree["output"] and "700 MB: 3" not in tree["output"], tree

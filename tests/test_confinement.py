@@ -80,7 +80,8 @@ def _plain_user() -> pwd.struct_passwd:
     try:
         return pwd.getpwnam(USER)
     except KeyError:
-        subprocess.run(["useradd", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", USER], check=True)
+        subprocess.run(["useradd", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin",
+                        USER], check=True)
         return pwd.getpwnam(USER)
 
 
@@ -161,10 +162,12 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
     if user:
         subprocess.run(["chown", "-R", USER, str(root)], check=True)
     before = listener.connections
-    command = [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(ASSIGNMENT), "--timeout", "5", "--jobs", "2"]
+    command = [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(ASSIGNMENT),
+               "--timeout", "5", "--jobs", "2"]
     try:
         result = subprocess.run(
-            _as_user(command, root) if user else [*prefix, *command], check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=500,
+            _as_user(command, root) if user else [*prefix, *command], check=False, capture_output=True, text=True,
+            cwd=REPO, stdin=subprocess.DEVNULL, timeout=500,
             env={**os.environ, **overrides, "HOME": str(home), "COLUMNS": "1000", "GRADER_SECRET": SECRET,
                  **({"JACPUZZLES_CACHE": "off"} if user else {})},  # the tests' cache is root's
         )
@@ -173,7 +176,8 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
     finally:
         victim.kill()
         victim.wait()
-    return {"result": result, "out": out, "connections": listener.connections - before, "victim_alive": alive, "victim_reniced": nice != started_nice, "planted": _planted(tag),
+    return {"result": result, "out": out, "connections": listener.connections - before, "victim_alive": alive,
+            "victim_reniced": nice != started_nice, "planted": _planted(tag),
             "bashrc": (home / ".bashrc").read_text(), "bashrc_changed": bashrc_changed(home / ".bashrc")}
 
 
@@ -201,7 +205,8 @@ def _planted(tag: str) -> list[str]:
 
     mark = f"jacpuzzles_planted_{tag}.pth"
     version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
-    places = dict.fromkeys([sysconfig.get_paths()["purelib"], *site.getsitepackages(), "/tmp", f"/tmp/.local/lib/{version}/site-packages"])
+    places = dict.fromkeys([sysconfig.get_paths()["purelib"], *site.getsitepackages(), "/tmp",
+                            f"/tmp/.local/lib/{version}/site-packages"])
     found = [os.path.join(p, mark) for p in places if os.path.exists(os.path.join(p, mark))]
     for path in found:
         os.unlink(path)
@@ -215,7 +220,8 @@ def _enclosed(line: str) -> bool:
 
 def _user_namespaces_allowed() -> bool:
     """Whether this kernel lets the plain user make a user namespace (and mount in it)."""
-    probe = ["runuser", "-u", USER, "--", "unshare", "--map-root-user", "--mount", "mount", "-t", "tmpfs", "tmpfs", "/tmp"]
+    probe = ["runuser", "-u", USER, "--", "unshare", "--map-root-user", "--mount", "mount", "-t", "tmpfs", "tmpfs",
+             "/tmp"]
     return subprocess.run(probe, check=False, capture_output=True, timeout=30).returncode == 0
 
 
@@ -228,7 +234,8 @@ def root_or_skip() -> None:
 
 
 @pytest.mark.parametrize("configuration", list(CONFIGURATIONS))
-def test_every_attack_is_refused_in_every_configuration(configuration: str, root_or_skip: None, listener: _Listener) -> None:
+def test_every_attack_is_refused_in_every_configuration(configuration: str, root_or_skip: None,
+                                                        listener: _Listener) -> None:
     if configuration in PLAIN:
         _plain_user()
     if configuration == "root without CAP_SYS_ADMIN" and shutil.which("setpriv") is None:
@@ -240,15 +247,19 @@ def test_every_attack_is_refused_in_every_configuration(configuration: str, root
         result = found["result"]
         assert result.returncode == 0, result.stderr[-3000:]
         line = next(line for line in result.stderr.splitlines() if line.startswith("isolation:"))
-        assert "Landlock ABI" in line and "seccomp" in line and "non-dumpable" in line and "no capabilities (CapEff 0" in line, line
+        assert ("Landlock ABI" in line and "seccomp" in line and "non-dumpable" in line
+                and "no capabilities (CapEff 0" in line), line
         if configuration == "plain user":
             if _user_namespaces_allowed():
-                assert "namespaces (a user namespace mapping only the grader's uid, then mount, pid, network, IPC, UTS)" in line, line
+                assert ("namespaces (a user namespace mapping only the grader's uid, then mount, pid, network, IPC, "
+                        "UTS)") in line, line
             else:
-                assert "no namespaces (the grader does not run as root, and has no user namespace of its own: " in line, line
+                assert ("no namespaces (the grader does not run as root, and has no user namespace of its own: "
+                        in line), line
         if configuration == "plain user without user namespaces":
             assert not _enclosed(line), line
-            assert "no namespaces (the grader does not run as root, and has no user namespace of its own: turned off by JACPUZZLES_NO_USER_NAMESPACES)" in line, line
+            assert ("no namespaces (the grader does not run as root, and has no user namespace of its own: "
+                    "turned off by JACPUZZLES_NO_USER_NAMESPACES)") in line, line
         for case in CASES:
             doc = json.loads((found["out"] / f"{case}.json").read_text())
             cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
@@ -264,21 +275,26 @@ def test_every_attack_is_refused_in_every_configuration(configuration: str, root
         shutil.rmtree(root, ignore_errors=True)
 
 
-def test_with_no_confinement_at_all_grade_refuses_to_start_unless_trusted(root_or_skip: None, listener: _Listener, tmp_path: Path) -> None:
+def test_with_no_confinement_at_all_grade_refuses_to_start_unless_trusted(root_or_skip: None, listener: _Listener,
+                                                                          tmp_path: Path) -> None:
     """No namespaces and no Landlock (an old kernel, macOS): exit 2, what is missing and what to
     do; with --trust-submissions it grades, saying what is unprotected."""
     off = {"JACPUZZLES_NO_NAMESPACES": "1", "JACPUZZLES_NO_LANDLOCK": "1"}
     subs = tmp_path / "submissions" / "right" / "autodiff"
     subs.mkdir(parents=True)
     shutil.copy(REPO / "solutions" / "autodiff" / "cumsum.py", subs / "cumsum.py")
-    command = [sys.executable, "-m", "checker", "grade", str(tmp_path / "submissions"), "--out", str(tmp_path / "out"), "--assignment", str(ASSIGNMENT), "--timeout", "5"]
+    command = [sys.executable, "-m", "checker", "grade", str(tmp_path / "submissions"), "--out", str(tmp_path / "out"),
+               "--assignment", str(ASSIGNMENT), "--timeout", "5"]
     env = {**os.environ, **off, "COLUMNS": "1000"}
-    refused = subprocess.run(command, check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env=env)
+    refused = subprocess.run(command, check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL,
+                             timeout=300, env=env)
     assert refused.returncode == 2, refused.stderr[-2000:]
-    assert "grade refuses to run submissions here: no namespaces (turned off by JACPUZZLES_NO_NAMESPACES) and no Landlock (turned off by JACPUZZLES_NO_LANDLOCK)" in refused.stderr
+    assert ("grade refuses to run submissions here: no namespaces (turned off by JACPUZZLES_NO_NAMESPACES) and "
+            "no Landlock (turned off by JACPUZZLES_NO_LANDLOCK)") in refused.stderr
     assert "Linux 5.13 or later with Landlock" in refused.stderr and "--trust-submissions" in refused.stderr
     assert not (tmp_path / "out" / "right.json").exists()
-    trusted = subprocess.run([*command, "--trust-submissions"], check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300, env=env)
+    trusted = subprocess.run([*command, "--trust-submissions"], check=False, capture_output=True, text=True, cwd=REPO,
+                             stdin=subprocess.DEVNULL, timeout=300, env=env)
     assert trusted.returncode == 0, trusted.stderr[-2000:]
     assert "--trust-submissions: grading unconfined: " in trusted.stderr and "UNCONFINED" in trusted.stderr
     assert json.loads((tmp_path / "out" / "right.json").read_text())["score"] > 0

@@ -51,14 +51,18 @@ def _docker_profile(folder: Path) -> Path:
     for attempt in range(2):
         if attempt:  # an old package list names a version the mirror no longer has
             subprocess.run(["apt-get", "update", "-q"], capture_output=True, timeout=300, check=False)
-        found = subprocess.run(["apt-get", "download", "-q", DOCKER_PROFILE_PACKAGE], cwd=folder, capture_output=True, text=True, timeout=300, check=False)
+        found = subprocess.run(["apt-get", "download", "-q", DOCKER_PROFILE_PACKAGE], cwd=folder, capture_output=True,
+                               text=True, timeout=300, check=False)
         if found.returncode == 0:
             break
     debs = sorted(folder.glob(f"{DOCKER_PROFILE_PACKAGE}_*.deb"))
     if not debs:
-        _unavailable(f"apt-get download {DOCKER_PROFILE_PACKAGE} failed (Docker's seccomp profile): {found.stderr.strip()[-300:]}")
-    tree = subprocess.run(["dpkg-deb", "--fsys-tarfile", str(debs[-1])], capture_output=True, check=True, timeout=120).stdout
-    profile = subprocess.run(["tar", "-xO", f"./{DOCKER_PROFILE_PATH}"], input=tree, capture_output=True, check=True, timeout=120).stdout
+        _unavailable(f"apt-get download {DOCKER_PROFILE_PACKAGE} failed (Docker's seccomp profile): "
+                     f"{found.stderr.strip()[-300:]}")
+    tree = subprocess.run(["dpkg-deb", "--fsys-tarfile", str(debs[-1])], capture_output=True, check=True,
+                          timeout=120).stdout
+    profile = subprocess.run(["tar", "-xO", f"./{DOCKER_PROFILE_PATH}"], input=tree, capture_output=True, check=True,
+                             timeout=120).stdout
     path = folder / "docker-default.json"
     path.write_bytes(profile)
     return path
@@ -129,15 +133,18 @@ def facts(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     profile = _docker_profile(folder) if request.param == "Docker's default" else None
     mounted = _mounted()
     _rootfs(folder / "root", mounted)
-    result = subprocess.run(_podman(folder / "root", mounted, profile), check=False, capture_output=True, text=True, timeout=800, stdin=subprocess.DEVNULL)
+    result = subprocess.run(_podman(folder / "root", mounted, profile), check=False, capture_output=True, text=True,
+                            timeout=800, stdin=subprocess.DEVNULL)
     lines = [line for line in result.stdout.splitlines() if line.startswith("FACTS ")]
-    assert result.returncode == 0 and lines, f"status {result.returncode}\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+    assert result.returncode == 0 and lines, (f"status {result.returncode}\n{result.stdout[-3000:]}\n"
+                                              f"{result.stderr[-3000:]}")
     found: dict[str, object] = json.loads(lines[-1][len("FACTS "):])
     found["profile"] = request.param
     return found
 
 
-def test_the_container_is_root_without_cap_sys_admin_under_seccomp_with_namespaces_refused(facts: dict[str, object]) -> None:
+def test_the_container_is_root_without_cap_sys_admin_under_seccomp_with_namespaces_refused(
+        facts: dict[str, object]) -> None:
     kernel = facts["kernel"]
     assert isinstance(kernel, dict)
     assert kernel["uid"] == 0 and not int(str(kernel["cap_eff"]), 16) >> CAP_SYS_ADMIN & 1, kernel
@@ -153,7 +160,8 @@ def test_the_start_up_line_names_landlock_and_seccomp_and_why_namespaces_are_mis
     assert isinstance(grade, dict) and grade["status"] == 0, grade
     line = grade["isolation"][0]
     held, _, missing = line.partition("; missing: ")
-    assert held.startswith("isolation: Landlock ABI ") and "seccomp (no sockets, namespaces" in held and "non-dumpable" in held and "no capabilities (CapEff 0" in held, line
+    assert (held.startswith("isolation: Landlock ABI ") and "seccomp (no sockets, namespaces" in held
+            and "non-dumpable" in held and "no capabilities (CapEff 0" in held), line
     assert "namespaces (mount" not in held, line
     assert "no namespaces (PermissionError: [Errno 1] unshare(" in missing, line
 
@@ -182,5 +190,6 @@ def test_without_landlock_the_grader_refuses_to_start_in_the_container(facts: di
     """Namespaces refused and Landlock off: nothing could confine a worker, so no answer runs."""
     refused = facts["without_landlock"]
     assert isinstance(refused, dict) and refused["status"] == 2, refused
-    assert "grade refuses to run submissions here: no namespaces (PermissionError: [Errno 1] unshare(" in refused["stderr"], refused
+    assert ("grade refuses to run submissions here: no namespaces (PermissionError: [Errno 1] unshare("
+            in refused["stderr"]), refused
     assert "no Landlock (turned off by JACPUZZLES_NO_LANDLOCK)" in refused["stderr"] and not refused["graded"], refused

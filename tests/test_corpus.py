@@ -103,7 +103,8 @@ def test_each_puzzle_has_enough_mistakes(name: str) -> None:
     chapter = CATALOG[name].chapter
     wrong = [e for e in ENTRIES if e.chapter == chapter and e.puzzle == name and e.status is not Status.PASS]
     want = MIN_MISTAKES.get(chapter, DEFAULT_MIN_MISTAKES)
-    assert len(wrong) >= want, f"{name} has {len(wrong)} wrong answers in corpus/{chapter}/{name}/, want at least {want}"
+    assert len(wrong) >= want, (f"{name} has {len(wrong)} wrong answers in corpus/{chapter}/{name}/, want at least "
+                                f"{want}")
 
 
 @pytest.mark.parametrize("entry", [_param(e) for e in ENTRIES])
@@ -199,7 +200,8 @@ def _edge_variants(label: str, arg: Arg, rng: np.random.Generator) -> list[np.nd
         lattice = [float(k) for k in range(int(np.ceil(arg.low)), int(np.floor(arg.high)) + 1)]
         return [_lattice(lattice, arg.shape, s) for s in range(len(lattice))]
     if label == "half-integer":
-        lattice = [k + 0.5 for k in range(int(np.floor(arg.low)), int(np.ceil(arg.high))) if arg.low <= k + 0.5 <= arg.high]
+        lattice = [k + 0.5 for k in range(int(np.floor(arg.low)), int(np.ceil(arg.high)))
+                   if arg.low <= k + 0.5 <= arg.high]
         return [_lattice(lattice, arg.shape, s) for s in range(len(lattice))]
     if label == "one-hot":
         n = arg.shape[-1]
@@ -344,4 +346,5 @@ def test_fail_entry_is_really_wrong(entry: Entry) -> None:
 @pytest.mark.parametrize("entry", [_param(e) for e in ENTRIES if e.status is Status.PASS])
 def test_pass_entry_is_really_right(entry: Entry) -> None:
     for k, (args, expected) in enumerate(_cases(entry.puzzle)):
-        assert _right_on(entry, args, expected), f"{entry.id} is wrong on draw {k}: {[np.asarray(a).tolist() for a in args if hasattr(a, 'shape')]}"
+        assert _right_on(entry, args, expected), (f"{entry.id} is wrong on draw {k}: "
+                                                  f"{[np.asarray(a).tolist() for a in args if hasattr(a, 'shape')]}")

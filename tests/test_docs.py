@@ -57,15 +57,18 @@ def test_the_kits_own_messages_name_the_command_not_a_path() -> None:
     `jacpuzzles docs docs/grading.md` prints that page too, pinned below.)"""
     from checker.cli._cli import parser
 
-    help_texts = [action.help or "" for sub in parser()._subparsers._group_actions for p in sub.choices.values() for action in p._actions]  # type: ignore[union-attr]
-    help_texts += [choice.help or "" for sub in parser()._subparsers._group_actions for choice in sub._choices_actions]  # type: ignore[union-attr]
+    help_texts = [action.help or "" for sub in parser()._subparsers._group_actions for p in sub.choices.values()  # type: ignore[union-attr]
+                  for action in p._actions]
+    help_texts += [choice.help or "" for sub in parser()._subparsers._group_actions  # type: ignore[union-attr]
+                   for choice in sub._choices_actions]
     assert not [t for t in help_texts if "docs/" in t.replace("`jacpuzzles docs ", "")]
     assert any("`jacpuzzles docs grading`" in t for t in help_texts)
 
 
 def test_the_wheel_build_copies_the_pages_docs_reads() -> None:
     tree = ast.parse((REPO / "setup.py").read_text(encoding="utf-8"))
-    (value,) = [ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "DOC_PAGES"]
+    (value,) = [ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
+                and getattr(n.targets[0], "id", "") == "DOC_PAGES"]
     assert value == _docs.PAGES
 
 

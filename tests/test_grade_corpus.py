@@ -155,29 +155,10 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     before = _tmp_leftovers()
     start = time.monotonic()
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            str(subs),
-            "--out",
-            str(out),
-            "--assignment",
-            str(CORPUS / "assignment.toml"),
-            "--timeout",
-            "2",
-            "--memory-mb",
-            "1024",
-            "--jobs",
-            "2",
-        ],
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment",
+         str(CORPUS / "assignment.toml"), "--timeout", "2", "--memory-mb", "1024", "--jobs", "2"],
         # Finishing at all is what is tested: a wide limit, for a busy machine (no timing here).
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        stdin=subprocess.DEVNULL,
-        timeout=1200,
+        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=1200,
         env={**os.environ, "COLUMNS": "200", SECRET_NAME: SECRET},
     )
     seconds = time.monotonic() - start
@@ -366,26 +347,9 @@ def test_the_memory_limit_covers_the_submissions_whole_tree(tmp_path: Path) -> N
     subs = tmp_path / "submissions"
     shutil.copytree(CORPUS / "tree_memory", subs / "tree_memory")
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            str(subs),
-            "--out",
-            str(tmp_path / "out"),
-            "--assignment",
-            str(CORPUS / "assignment.toml"),
-            "--timeout",
-            "15",
-            "--memory-mb",
-            "1024",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(tmp_path / "out"), "--assignment",
+         str(CORPUS / "assignment.toml"), "--timeout", "15", "--memory-mb", "1024"],
+        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300,
         env={**os.environ, "COLUMNS": "200"},
     )
     if os.geteuid() != 0 or not os.access("/sys/fs/cgroup/memory", os.W_OK):
@@ -407,26 +371,9 @@ def test_a_timeout_after_the_trees_memory_limit_killed_names_the_memory_limit(tm
     subs = tmp_path / "submissions"
     shutil.copytree(CORPUS / "tree_memory_waits", subs / "tree_memory_waits")
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            str(subs),
-            "--out",
-            str(tmp_path / "out"),
-            "--assignment",
-            str(CORPUS / "assignment.toml"),
-            "--timeout",
-            "5",
-            "--memory-mb",
-            "1024",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(tmp_path / "out"), "--assignment",
+         str(CORPUS / "assignment.toml"), "--timeout", "5", "--memory-mb", "1024"],
+        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300,
         env={**os.environ, "COLUMNS": "200"},
     )
     assert "memory limit over its whole tree" in result.stderr, result.stderr[-2000:]
@@ -448,22 +395,9 @@ def test_a_kit_the_workers_cannot_read_stops_grading_before_anyone_with_one_line
     shutil.copytree(CORPUS / "forged_status", subs / "someone")
     out = tmp_path / "out"
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            str(subs),
-            "--out",
-            str(out),
-            "--assignment",
-            str(CORPUS / "assignment.toml"),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment",
+         str(CORPUS / "assignment.toml")],
+        capture_output=True, text=True, cwd=tmp_path, stdin=subprocess.DEVNULL, timeout=300,
         env={**os.environ, "PYTHONPATH": str(kit), "COLUMNS": "1000"},
     )
     assert result.returncode == 2, result.stderr[-2000:]
@@ -487,24 +421,9 @@ def test_without_namespaces_the_grader_says_so_and_still_grades_right(tmp_path: 
     )
     out = tmp_path / "out"
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            str(subs),
-            "--out",
-            str(out),
-            "--assignment",
-            str(CORPUS / "assignment.toml"),
-            "--timeout",
-            "5",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment",
+         str(CORPUS / "assignment.toml"), "--timeout", "5"],
+        capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300,
         env={**os.environ, "COLUMNS": "1000", "JACPUZZLES_NO_NAMESPACES": "1"},
     )
     assert result.returncode == 0, result.stderr[-2000:]

@@ -336,12 +336,14 @@ def test_the_published_softmax_answer_handed_in_for_another_temperature_says_so(
     verdict = check_answer("softmax", published, seed=0, variant={"temp": 4, "gain": 2})
     assert verdict.kinds()[0] is Kind.PUBLISHED, verdict.kinds()
     assert verdict.message.startswith(
-        "the Jacobian is the published puzzle's (temp=2, gain=1), not your variant's: your f has temp=4, gain=2, as its code shows"
+        "the Jacobian is the published puzzle's (temp=2, gain=1), not your variant's: your f has temp=4, gain=2, as "
+        "its code shows"
     ), verdict.message
     gained = check_answer("softmax", lambda x: 2 * published(x), seed=0, variant={"temp": 4, "gain": 2})
     assert gained.kinds()[0] is Kind.PUBLISHED, gained.kinds()
     assert gained.message.startswith(
-        "the Jacobian is the published puzzle's times your gain: you left out your variant's temp=4 (the published puzzle has temp=2)"
+        "the Jacobian is the published puzzle's times your gain: you left out your variant's temp=4 (the published "
+        "puzzle has temp=2)"
     ), gained.message
     right = check_answer("softmax", lambda x: published(x / 2), seed=0, variant={"temp": 4, "gain": 2})
     assert right.passed, right.message  # 2 * (diag(s) - s s^T) / 4 with s = softmax(x / 4)

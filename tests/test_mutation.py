@@ -29,7 +29,8 @@ PRECISION_SUBSET = ("gelu", "relu", "sort", "max_pool", "attention")
 
 
 def _survivors(score: mutation_score.Score) -> str:
-    lines = [f"{s.id} passed on seeds {list(s.passed_seeds)} ({s.detail}); witness: {s.witness[:400]}" for s in score.survivors]
+    lines = [f"{s.id} passed on seeds {list(s.passed_seeds)} ({s.detail}); witness: {s.witness[:400]}"
+             for s in score.survivors]
     lines += [f"problem: {p[:400]}" for p in score.problems]
     return "\n".join(lines)
 

@@ -76,7 +76,8 @@ def test_the_user_namespace_maps_only_the_grader_s_ids_and_no_capability_survive
     assert found["uid_map"] + found["gid_map"] == found["expected"]
     assert found["setgroups"] == "deny"
     assert int(found["before"]["CapEff"], 16) != 0 and int(found["before"]["CapBnd"], 16) != 0  # what there was to drop
-    assert {k: int(v, 16) for k, v in found["after"].items()} == {"CapInh": 0, "CapPrm": 0, "CapEff": 0, "CapBnd": 0, "CapAmb": 0, "NoNewPrivs": 1}
+    assert {k: int(v, 16) for k, v in found["after"].items()} == {"CapInh": 0, "CapPrm": 0, "CapEff": 0, "CapBnd": 0,
+                                                                  "CapAmb": 0, "NoNewPrivs": 1}
     assert found["unshare_after"] == 1  # EPERM: no namespace can be made (or undone) any more
 
 

@@ -76,7 +76,8 @@ def test_the_wheel_carries_every_documentation_page_unchanged(wheel: Path) -> No
 
     docs = REPO / "docs"
     with zipfile.ZipFile(wheel) as zf:
-        packaged = {n.removeprefix("checker/_docs/"): zf.read(n) for n in zf.namelist() if n.startswith("checker/_docs/")}
+        packaged = {n.removeprefix("checker/_docs/"): zf.read(n) for n in zf.namelist()
+                    if n.startswith("checker/_docs/")}
     source = {p.relative_to(docs).as_posix(): p.read_bytes() for pattern in PAGES for p in docs.glob(pattern)}
     assert packaged == source
     assert {"grading.md", "solving.md", "errata.md", "packs.md", "templates/assignment.toml"} <= set(packaged)
@@ -142,7 +143,8 @@ def test_learner_loop_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> No
     assert "A jacpuzzles assignment" in run(jacpuzzles, "docs", "templates/assignment.toml", cwd=home, env=env).stdout
     listed = run(jacpuzzles, "docs", cwd=home, env=env).stdout
     assert all(name in listed for name in ("solving", "jacobians", "checker", "cli", "grading", "packs", "errata"))
-    assert (home / "template" / ".github" / "workflows" / "classroom.yml").read_text() == (REPO / "docs" / "templates" / "classroom.yml").read_text()
+    assert ((home / "template" / ".github" / "workflows" / "classroom.yml").read_text()
+            == (REPO / "docs" / "templates" / "classroom.yml").read_text())
 
 
 def test_a_notebooks_setup_cell_installs_the_kit_in_a_fresh_environment(wheel: Path, tmp_path: Path) -> None:
@@ -155,11 +157,13 @@ def test_a_notebooks_setup_cell_installs_the_kit_in_a_fresh_environment(wheel: P
     missing = subprocess.run([python, "-c", "import checker"], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert missing.returncode != 0, "the fresh environment must start without the kit"
     written = tmp_path / "autodiff.ipynb"
-    run(sys.executable, "-m", "checker", "notebook", written, "--blank", "--install-from", wheel, cwd=tmp_path, env=dict(os.environ))
+    run(sys.executable, "-m", "checker", "notebook", written, "--blank", "--install-from", wheel, cwd=tmp_path,
+        env=dict(os.environ))
     cells = nbformat.read(str(written), as_version=4).cells
     setup = next(c.source for c in cells if c.cell_type == "code")
     answer = answer_part((SOLUTIONS / "autodiff" / "cumsum.py").read_text())
-    program = f"{setup}\n\n{answer}\n\nresult = checker.check('cumsum', jac)\nprint('passed' if result.passed else 'failed', checker.__file__)\n"
+    program = (f"{setup}\n\n{answer}\n\nresult = checker.check('cumsum', jac)\n"
+               "print('passed' if result.passed else 'failed', checker.__file__)\n")
     ran = run(python, "-c", program, cwd=tmp_path, env=env)
     assert ran.stdout.split()[-2] == "passed", ran.stdout
     assert Path(ran.stdout.split()[-1]).resolve().is_relative_to(venv.resolve())  # installed by the cell

@@ -80,7 +80,7 @@ shape = ["{{{{n}}}}"]
 low = -3.0
 high = 3.0
 avoid = ["zero"]  # |x| has a kink at 0: the sampler keeps every entry away from it
-'''
+'''  # noqa: E501 - hints and why are one-line TOML strings, written as they are into the new pack.toml
 
 _EXAMPLE_ANSWER = '''def jac(x: Shaped[Array, "5"]) -> Shaped[Array, "5 5"]:
     return np.diag(2 / (1 + np.abs(x)) ** 2)
@@ -107,7 +107,8 @@ def new(folder: Path) -> list[Path]:
     Raises `PackExists` when `folder` already holds `pack.toml`."""
     folder = Path(folder)
     if (folder / PACK_FILE).exists():
-        raise PackExists(f"{folder / PACK_FILE} exists already: not overwritten; give a new folder to `jacpuzzles pack new`")
+        raise PackExists(f"{folder / PACK_FILE} exists already: not overwritten; give a new folder to "
+                         "`jacpuzzles pack new`")
     chapter = re.sub(r"[^a-z0-9_]+", "_", folder.resolve().name.lower()).strip("_") or "course"
     if not chapter[0].isalpha():
         chapter = f"pack_{chapter}"
@@ -115,13 +116,15 @@ def new(folder: Path) -> list[Path]:
     if chapter in known:
         chapter = f"{chapter}_pack"
     prefix = "" if _catalog.get("softsign") is None else f"{chapter}_"
-    values = {"chapter": chapter, "title": chapter.replace("_", " ").capitalize(), "folder": folder.as_posix(), "prefix": prefix}
+    values = {"chapter": chapter, "title": chapter.replace("_", " ").capitalize(), "folder": folder.as_posix(),
+              "prefix": prefix}
     catalog = _EXAMPLE.format(**values)
     raw = tomllib.loads(catalog)
     puzzle = _catalog._chapter(raw, str(folder / PACK_FILE), folder).puzzles[0]
     answer = _EXAMPLE_ANSWER
     reference = folder / "solutions" / _stubs.relative_path(puzzle)
-    files = {folder / PACK_FILE: catalog, reference: _stubs.header(puzzle) + _stubs.MARKER + "\n" + answer, folder / "README.md": _README.format(**values)}
+    files = {folder / PACK_FILE: catalog, reference: _stubs.header(puzzle) + _stubs.MARKER + "\n" + answer,
+             folder / "README.md": _README.format(**values)}
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
@@ -166,19 +169,23 @@ def _check_puzzle(puzzle: Puzzle, folder: Path, report: Report, mutation: bool) 
     where = puzzle.name
     problems = []
     if not puzzle.hints:
-        problems.append(f"{where}: hints: none; add `hints = [...]`, easiest first (`jacpuzzles hint` reveals them one by one)")
+        problems.append(f"{where}: hints: none; add `hints = [...]`, easiest first (`jacpuzzles hint` reveals them one "
+                        "by one)")
     if not puzzle.why.strip():
-        problems.append(f"{where}: why: empty; say in 1-3 sentences why the reference answer is right (`jacpuzzles solution` shows it)")
+        problems.append(f"{where}: why: empty; say in 1-3 sentences why the reference answer is right "
+                        "(`jacpuzzles solution` shows it)")
     try:
         _variants.check(puzzle)
     except CatalogError as exc:
         return problems + [f"{where}: code/out: {exc.message}; make f return the shapes `out` declares"]
     answer = folder / "solutions" / _stubs.relative_path(puzzle)
     if not answer.is_file():
-        return problems + [f"{where}: reference answer: expected {answer}, found none; write the answer below the marker line of the stub (`jacpuzzles show {puzzle.name}`)"]
+        return problems + [f"{where}: reference answer: expected {answer}, found none; write the answer below the "
+                           f"marker line of the stub (`jacpuzzles show {puzzle.name}`)"]
     text = answer.read_text(encoding="utf-8")
     if _stubs.MARKER not in text:
-        problems.append(f"{where}: reference answer {answer}: the marker line is missing; keep the stub's header above your answer")
+        problems.append(f"{where}: reference answer {answer}: the marker line is missing; keep the stub's header above "
+                        "your answer")
     kinks = _kink_problems(puzzle)
     problems += kinks
     failed = []
@@ -196,7 +203,8 @@ def _check_puzzle(puzzle: Puzzle, folder: Path, report: Report, mutation: bool) 
         stub = Path(tmp) / f"{puzzle.name}.py"
         stub.write_text(_stubs.stub(puzzle), encoding="utf-8")
         if check_files([(puzzle.name, stub)])[0].status == Status.PASS:
-            problems.append(f"{where}: the stub passes as it is: its f or out cannot tell a Jacobian from a placeholder")
+            problems.append(f"{where}: the stub passes as it is: its f or out cannot tell a Jacobian from a "
+                            "placeholder")
     if mutation and not failed:
         report.mutation[puzzle.name] = _mutation_score(puzzle, answer)
     return problems
@@ -219,9 +227,11 @@ def _kink_problems(puzzle: Puzzle) -> list[str]:
             for arg, value in zip(puzzle.args, draw.values):
                 flat = np.asarray(value).ravel()
                 if "zero" in arg.avoid and np.any(flat == 0):
-                    problems.append(f"{puzzle.name}: args.{arg.name}: a draw ({draw.label}, seed {seed}) has an entry exactly 0, where avoid = zero")
+                    problems.append(f"{puzzle.name}: args.{arg.name}: a draw ({draw.label}, seed {seed}) has an entry "
+                                    "exactly 0, where avoid = zero")
                 if "ties" in arg.avoid and len(np.unique(flat)) < flat.size:
-                    problems.append(f"{puzzle.name}: args.{arg.name}: a draw ({draw.label}, seed {seed}) has two equal entries, where avoid = ties")
+                    problems.append(f"{puzzle.name}: args.{arg.name}: a draw ({draw.label}, seed {seed}) has two equal "
+                                    "entries, where avoid = ties")
     return problems[:3]
 
 
@@ -251,11 +261,13 @@ class ReportView:
         r = self.report
         if r.chapter:
             yield Text(f"pack chapter {r.chapter}: {counted(len(r.puzzles), 'puzzle')}; "
-                       f"reference answers checked on {r.draws} draws (seeds {CHECK_SEEDS.start}-{DENSE_SEEDS.stop - 1})", style="bold")
+                       f"reference answers checked on {r.draws} draws (seeds "
+                       f"{CHECK_SEEDS.start}-{DENSE_SEEDS.stop - 1})", style="bold")
         for line in r.problems:
             yield Text(f"✗ {line}", style="red")
         if r.mutation:
-            yield Text("mutation score: wrong answers made from each reference answer (and proven wrong) that the checker fails")
+            yield Text("mutation score: wrong answers made from each reference answer (and proven wrong) that the "
+                       "checker fails")
             table = Table(show_edge=False)
             table.add_column("puzzle")
             table.add_column("caught", justify="right")
@@ -265,6 +277,8 @@ class ReportView:
             yield table
             missed = [n for n, (c, t) in r.mutation.items() if c < t]
             if missed:
-                yield Text(f"draws miss some mutants of {', '.join(missed)}: widen the domain (low/high) or declare the kinks (avoid) so the draws reach them", style="yellow")
-        yield Text("pack OK" if not r.problems else f"{counted(len(r.problems), 'problem')}: fix each, then run `jacpuzzles pack check` again",
+                yield Text(f"draws miss some mutants of {', '.join(missed)}: widen the domain (low/high) or declare "
+                           "the kinks (avoid) so the draws reach them", style="yellow")
+        yield Text("pack OK" if not r.problems else f"{counted(len(r.problems), 'problem')}: fix each, then run "
+                                                    "`jacpuzzles pack check` again",
                    style="green" if not r.problems else "red")

@@ -36,7 +36,8 @@ def _search(which: tuple[str, int, str]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m checker.authoring._zero_table", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m checker.authoring._zero_table",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes searching at once")
     parser.add_argument("--fresh", action="store_true", help="search every variant, also those the table holds")
     options = parser.parse_args(argv)

@@ -477,8 +477,9 @@ def cmd_init(args: argparse.Namespace) -> int:
         )
     if args.classroom:
         console.print(Text(
-            f"Also wrote {_workspace.CLASSROOM_WORKFLOW.as_posix()} (GitHub Classroom's autograding) and .gitignore: set the jacpuzzles "
-            "version the workflow installs (JACPUZZLES_REF in it), then push the folder as the assignment's template repository (`jacpuzzles docs autograding`).",
+            f"Also wrote {_workspace.CLASSROOM_WORKFLOW.as_posix()} (GitHub Classroom's autograding) and .gitignore: "
+            "set the jacpuzzles version the workflow installs (JACPUZZLES_REF in it), then push the folder as the "
+            "assignment's template repository (`jacpuzzles docs autograding`).",
             style="bold",
         ))
     first = next(p for p in _catalog.puzzles() if p.name in names)
@@ -685,7 +686,8 @@ def parser() -> argparse.ArgumentParser:
 
     def with_packs(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         p.add_argument("--pack", action="append", default=None, metavar="DIR",
-                       help="a puzzle pack: a folder with pack.toml and solutions/ (`jacpuzzles docs packs`), its chapter after the kit's; repeatable")
+                       help="a puzzle pack: a folder with pack.toml and solutions/ (`jacpuzzles docs packs`), its "
+                            "chapter after the kit's; repeatable")
         return p
 
     p = with_dir(sub.add_parser("check", help="check answers (all puzzles when none is named)"))
@@ -764,11 +766,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("name", metavar="NAME")
     p.add_argument("--force", action="store_true", help="show it without looking at your answer (for instructors)")
     p.set_defaults(run=cmd_solution)
-    p = with_packs(sub.add_parser("grade", help="grade a class: one folder or .zip per student, out of process (`jacpuzzles docs grading`)"))
-    p.add_argument("submissions", nargs="?", metavar="SUBMISSIONS", help="folder holding one folder or .zip per student")
+    p = with_packs(sub.add_parser("grade", help="grade a class: one folder or .zip per student, out of process "
+                                                "(`jacpuzzles docs grading`)"))
+    p.add_argument("submissions", nargs="?", metavar="SUBMISSIONS",
+                   help="folder holding one folder or .zip per student")
     p.add_argument("--out", metavar="OUT", help="folder for the grades, reports and journal (grading a class)")
     # default=None: a flag given wins over --assignment's value, which wins over the default shown.
-    p.add_argument("--assignment", metavar="FILE", help="TOML file: the puzzles that count and their points, seed, limits (`jacpuzzles docs grading`; a template: `jacpuzzles docs templates/assignment.toml`)")
+    p.add_argument("--assignment", metavar="FILE",
+                   help="TOML file: the puzzles that count and their points, seed, limits (`jacpuzzles docs grading`; "
+                        "a template: `jacpuzzles docs templates/assignment.toml`)")
     p.add_argument("--jobs", type=int, default=None, help="submissions graded at a time (default: 2)")
     p.add_argument(
         "--timeout",
@@ -832,15 +838,19 @@ def parser() -> argparse.ArgumentParser:
              "before 5.13); they can then read and write whatever you can",
     )
     p.set_defaults(run=cmd_grade)
-    p = sub.add_parser("pack", help="for instructors: make or check a puzzle pack, a chapter of your own (`jacpuzzles docs packs`)")
-    p.add_argument("action", choices=("new", "check"), help="new: a pack with one worked example; check: what `dev check` does for the kit, for the pack")
+    p = sub.add_parser("pack", help="for instructors: make or check a puzzle pack, a chapter of your own "
+                                    "(`jacpuzzles docs packs`)")
+    p.add_argument("action", choices=("new", "check"),
+                   help="new: a pack with one worked example; check: what `dev check` does for the kit, for the pack")
     p.add_argument("folder", metavar="DIR", help="the pack's folder (holding pack.toml)")
     p.add_argument("--no-mutation", action="store_true", help="check: skip the mutation score (the slowest part)")
     p.set_defaults(run=cmd_pack)
     p = sub.add_parser("docs", help="print a documentation page (none named: list them); works from an installed wheel")
-    p.add_argument("page", nargs="?", metavar="PAGE", help="a page's name: solving, jacobians, checker, cli, grading, packs...")
+    p.add_argument("page", nargs="?", metavar="PAGE", help="a page's name: solving, jacobians, checker, cli, grading, "
+                                                           "packs...")
     p.set_defaults(run=cmd_docs)
-    p = sub.add_parser("dev", help="for maintainers: regenerate or check the files generated from the catalog, record TensorFlow's results")
+    p = sub.add_parser("dev", help="for maintainers: regenerate or check the files generated from the catalog, record "
+                                   "TensorFlow's results")
     p.add_argument("action", choices=("generate", "check", "record-tf"))
     p.add_argument("--root", default=".", help="the repository root (default: .)")
     p.add_argument(
@@ -891,7 +901,8 @@ def cmd_docs(args: argparse.Namespace) -> int:
     if args.page is None:
         table = Table(box=None, show_header=False, pad_edge=False)
         for name, path in _docs.pages().items():
-            title = next((line.lstrip("# ").strip() for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("# ")), "")
+            title = next((line.lstrip("# ").strip() for line in path.read_text(encoding="utf-8").splitlines()
+                          if line.startswith("# ")), "")
             table.add_row(Text(name, style="bold"), Text(title))
         console.print(Text("Pages (`jacpuzzles docs PAGE` prints one):"))
         console.print(table)
@@ -915,7 +926,8 @@ def cmd_pack(args: argparse.Namespace) -> int:
         written = _packs.new(folder)
         for path in written:
             console.print(Text(f"wrote {path}"))
-        console.print(Text(f"next: `jacpuzzles pack check {folder}`, then edit pack.toml and add your puzzles (`jacpuzzles docs packs`)"))
+        console.print(Text(f"next: `jacpuzzles pack check {folder}`, then edit pack.toml and add your puzzles "
+                           "(`jacpuzzles docs packs`)"))
         return 0
     with console.status(f"checking the pack {folder}…"):
         report = _packs.check(folder, mutation=not args.no_mutation)

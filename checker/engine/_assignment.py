@@ -156,7 +156,8 @@ def load(path: Path) -> Assignment:
     except UnicodeDecodeError as exc:
         raise BadSetup(f"{where} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
-        raise BadSetup(f"{where} is not valid TOML: {exc}; `jacpuzzles docs templates/assignment.toml` prints a template") from None
+        raise BadSetup(f"{where} is not valid TOML: {exc}; `jacpuzzles docs templates/assignment.toml` prints a "
+                       "template") from None
     for key in raw:
         if key not in KEYS:
             raise BadSetup(f"{where}: unknown key {key!r}{_did_you_mean(key, KEYS)}; the keys are {', '.join(KEYS)}")

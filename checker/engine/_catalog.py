@@ -295,10 +295,14 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
     unknown = set(arg.avoid) - set(AVOIDABLE)
     if unknown:
         raise CatalogError(where, f"argument {arg.name}: cannot avoid {sorted(unknown)}; known: {AVOIDABLE}")
-    if arg.magnitudes and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or any(m <= 0 for m in arg.magnitudes)):
-        raise CatalogError(where, f"argument {arg.name}: magnitudes {arg.magnitudes} need a uniform float argument and positive scales")
-    if arg.offsets and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or math.prod(arg.shape) < 2 or any(m <= 0 for m in arg.offsets)):
-        raise CatalogError(where, f"argument {arg.name}: offsets {arg.offsets} need a uniform float argument of two or more entries and positive sizes")
+    if arg.magnitudes and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform"
+                           or any(m <= 0 for m in arg.magnitudes)):
+        raise CatalogError(where, f"argument {arg.name}: magnitudes {arg.magnitudes} need a uniform float argument and "
+                                  "positive scales")
+    if arg.offsets and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or math.prod(arg.shape) < 2
+                        or any(m <= 0 for m in arg.offsets)):
+        raise CatalogError(where, f"argument {arg.name}: offsets {arg.offsets} need a uniform float argument of two or "
+                                  "more entries and positive sizes")
     if not arg.low < arg.high:
         raise CatalogError(where, f"argument {arg.name}: low {arg.low} is not below high {arg.high}")
     return arg
@@ -331,7 +335,8 @@ def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
 # The fields a `[[puzzle]]` entry and its `[[puzzle.args]]` may have (autodiff.toml's header).
 PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", "hints", "kind", "function", "backward",
                  "guard", "why", "params", "no_tf")
-ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes", "offsets")
+ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes",
+              "offsets")
 
 
 def _unknown(where: str, raw: dict[str, Any], known: tuple[str, ...], what: str) -> None:

@@ -52,7 +52,8 @@ def asymmetric(values: Sequence[np.ndarray]) -> np.ndarray:
     v, k, g = (np.asarray(a, np.float64) for a in values[:3])
     picked = np.take_along_axis(v, np.argmax(k, axis=-1)[..., None], axis=-1)[..., 0]
     distance = (v - (picked - g)[..., None]) ** 2
-    result: np.ndarray = np.logical_and(top_two_apart(k, GUARD_GAP), top_two_apart(-distance, GUARD_GAP * _scale(distance)))
+    result: np.ndarray = np.logical_and(top_two_apart(k, GUARD_GAP),
+                                        top_two_apart(-distance, GUARD_GAP * _scale(distance)))
     return result
 
 

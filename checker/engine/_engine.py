@@ -142,7 +142,8 @@ def _published_answer(puzzle: Puzzle, draws: tuple[_sampling.Draw, ...], verdict
     if failure is None or not puzzle.variant or puzzle.is_vjp or Kind.PUBLISHED in verdict.kinds():
         return verdict
     published = _variants.variant(puzzle.name)
-    if [a.shape for a in published.args] != [a.shape for a in puzzle.args] or published.jac_shapes() != puzzle.jac_shapes():
+    if ([a.shape for a in published.args] != [a.shape for a in puzzle.args]
+            or published.jac_shapes() != puzzle.jac_shapes()):
         return verdict
     draw = next(d for d in draws if d.label == failure.draw_label)
     try:

@@ -112,7 +112,8 @@ _GONE = object()  # a binding the answer deleted
 _LOG = {"tamper": "log"}  # what was refused: grows while an answer runs; rebinding it is a rewrite
 _PROGRESS = {"tamper": "progress"}  # how far the guards got: only the kit moves it forward, never past what is loaded
 _CACHE = {"tamper": "cache"}  # remembered work: a nested check may refresh it; any change is dropped (made again)
-_CUSTOM_CACHE = {"tamper": "cache", "group": "custom"}  # the same, dropped apart from the others (`_drop_changed_caches`)
+# the same, dropped apart from the others (`_drop_changed_caches`)
+_CUSTOM_CACHE = {"tamper": "cache", "group": "custom"}
 
 
 @dataclass(eq=False)
@@ -356,7 +357,8 @@ def _drop_changed_caches(before: _Snapshot) -> None:
     caches = [f for f in fields(_GuardState) if _tamper(f.name) == "cache"]
     for group in dict.fromkeys(f.metadata.get("group") for f in caches):
         members = [f for f in caches if f.metadata.get("group") == group]
-        if all(getattr(state, f.name) is values[f.name] and getattr(state, f.name) == contents.get(f.name, values[f.name]) for f in members):
+        if all(getattr(state, f.name) is values[f.name]
+               and getattr(state, f.name) == contents.get(f.name, values[f.name]) for f in members):
             continue
         for f in members:
             setattr(state, f.name, f.default_factory() if callable(f.default_factory) else f.default)

@@ -767,7 +767,8 @@ def published_answer(puzzle: Puzzle, failure: Failure, published: np.ndarray) ->
         return None
     chosen = dict(puzzle.variant)
     differ = [(n, v, _published_choice(puzzle, n)) for n, v in puzzle.variant if v != _published_choice(puzzle, n)]
-    gains = [(n, v, pub) for n, v, pub in differ if n in _GAINS and isinstance(v, (int, float)) and isinstance(pub, (int, float)) and pub != 0]
+    gains = [(n, v, pub) for n, v, pub in differ if n in _GAINS and isinstance(v, (int, float))
+             and isinstance(pub, (int, float)) and pub != 0]
     kept = [(n, v, pub) for n, v, pub in differ if n not in _GAINS]
     if not kept:
         return None  # only the gain differs: a constant factor, which `_published_diagnosis` names

@@ -239,7 +239,8 @@ def _plain(arg: Arg) -> list[Structure]:
         for label, lo, hi in (*bands, MINUTE) if size > 1 else bands:
             found.append(Structure(f"a zero among {label} magnitudes", _with_zeros(arg, 1, _using(_band, arg, lo, hi))))
             if size > 1:
-                found.append(Structure(f"two zeros among {label} magnitudes", _with_zeros(arg, 2, _using(_band, arg, lo, hi))))
+                found.append(Structure(f"two zeros among {label} magnitudes",
+                                       _with_zeros(arg, 2, _using(_band, arg, lo, hi))))
     if size > 1:
         found.append(Structure("mixed magnitudes", lambda values, rng: _mixed_magnitudes(arg, rng, zeros_ok)))
         # One entry tiny among huge ones, at each place in turn: a sum of huge products then
@@ -254,7 +255,8 @@ def _plain(arg: Arg) -> list[Structure]:
     if zeros_ok:
         for lo, hi in itertools.pairwise(NEAR_ZERO):
             if lo <= max(abs(arg.low), abs(arg.high)):
-                found.append(Structure(f"entries between {lo:g} and {hi:g}", _using(_band, arg, lo, min(hi, max(abs(arg.low), abs(arg.high))))))
+                found.append(Structure(f"entries between {lo:g} and {hi:g}",
+                                       _using(_band, arg, lo, min(hi, max(abs(arg.low), abs(arg.high))))))
     else:
         for d in KINK_DISTANCES:
             found.append(Structure(f"entries {d:g} either side of the kink at 0", _using(_near_zero, arg, d)))
@@ -262,7 +264,8 @@ def _plain(arg: Arg) -> list[Structure]:
         for d in TIE_DISTANCES:
             found.append(Structure(f"a near-tie ({d:g} apart)", _using(_near_tie, arg, d)))
     elif size > 1:
-        found.append(Structure("equal entries", lambda values, rng: np.full(arg.shape, _random(arg, rng).reshape(-1)[0])))
+        found.append(Structure("equal entries",
+                               lambda values, rng: np.full(arg.shape, _random(arg, rng).reshape(-1)[0])))
     return found
 
 
@@ -337,15 +340,18 @@ def _indices(arg: Arg) -> list[Structure]:
         for d in LATTICE_OFFSETS:
             for sign in (1.0, -1.0):
                 found.append(Structure(
-                    f"{d:g} {'above' if sign > 0 else 'below'} {'an integer' if kind == 'integer' else 'a half-integer'}",
+                    f"{d:g} {'above' if sign > 0 else 'below'} "
+                    f"{'an integer' if kind == 'integer' else 'a half-integer'}",
                     _using(_near, arg, points, d * sign),
                 ))
     if size > 1:
         for i in range(4):
-            found.append(Structure(f"mixed lattice and plain entries {i + 1}", lambda values, rng: _mixed_lattice(arg, rng)))
+            found.append(Structure(f"mixed lattice and plain entries {i + 1}",
+                                   lambda values, rng: _mixed_lattice(arg, rng)))
     if _is_mask(arg):
         for ulps in MASK_ULPS:
-            found.append(Structure(f"entries {_ulps(ulps)} below 1 and {ALMOST_ZERO:g} above 0", _using(_ulps_mask, arg, ulps)))
+            found.append(Structure(f"entries {_ulps(ulps)} below 1 and {ALMOST_ZERO:g} above 0",
+                                   _using(_ulps_mask, arg, ulps)))
     return found
 
 
@@ -468,12 +474,14 @@ def _integers(arg: Arg) -> list[Structure]:
     if arg.shape == ():
         return [Structure(f"{arg.name} = {v}", _using(_constant, arg, int(v))) for v in values]
     found = [
-        Structure("every value", lambda _, rng: ((rng.integers(0, len(values)) + np.arange(_size(arg))) % len(values) + low).reshape(arg.shape).astype(arg.dtype)),
+        Structure("every value", lambda _, rng: ((rng.integers(0, len(values)) + np.arange(_size(arg))) % len(values)
+                                                 + low).reshape(arg.shape).astype(arg.dtype)),
         Structure(f"all {low}", lambda _, rng: np.full(arg.shape, low, dtype=arg.dtype)),
         Structure(f"all {high}", lambda _, rng: np.full(arg.shape, high, dtype=arg.dtype)),
     ]
     if "repeated" in arg.edge_names:
-        found.insert(0, Structure("repeated", lambda _, rng: np.full(arg.shape, rng.integers(low, high + 1), dtype=arg.dtype)))
+        found.insert(0, Structure("repeated",
+                                  lambda _, rng: np.full(arg.shape, rng.integers(low, high + 1), dtype=arg.dtype)))
     return found
 
 
@@ -570,7 +578,8 @@ def _point_at(puzzle: Puzzle, values: list[np.ndarray], c: _Coincidence) -> str:
         for k, arg in enumerate(puzzle.args):
             if k in (c.source, c.target) or k in used or arg.static is not None or arg.cotangent:
                 continue
-            if arg.dtype in INT_DTYPES and arg.shape == () and int(arg.low) <= position <= int(arg.high) and int(arg.high) - int(arg.low) + 1 == length:
+            if (arg.dtype in INT_DTYPES and arg.shape == () and int(arg.low) <= position <= int(arg.high)
+                    and int(arg.high) - int(arg.low) + 1 == length):
                 values[k] = np.asarray(position, dtype=arg.dtype)
             elif arg.dtype in FLOAT_DTYPES and arg.shape == (length,) and (arg.sampler == "simplex" or _is_index(arg)):
                 hot = np.zeros(length)
@@ -587,7 +596,8 @@ def _point_at(puzzle: Puzzle, values: list[np.ndarray], c: _Coincidence) -> str:
 # ---- putting it together -------------------------------------------------------------------
 
 
-def _structured(puzzle: Puzzle, rng: np.random.Generator, label: str, apply: Callable[[list[np.ndarray]], None]) -> Draw | None:
+def _structured(puzzle: Puzzle, rng: np.random.Generator, label: str,
+                apply: Callable[[list[np.ndarray]], None]) -> Draw | None:
     """A draw with `apply` run on a random base; None when no base passes the domain and guard."""
     for _ in range(_TRIES):
         values = [_random(a, rng) for a in puzzle.args]
@@ -636,8 +646,10 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
     if puzzle.guard is not None:
         for d in GUARD_TIES:
             for ahead in (True, False):  # the runner-up before the winner in index order, then after
-                label = f"a near-tie of {_GUARD_TIE_WHAT[puzzle.guard]} ({d:g} apart, runner-up {'first' if ahead else 'last'})"
-                extra.append(_structured(puzzle, rng, label, _using_values(_GUARD_TIES_MAKE[puzzle.guard], d, ahead, rng)))
+                label = (f"a near-tie of {_GUARD_TIE_WHAT[puzzle.guard]} ({d:g} apart, runner-up "
+                         f"{'first' if ahead else 'last'})")
+                extra.append(_structured(puzzle, rng, label,
+                                         _using_values(_GUARD_TIES_MAKE[puzzle.guard], d, ahead, rng)))
     extra += _from_jacobian(puzzle, rng)
     for draw in extra:
         # A structure no base could satisfy on this seed leaves a random draw in its place: every
@@ -655,7 +667,8 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
     compete for one output (both orders, every distance of TIE_DISTANCES), and the regions the
     catalog declares (`magnitudes`, `offsets`). The zeros come from `_zeros` and are the same on every seed."""
     found = _zeros.found(puzzle, SAMPLER)
-    extra: list[Draw | None] = [Draw(label, tuple(np.asarray(v).astype(_dtype(a)) for a, v in zip(puzzle.args, values))) for label, values in found.zeros]
+    extra: list[Draw | None] = [Draw(label, tuple(np.asarray(v).astype(_dtype(a)) for a, v in zip(puzzle.args, values)))
+                                for label, values in found.zeros]
     for k, groups in found.groups:
         name = puzzle.args[k].name
         for n, d in enumerate(TIE_DISTANCES):
@@ -667,7 +680,8 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
     for m in scales:
         names = ", ".join(a.name for a in puzzle.args if m in a.magnitudes)
         # Said in the label: that is where an answer computed in float32 flushes to 0.
-        tiny = all(m * max(abs(a.low), abs(a.high)) < np.finfo(np.float32).tiny for a in puzzle.args if m in a.magnitudes)
+        tiny = all(m * max(abs(a.low), abs(a.high)) < np.finfo(np.float32).tiny for a in puzzle.args
+                   if m in a.magnitudes)
         beyond = ", below float32's range" if tiny else ""
         for n in range(REGION_DRAWS):
             label = f"{names} at {m:g} times the domain{beyond} ({n + 1} of {REGION_DRAWS})"
@@ -697,7 +711,8 @@ def _offset(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
     return centre + _band(arg, *OFFSET_SPREAD, rng)
 
 
-def _competing(k: int, members: tuple[int, ...], d: float, first: bool, rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+def _competing(k: int, members: tuple[int, ...], d: float, first: bool,
+               rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
     """Two entries of one group (who competes for one output) made its largest, `d` apart
     (relative), the runner-up before the winner in index order or after it."""
 
@@ -729,7 +744,8 @@ def _scaled(puzzle: Puzzle, m: float) -> Callable[[list[np.ndarray]], None]:
 
 
 def _using_values(
-    fn: Callable[[list[np.ndarray], float, bool, np.random.Generator], None], d: float, first: bool, rng: np.random.Generator,
+    fn: Callable[[list[np.ndarray], float, bool, np.random.Generator], None], d: float, first: bool,
+    rng: np.random.Generator,
 ) -> Callable[[list[np.ndarray]], None]:
     def apply(values: list[np.ndarray]) -> None:
         fn(values, d, first, rng)
@@ -796,7 +812,8 @@ def _pairs(sa: list[Structure], sb: list[Structure]) -> list[tuple[Structure, St
     return covering + alike
 
 
-def _both(first: Callable[[list[np.ndarray]], None], second: Callable[[list[np.ndarray]], None]) -> Callable[[list[np.ndarray]], None]:
+def _both(first: Callable[[list[np.ndarray]], None],
+          second: Callable[[list[np.ndarray]], None]) -> Callable[[list[np.ndarray]], None]:
     def apply(values: list[np.ndarray]) -> None:
         first(values)
         second(values)

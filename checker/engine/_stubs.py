@@ -123,9 +123,12 @@ def draws_plan(puzzle: Puzzle) -> tuple[str, list[tuple[str, list[str]]]]:
 
     total = len(_sampling.draws(puzzle, 0))
     found = _zeros.found(puzzle, _sampling.SAMPLER)
-    extra = [f"{len(found.zeros)} inputs where an entry of the Jacobian crosses zero (the same on every seed)"] if found.zeros else []
-    extra += [f"near-ties inside each group of `{puzzle.args[k].name}` that competes for an output" for k, _ in found.groups]
-    extra += [f"`{a.name}` at {', '.join(f'{m:g}' for m in a.magnitudes)} times its domain" for a in puzzle.args if a.magnitudes]
+    extra = ([f"{len(found.zeros)} inputs where an entry of the Jacobian crosses zero (the same on every seed)"]
+             if found.zeros else [])
+    extra += [f"near-ties inside each group of `{puzzle.args[k].name}` that competes for an output"
+              for k, _ in found.groups]
+    extra += [f"`{a.name}` at {', '.join(f'{m:g}' for m in a.magnitudes)} times its domain" for a in puzzle.args
+              if a.magnitudes]
     extra += [
         f"`{a.name}`'s entries close together far from 0 (a common offset of "
         + ", ".join(f"{m:g} to {_sampling.OFFSET_DECADE * m:g}" for m in a.offsets) + ")"

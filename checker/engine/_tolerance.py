@@ -80,7 +80,8 @@ def close_per_draw(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
     return _close_per_draw(np.asarray(actual), np.asarray(expected))
 
 
-def _close_per_draw(actual: Shaped[np.ndarray, " n *jac"], expected: Shaped[np.ndarray, " n *jac"]) -> Bool[np.ndarray, " n"]:
+def _close_per_draw(actual: Shaped[np.ndarray, " n *jac"],
+                    expected: Shaped[np.ndarray, " n *jac"]) -> Bool[np.ndarray, " n"]:
     """`close_per_draw` on stacks of one shape."""
     _same_shape(actual, expected)
     if actual.ndim == 0:
@@ -99,7 +100,8 @@ def _close_per_draw(actual: Shaped[np.ndarray, " n *jac"], expected: Shaped[np.n
 def _same_shape(actual: np.ndarray, expected: np.ndarray) -> None:
     """Raise ValueError (a fault of the kit: the judge compares shapes first) unless both have one shape."""
     if actual.shape != expected.shape:
-        raise ValueError(f"compared blocks of different shapes: the answer's {actual.shape}, the expected {expected.shape}")
+        raise ValueError(f"compared blocks of different shapes: the answer's {actual.shape}, the expected "
+                         f"{expected.shape}")
 
 
 def failing_draws(actual: Sequence[Sequence[np.ndarray]], expected: Sequence[Sequence[np.ndarray]]) -> list[int]:

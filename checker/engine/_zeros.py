@@ -197,12 +197,14 @@ def _lines(puzzle: Puzzle, sampler: Sampler) -> list[tuple[tuple[np.ndarray, ...
             ends.append(values)
         start, end = ends
         # Integer and static arguments keep the start's value all along the segment.
-        end = tuple(e if a.dtype in FLOAT_DTYPES and a.static is None else s for a, s, e in zip(puzzle.args, start, end))
+        end = tuple(e if a.dtype in FLOAT_DTYPES and a.static is None else s
+                    for a, s, e in zip(puzzle.args, start, end))
         lines.append((start, end))
     return lines
 
 
-def _at(puzzle: Puzzle, line: tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]], t: float) -> tuple[np.ndarray, ...]:
+def _at(puzzle: Puzzle, line: tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]],
+        t: float) -> tuple[np.ndarray, ...]:
     start, end = line
     return tuple(
         (s + t * (e - s)).astype(s.dtype) if a.dtype in FLOAT_DTYPES and a.static is None else s
@@ -291,7 +293,8 @@ def _search(puzzle: Puzzle, sampler: Sampler) -> Found:
             if not np.isfinite(scale) or scale == 0.0 or abs(entry) > ZERO_ULPS * np.finfo(np.float64).eps * scale:
                 continue
             point = _at(puzzle, lines[c[0]], float(end[i]))
-            if any(np.array_equal(point[0], v[0]) for _, v in kept) or not sampler.valid(puzzle, point, structured=True):
+            if (any(np.array_equal(point[0], v[0]) for _, v in kept)
+                    or not sampler.valid(puzzle, point, structured=True)):
                 continue
             kept.append((_label(puzzle, c[2], c[3]), point))
             blocks_used.append(c[2])
@@ -307,7 +310,8 @@ SHRINK_VALUES = 12  # values each other entry tries, evenly over its domain
 SHRINK_FLOOR = 1e-2  # the block's largest entry is brought down to no less than this share of it
 
 
-def _shrink(program: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: tuple[np.ndarray, ...], block: int, entry: int) -> tuple[np.ndarray, ...]:
+def _shrink(program: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: tuple[np.ndarray, ...], block: int,
+            entry: int) -> tuple[np.ndarray, ...]:
     """`point` with the other entries moved (one pass, each over SHRINK_VALUES values of its
     domain) to where the zero entry's block is smallest while that entry stays at zero: the
     contract's allowance there is 1e-12 of the block's largest entry, so a smaller block shows
@@ -320,11 +324,13 @@ def _shrink(program: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: t
             chunk = points[start:start + batch]
             leaves = _evaluate(program, puzzle, _padded(chunk, batch))
             rows = leaves[block][: len(chunk)]
-            found += list(zip(np.max(np.abs(rows), axis=1).tolist(), rows[:, entry].tolist(), np.sum(rows**2, axis=1).tolist()))
+            found += list(zip(np.max(np.abs(rows), axis=1).tolist(), rows[:, entry].tolist(),
+                              np.sum(rows**2, axis=1).tolist()))
         return found
 
     def fine(scale: float, value: float, floor: float) -> bool:
-        return bool(np.isfinite(scale)) and scale >= floor and abs(value) <= ZERO_ULPS * np.finfo(np.float64).eps * scale
+        return (bool(np.isfinite(scale)) and scale >= floor
+                and abs(value) <= ZERO_ULPS * np.finfo(np.float64).eps * scale)
 
     (scale0, _, size0), = measure([point])
     floor = SHRINK_FLOOR * scale0
@@ -350,8 +356,10 @@ def _shrink(program: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: t
         return point
     together = moved(point, [(k, j, v) for (k, j), (_, v) in best.items()])
     # All the moves at once, and part of the way there: all at once may overshoot the floor.
-    blends = [tuple(p + t * (q - p) if np.issubdtype(p.dtype, np.floating) else p for p, q in zip(point, together)) for t in np.linspace(1.0, 0.05, 20)]
-    options = [(scale, b) for b, (scale, value, _) in zip(blends, measure(blends)) if fine(scale, value, floor) and scale < scale0]
+    blends = [tuple(p + t * (q - p) if np.issubdtype(p.dtype, np.floating) else p for p, q in zip(point, together))
+              for t in np.linspace(1.0, 0.05, 20)]
+    options = [(scale, b) for b, (scale, value, _) in zip(blends, measure(blends))
+               if fine(scale, value, floor) and scale < scale0]
     options = [(scale, b) for scale, b in options if sampler.valid(puzzle, b, structured=True)]
     if options:
         return min(options, key=lambda o: o[0])[1]
@@ -364,7 +372,8 @@ def _padded(points: list[tuple[np.ndarray, ...]], batch: int) -> list[tuple[np.n
     return points + [points[-1]] * (batch - len(points))
 
 
-def _entries(program: Any, puzzle: Puzzle, lines: list[Any], chosen: list[tuple[int, int, int, int]], t: np.ndarray, batch: int) -> np.ndarray:
+def _entries(program: Any, puzzle: Puzzle, lines: list[Any], chosen: list[tuple[int, int, int, int]], t: np.ndarray,
+             batch: int) -> np.ndarray:
     leaves = _evaluate(program, puzzle, _padded([_at(puzzle, lines[c[0]], float(x)) for c, x in zip(chosen, t)], batch))
     return np.array([leaves[c[2]][i, c[3]] for i, c in enumerate(chosen)])
 

@@ -90,7 +90,8 @@ def _unified(root: Path, own: str) -> tuple[Path | None, str]:
         if set(CONTROLLERS) <= _words(folder / "cgroup.subtree_control") and os.access(folder, os.W_OK):
             return folder, ""
         if folder == mount or not folder.is_relative_to(mount):
-            return None, f"cgroup v2: no group at or above {mount / own.lstrip('/')} hands down the memory and pids controllers (cgroup.subtree_control)"
+            return None, (f"cgroup v2: no group at or above {mount / own.lstrip('/')} hands down the memory and pids "
+                          "controllers (cgroup.subtree_control)")
         folder = folder.parent
 
 

@@ -109,9 +109,11 @@ _WITHHELD_INIT = (
 )
 # What a worker sees of the host's /, /etc and /dev (each only where it exists).
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-ETC = ("ld.so.cache", "ld.so.conf", "localtime", "timezone", "passwd", "group", "nsswitch.conf", "host.conf", "hosts", "os-release")
+ETC = ("ld.so.cache", "ld.so.conf", "localtime", "timezone", "passwd", "group", "nsswitch.conf", "host.conf", "hosts",
+       "os-release")
 DEVICES = ("null", "zero", "full", "random", "urandom")
-DEVICE_LINKS = (("/dev/fd", "/proc/self/fd"), ("/dev/stdin", "/proc/self/fd/0"), ("/dev/stdout", "/proc/self/fd/1"), ("/dev/stderr", "/proc/self/fd/2"))
+DEVICE_LINKS = (("/dev/fd", "/proc/self/fd"), ("/dev/stdin", "/proc/self/fd/0"), ("/dev/stdout", "/proc/self/fd/1"),
+                ("/dev/stderr", "/proc/self/fd/2"))
 
 
 @dataclass(frozen=True)
@@ -163,7 +165,8 @@ def probe(config: Config, view: View | None, user_namespace: str) -> dict[str, s
         found = {"namespaces": try_in_child(enclosed_as_a_job, "namespaces")}
     enclosed = found["namespaces"] == ""
     if os.geteuid() != 0:  # a user namespace maps the grader's uid alone: no other to drop to
-        found["user"] = f"{not_root}, and its user namespace maps its own uid only" if user_namespace == "" else not_root
+        found["user"] = (f"{not_root}, and its user namespace maps its own uid only" if user_namespace == ""
+                         else not_root)
         return found
 
     def as_another_user() -> None:  # start JAX's backend and compile, as a worker will
@@ -255,7 +258,8 @@ def refuse_escape_calls_and_prove_it() -> None:
     refuse_escape_calls()
     if libc().unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0 or ctypes.get_errno() != 1:
         raise OSError("the seccomp filter was loaded, yet unshare(CLONE_NEWUSER) did not fail with EPERM")
-    for family, kind in ((AF_NETLINK, socket.SOCK_RAW), (socket.AF_INET, socket.SOCK_STREAM), (socket.AF_UNIX, socket.SOCK_STREAM)):
+    for family, kind in ((AF_NETLINK, socket.SOCK_RAW), (socket.AF_INET, socket.SOCK_STREAM),
+                         (socket.AF_UNIX, socket.SOCK_STREAM)):
         try:
             socket.socket(family, kind, 0).close()
         except PermissionError:
@@ -283,14 +287,17 @@ def refuse_escape_calls_and_prove_it() -> None:
     # reboot without its magic numbers, acct of no file; numbers of the calls the C library does not wrap, x86-64's).
     calls: tuple[tuple[str, Callable[[], int]], ...] = (
         ("fanotify_init", lambda: c.fanotify_init(0, 0)), ("inotify_init1", lambda: c.inotify_init1(0)),
-        ("reboot", lambda: c.syscall(169, 0, 0, 0, 0)), ("acct", lambda: c.acct(b"")), ("setns", lambda: c.setns(-1, 0)),
+        ("reboot", lambda: c.syscall(169, 0, 0, 0, 0)), ("acct", lambda: c.acct(b"")),
+        ("setns", lambda: c.setns(-1, 0)),
         ("unshare", lambda: c.unshare(0)), ("fsopen", lambda: c.syscall(430, None, 0)),
-        ("fsconfig", lambda: c.syscall(431, -1, 0, None, None, 0)), ("mount_setattr", lambda: c.syscall(442, -1, None, 0, None, 0)),
+        ("fsconfig", lambda: c.syscall(431, -1, 0, None, None, 0)),
+        ("mount_setattr", lambda: c.syscall(442, -1, None, 0, None, 0)),
         ("utimensat", lambda: c.syscall(280, -1, None, None, 0)),
         ("sched_setattr of another process", lambda: c.syscall(314, os.getppid(), None, 0)),
     )
     for name, call in calls:
-        if name in ("reboot", "fsopen", "fsconfig", "mount_setattr", "utimensat", "sched_setattr of another process") and not _x86_64():
+        if name in ("reboot", "fsopen", "fsconfig", "mount_setattr", "utimensat",
+                    "sched_setattr of another process") and not _x86_64():
             continue
         if call() != -1 or ctypes.get_errno() != 1:
             raise OSError(f"the seccomp filter was loaded, yet {name} did not fail with EPERM")
@@ -387,7 +394,8 @@ def landlock_reads(config: Config, view: View, enclosed: bool) -> list[tuple[str
     return rules
 
 
-def landlock_self(plan: LandlockPlan, jobdir: Path | None, code: str | None, private: bool, own_proc: bool = False) -> None:
+def landlock_self(plan: LandlockPlan, jobdir: Path | None, code: str | None, private: bool,
+                  own_proc: bool = False) -> None:
     """Confine this process (a worker) by Landlock: read the allow-list and its answers, write
     its job folder only (and `private`, in namespaces of its own: its private /tmp, /var/tmp and
     /dev/shm), read /proc only for itself (all of it when `own_proc`: the /proc of a pid
@@ -533,7 +541,8 @@ def plan_view(config: Config) -> View:
             binds.add(path)
     import site
 
-    installed = {os.path.realpath(p) for p in [*site.getsitepackages(), site.getusersitepackages(), sys.prefix, sys.base_prefix, sys.exec_prefix]}
+    installed = {os.path.realpath(p) for p in [*site.getsitepackages(), site.getusersitepackages(), sys.prefix,
+                                               sys.base_prefix, sys.exec_prefix]}
     for root in _runtime_roots(config):
         if root == kit and root not in installed:
             continue  # the kit's checkout (put on sys.path first): only its `checker` package below
@@ -553,7 +562,8 @@ def plan_view(config: Config) -> View:
     for root in kept:
         for folder in [p for p in sys.path if p and _under(os.path.realpath(p), root) and os.path.isdir(p)]:
             for name in sorted(os.listdir(folder)):
-                if not name.endswith((".dist-info", ".egg-info")) and any(fnmatch.fnmatchcase(name, w) for w in WITHHELD):
+                if not name.endswith((".dist-info", ".egg-info")) and any(fnmatch.fnmatchcase(name, w)
+                                                                          for w in WITHHELD):
                     withheld.append(os.path.join(os.path.realpath(folder), name))
     devices = [f"/dev/{name}" for name in DEVICES if os.path.exists(f"/dev/{name}")]
     root = os.path.join(os.getcwd(), "view")
@@ -573,14 +583,16 @@ def _bind(source: str, target: str, readonly: bool) -> None:
     if readonly:
         # The flags the host's mount already has, kept: in a user namespace they are locked, and
         # a remount that would clear one (nodev, noexec, an atime flag) is refused.
-        kept = os.statvfs(target).f_flag & (os.ST_NODEV | os.ST_NOEXEC | os.ST_NOATIME | os.ST_NODIRATIME | os.ST_RELATIME)
+        kept = os.statvfs(target).f_flag & (os.ST_NODEV | os.ST_NOEXEC | os.ST_NOATIME | os.ST_NODIRATIME
+                                            | os.ST_RELATIME)
         mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | kept)
 
 
 
 def _runtime_roots(config: Config) -> list[str]:
     """The folders a worker must read: Python's, the installed packages', the kit's."""
-    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable)), config.kit}
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable)),
+             config.kit}
     roots |= {p for p in sys.path if p and os.path.isdir(p)}
     return sorted(os.path.realpath(r) for r in roots if r and os.path.isdir(r))
 

@@ -40,10 +40,10 @@ _PREAMBLE = (
     "Evidence for you to read, not a verdict: no score depends on it. Each student was graded on a variant of "
     "each puzzle drawn for their student id. An answer that fails its own variant but fits another one was most "
     "likely written for that other variant: shared by a classmate who has it, found online (the published puzzle), "
-    "or solved from the wrong stub by mistake. It is evidence about its author, listed under that student: the classmates "
-    "with that variant are named only if they handed in an answer of their own to the puzzle (several students share "
-    "each variant), and only their own submission can say more (an identical answer file, identical wrong Jacobians). "
-    "An untouched stub is never an answer. Talk with the students before drawing a conclusion."
+    "or solved from the wrong stub by mistake. It is evidence about its author, listed under that student: the "
+    "classmates with that variant are named only if they handed in an answer of their own to the puzzle (several "
+    "students share each variant), and only their own submission can say more (an identical answer file, identical "
+    "wrong Jacobians). An untouched stub is never an answer. Talk with the students before drawing a conclusion."
 )
 
 
@@ -71,7 +71,8 @@ def file_digest(path: Path) -> str:
 
 
 def entry(name: str, key: str, student: str, slots: dict[str, str], labels: dict[str, str], statuses: dict[str, str],
-          fits: dict[str, list[str]], wrong: dict[str, dict[str, str]], files: dict[str, str], flag: str = "") -> dict[str, Any]:
+          fits: dict[str, list[str]], wrong: dict[str, dict[str, str]], files: dict[str, str],
+          flag: str = "") -> dict[str, Any]:
     """One submission's evidence: its student, per puzzle its own slot and variant (`labels`),
     its status, the slots its answer fits, its wrong Jacobians' fingerprints per slot, and its
     answer files' digests."""
@@ -157,17 +158,20 @@ def report(entries: Sequence[dict[str, Any]], stubs: dict[str, set[str]] | None 
                 if slot == own:
                     continue  # its own variant: it passed there on this run (it failed a draw only the graded run saw)
                 if "@" not in slot:
-                    published.setdefault(doc["submission"], []).append({"puzzle": puzzle, "own": doc["labels"].get(puzzle, "")})
+                    published.setdefault(doc["submission"], []).append({"puzzle": puzzle,
+                                                                        "own": doc["labels"].get(puzzle, "")})
                 # A classmate is named only for an answer of their own to this puzzle: a stub, or no file, is no source.
                 sources = [{"submission": other["submission"], "student": other.get("student", ""),
-                            "same_file": _handed_in(doc, puzzle, stubs) and doc["files"].get(puzzle) == other["files"].get(puzzle)}
+                            "same_file": _handed_in(doc, puzzle, stubs)
+                            and doc["files"].get(puzzle) == other["files"].get(puzzle)}
                            for other in by_slot.get((puzzle, slot), [])
                            if other["submission"] != doc["submission"] and _handed_in(other, puzzle, stubs)]
                 if not sources and "@" not in slot:
                     continue  # the published puzzle, and no classmate's answer to compare: listed once, below
                 sources.sort(key=lambda o: (not o["same_file"], o["submission"]))
                 fitting.setdefault(doc["submission"], []).append(
-                    {"puzzle": puzzle, "own": doc["labels"].get(puzzle, ""), "fits": _label(by_slot, entries, puzzle, slot), "sources": sources})
+                    {"puzzle": puzzle, "own": doc["labels"].get(puzzle, ""),
+                     "fits": _label(by_slot, entries, puzzle, slot), "sources": sources})
     clusters: dict[tuple[str, str, str], list[str]] = {}
     for doc in entries:
         for puzzle, prints in doc.get("wrong", {}).items():
@@ -184,21 +188,28 @@ def report(entries: Sequence[dict[str, Any]], stubs: dict[str, set[str]] | None 
     students = {doc["submission"]: doc.get("student", "") for doc in entries}
     weak = [{"puzzle": p, "variant": _label(by_slot, entries, p, s), "submissions": sorted(set(names))}
             for (p, s, _), names in sorted(clusters.items()) if len(set(names)) > 1]
-    strong = [{"submission": a, "student": students.get(a, ""), "puzzles": sorted(found, key=lambda f: (not any(o["same_file"] for o in f["sources"]), f["puzzle"]))}
-              for a, found in sorted(fitting.items(), key=lambda kv: (-sum(any(o["same_file"] for o in f["sources"]) for f in kv[1]), -len(kv[1]), kv[0]))]
+    strong = [{"submission": a, "student": students.get(a, ""),
+               "puzzles": sorted(found, key=lambda f: (not any(o["same_file"] for o in f["sources"]), f["puzzle"]))}
+              for a, found in sorted(fitting.items(),
+                                     key=lambda kv: (-sum(any(o["same_file"] for o in f["sources"]) for f in kv[1]),
+                                                     -len(kv[1]), kv[0]))]
     return {
         "about": _PREAMBLE,
         "submissions": len(entries),
         "fits_another_variant": strong,
-        "fits_published_puzzle": [{"submission": s, "student": students.get(s, ""), "puzzles": found} for s, found in sorted(published.items())],
+        "fits_published_puzzle": [{"submission": s, "student": students.get(s, ""),
+                                   "puzzles": found} for s, found in sorted(published.items())],
         "identical_wrong_jacobians": weak,
-        "identical_answer_files": [{"puzzle": p, "variant": _label(by_slot, entries, p, s), "submissions": sorted(set(names))}
+        "identical_answer_files": [{"puzzle": p, "variant": _label(by_slot, entries, p, s),
+                                    "submissions": sorted(set(names))}
                                    for (p, s, _), names in sorted(same_files.items()) if len(set(names)) > 1],
-        "workspace_records": [{"submission": d["submission"], "student": d.get("student", ""), "flag": d["flag"]} for d in entries if d.get("flag")],
+        "workspace_records": [{"submission": d["submission"], "student": d.get("student", ""),
+                               "flag": d["flag"]} for d in entries if d.get("flag")],
     }
 
 
-def _label(by_slot: dict[tuple[str, str], list[dict[str, Any]]], entries: Sequence[dict[str, Any]], puzzle: str, slot: str) -> str:
+def _label(by_slot: dict[tuple[str, str], list[dict[str, Any]]], entries: Sequence[dict[str, Any]], puzzle: str,
+           slot: str) -> str:
     """A slot's variant in words: as its students' evidence names it, else from the catalog."""
     holders = by_slot.get((puzzle, slot))
     return str(holders[0]["labels"].get(puzzle, "")) if holders else _slot_label(entries, puzzle, slot)
@@ -222,16 +233,20 @@ def markdown(found: dict[str, Any]) -> str:
         lines.append("None seen.")
     for item in found["fits_another_variant"]:
         author = md(item["submission"])
-        count = len({f["puzzle"] for f in item["puzzles"]})  # a puzzle whose answer fits two other variants is listed twice
-        lines.append(f"- {author} ({md(item['student'])}): {count} puzzle(s) where {author}'s answer fits another variant and not its own")
+        # a puzzle whose answer fits two other variants is listed twice
+        count = len({f["puzzle"] for f in item["puzzles"]})
+        lines.append(f"- {author} ({md(item['student'])}): {count} puzzle(s) where {author}'s answer fits another "
+                     "variant and not its own")
         for f in item["puzzles"]:
             lines.append(f"  - {f['puzzle']}: own variant {f['own']}; fits {f['fits']}")
             for o in f["sources"]:
                 same = "; the two answer files are identical (whitespace aside)" if o["same_file"] else ""
-                lines.append(f"    - {author}'s answer fits {md(o['submission'])}'s variant (student {md(o['student'])}, who handed in this puzzle){same}")
+                lines.append(f"    - {author}'s answer fits {md(o['submission'])}'s variant (student "
+                             f"{md(o['student'])}, who handed in this puzzle){same}")
             if not f["sources"]:
                 lines.append("    - no classmate with that variant handed in an answer to this puzzle")
-    lines += ["", "## An answer fits the published puzzle, not its own variant (strong evidence about the answer's author)", ""]
+    lines += ["", "## An answer fits the published puzzle, not its own variant (strong evidence about the answer's "
+                  "author)", ""]
     if not found["fits_published_puzzle"]:
         lines.append("None seen.")
     for item in found["fits_published_puzzle"]:
@@ -241,12 +256,15 @@ def markdown(found: dict[str, Any]) -> str:
     if not found["identical_wrong_jacobians"]:
         lines.append("None seen.")
     for cluster in found["identical_wrong_jacobians"]:
-        lines.append(f"- {cluster['puzzle']} (variant {cluster['variant']}): {', '.join(md(n) for n in cluster['submissions'])}")
-    lines += ["", "## Identical answer files for the same variant, whitespace aside (weak evidence: a short answer is often written alike)", ""]
+        lines.append(f"- {cluster['puzzle']} (variant {cluster['variant']}): "
+                     f"{', '.join(md(n) for n in cluster['submissions'])}")
+    lines += ["", "## Identical answer files for the same variant, whitespace aside (weak evidence: a short answer is "
+                  "often written alike)", ""]
     if not found["identical_answer_files"]:
         lines.append("None seen.")
     for cluster in found["identical_answer_files"]:
-        lines.append(f"- {cluster['puzzle']} (variant {cluster['variant']}): {', '.join(md(n) for n in cluster['submissions'])}")
+        lines.append(f"- {cluster['puzzle']} (variant {cluster['variant']}): "
+                     f"{', '.join(md(n) for n in cluster['submissions'])}")
     if found["workspace_records"]:
         lines += ["", "## Workspace records that do not match the submission", ""]
         lines += [f"- {md(r['submission'])} ({md(r['student'])}): {md(r['flag'])}" for r in found["workspace_records"]]

@@ -71,9 +71,11 @@ class Plan:
     student: str = ""  # with variants on: the student id the variants are drawn for ("" otherwise)
     variants: dict[str, Choices] = field(default_factory=dict)  # puzzle -> the choices graded (variants on)
     flag: str = ""  # what does not match in its workspace record (variants on), for the instructor
-    submission: _submissions.Submission | None = None  # where it was read from: read again when the grader's copy changed
+    # where it was read from: read again when the grader's copy changed
+    submission: _submissions.Submission | None = None
     names: tuple[str, ...] = ()  # the assignment's puzzles it was read for
-    answered: dict[str, str] = field(default_factory=dict)  # puzzle -> `_evidence.file_digest` of its answer, as read (variants on)
+    # puzzle -> `_evidence.file_digest` of its answer, as read (variants on)
+    answered: dict[str, str] = field(default_factory=dict)
 
     def runnable(self) -> dict[str, str]:
         """The answers sent to a worker: puzzle -> path relative to the submission."""
@@ -121,7 +123,8 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
         found, taken = _roster_clashes(found, assignment)
         skipped = sorted([*skipped, *taken], key=lambda s: s.name)
     if shard is not None:
-        progress.print(f"shard {shard}: {sum(shard.holds(s.name) for s in found)} of the {counted(len(found), 'submission')}")
+        progress.print(f"shard {shard}: {sum(shard.holds(s.name) for s in found)} of the "
+                       f"{counted(len(found), 'submission')}")
         found = [s for s in found if shard.holds(s.name)]
         skipped = [s for s in skipped if shard.holds(s.name)]
     with _sandbox.scratch_folder("jacpuzzles-grade-") as scratch:
@@ -136,10 +139,13 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
                 continue
             todo.append(plan)
             if why:
-                _gradebook.print_neutralised(progress, Text.assemble(("not trusted ", "yellow"), f"{_submissions.shown(plan.name)}.json in {out}: {why}; graded again"))
+                _gradebook.print_neutralised(progress, Text.assemble(
+                    ("not trusted ", "yellow"), f"{_submissions.shown(plan.name)}.json in {out}: {why}; graded again"))
         with _numerics.pinned():
-            _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress, _hidden(scratch, submissions, out), unseen=(submissions, out),
-                       evidence=[p for p in plans if not _evidenced(out, p, signer, records)] if chosen is not None else None,
+            _grade_all(todo, Path(scratch), out, names, points, seed, limits, jobs, progress,
+                       _hidden(scratch, submissions, out), unseen=(submissions, out),
+                       evidence=([p for p in plans if not _evidenced(out, p, signer, records)]
+                                 if chosen is not None else None),
                        signer=signer, records=records, trust=trust)
     if chosen is not None:
         from checker.grading import _evidence
@@ -147,13 +153,15 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
         _evidence.write(out, [p.name for p in plans], signer)
         progress.print(f"integrity report (evidence for you to read, not verdicts): {out / 'integrity.md'}")
     for skip in skipped:  # names a student chose: no line of them is a CI runner's command
-        _gradebook.print_neutralised(progress, Text.assemble(("skipped ", "yellow"), f"{_submissions.shown(skip.name)}: {skip.reason}"))
+        _gradebook.print_neutralised(progress, Text.assemble(("skipped ", "yellow"),
+                                                             f"{_submissions.shown(skip.name)}: {skip.reason}"))
     docs = [records[p.name] for p in plans]  # never re-read from OUT: a worker may have written there since
     docs += [_gradebook.skipped(_submissions.shown(s.name), s.reason, points) for s in skipped]
     docs.sort(key=lambda d: str(d["submission"]))
     _write_gradebook(out, docs, names)
     _gradebook.print_neutralised(console, _table(docs))
-    console.print(f"graded {counted(len(todo), 'submission')}, {len(plans) - len(todo)} unchanged since the last run; results in {out}")
+    console.print(f"graded {counted(len(todo), 'submission')}, {len(plans) - len(todo)} unchanged since the last run; "
+                  f"results in {out}")
     return 0
 
 
@@ -164,7 +172,8 @@ def merge_class(out: Path, assignment: Assignment | None, console: Console, key_
     default `OUT/.jacpuzzles-key`): one that does not is refused, with its name."""
     names = list((assignment or _assignment.default()).points())
     if not out.is_dir():
-        raise BadSetup(f"--out {out} is not a folder: copy every shard's OUT/*.json and OUT/*.txt into one folder, then merge it")
+        raise BadSetup(f"--out {out} is not a folder: copy every shard's OUT/*.json and OUT/*.txt into one folder, "
+                       "then merge it")
     signer: _journal.Key | None = None  # read at the first entry: a folder without any says so first
     docs, setups, untrusted = [], set(), []
     for path in sorted(out.glob("*.json"), key=lambda p: p.stem):
@@ -173,7 +182,8 @@ def merge_class(out: Path, assignment: Assignment | None, console: Console, key_
             doc = json.loads(raw.decode("utf-8")) if raw is not None else None
         except ValueError as exc:
             raise BadSetup(f"cannot read the entry {path}: {exc}; copy it again from its shard's OUT") from None
-        if not isinstance(doc, dict) or doc.get("submission") != path.stem or doc.get("status") not in (_gradebook.GRADED, _gradebook.UNGRADABLE):
+        if (not isinstance(doc, dict) or doc.get("submission") != path.stem
+                or doc.get("status") not in (_gradebook.GRADED, _gradebook.UNGRADABLE)):
             continue  # summary.json, or not an entry of ours
         if signer is None:
             try:
@@ -186,32 +196,39 @@ def merge_class(out: Path, assignment: Assignment | None, console: Console, key_
             continue
         puzzles = [r.get("puzzle") for r in doc.get("results", [])]
         if doc["status"] == _gradebook.GRADED and puzzles != names:
-            raise BadSetup(f"{path.name} was graded on {counted(len(puzzles), 'puzzle')} ({', '.join(map(str, puzzles[:3]))}…), not on the {len(names)} of this "
+            raise BadSetup(f"{path.name} was graded on {counted(len(puzzles), 'puzzle')} "
+                           f"({', '.join(map(str, puzzles[:3]))}…), not on the {len(names)} of this "
                            "assignment: pass the --assignment the shards were graded with")
         setups.add(str(doc.get("setup", "")))
         docs.append(doc)
     if untrusted and signer is not None:
-        raise BadSetup(f"{counted(len(untrusted), 'entry', 'entries')} in {out} not signed with the key {signer.path}: {'; '.join(untrusted[:5])}"
-                       f"{'…' if len(untrusted) > 5 else ''}. Pass --key-file with the key every shard was graded with, copy those entries "
-                       "again from their shard's OUT, or grade those submissions again")
+        raise BadSetup(f"{counted(len(untrusted), 'entry', 'entries')} in {out} not signed with the key {signer.path}: "
+                       f"{'; '.join(untrusted[:5])}{'…' if len(untrusted) > 5 else ''}. Pass --key-file with the key "
+                       "every shard was graded with, copy those entries again from their shard's OUT, or grade those "
+                       "submissions again")
     if not docs:
-        raise BadSetup(f"no submission entries (<submission>.json) in {out}: copy every shard's OUT/*.json and OUT/*.txt there first")
+        raise BadSetup(f"no submission entries (<submission>.json) in {out}: copy every shard's OUT/*.json and "
+                       "OUT/*.txt there first")
     if len(setups) > 1:
-        raise BadSetup(f"the entries in {out} were graded with different seeds, points or limits: grade every shard with the same --assignment, --seed, --timeout and --memory-mb")
+        raise BadSetup(f"the entries in {out} were graded with different seeds, points or limits: grade every shard "
+                       "with the same --assignment, --seed, --timeout and --memory-mb")
     _write_gradebook(out, docs, names)
     _gradebook.print_neutralised(console, _table(docs))
-    console.print(f"merged {counted(len(docs), 'submission')} into {out}: grades.csv, junit.xml, summary.md, summary.json")
+    console.print(f"merged {counted(len(docs), 'submission')} into {out}: grades.csv, junit.xml, summary.md, "
+                  "summary.json")
     return 0
 
 
 def _check_setup(submissions: Path, out: Path, jobs: int, limits: Limits) -> None:
     """Refuse arguments the grader cannot work with, before any work."""
     if not submissions.is_dir():
-        raise BadSetup(f"submissions folder {str(submissions)!r} does not exist or is not a folder: pass the folder holding one folder or .zip per student")
+        raise BadSetup(f"submissions folder {str(submissions)!r} does not exist or is not a folder: pass the folder "
+                       "holding one folder or .zip per student")
     if jobs < 1 or limits.timeout <= 0 or limits.memory_mb < 0:
         raise BadSetup("--jobs and --timeout must be positive, --memory-mb at least 0 (0: no limit)")
     if out.resolve().is_relative_to(submissions.resolve()):
-        raise BadSetup(f"--out {out} is inside the submissions folder {submissions}, which is never written to: pick another folder")
+        raise BadSetup(f"--out {out} is inside the submissions folder {submissions}, which is never written to: pick "
+                       "another folder")
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / ".jacpuzzles-write-test"
@@ -221,8 +238,8 @@ def _check_setup(submissions: Path, out: Path, jobs: int, limits: Limits) -> Non
         raise BadSetup(f"cannot write grades into {out}: {exc.strerror or exc}; pass a writable --out folder") from None
 
 
-def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits,
-          assignment: Assignment | None = None, who: str | None = None) -> Plan:
+def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], points: dict[str, int], seed: int,
+          limits: Limits, assignment: Assignment | None = None, who: str | None = None) -> Plan:
     """Read and locate a submission's answers (copied into `scratch`), and compute its journal key.
 
     A submission that cannot be read is planned with the reason: a zip is journaled under a
@@ -237,7 +254,8 @@ def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], 
         student = assignment.student_id(who if who is not None else submission.name)
         wanted = assignment.choices(student)
         chosen = {n: _variants.variant(n, wanted.get(n)).variant for n in names}
-        extra = json.dumps(["variants", assignment.seed, student, [[n, list(map(list, c))] for n, c in chosen.items()]], default=str)
+        extra = json.dumps(["variants", assignment.seed, student, [[n, list(map(list, c))] for n, c in chosen.items()]],
+                           default=str)
     setup = _key(extra and json.dumps(["variants", assignment.seed if assignment else None]), points, seed, limits)[:16]
     try:
         answers = _submissions.read(submission, names, scratch)
@@ -246,15 +264,17 @@ def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], 
         return Plan(submission.name, "", None, reason, setup=setup, student=student, variants=chosen)
     if isinstance(answers, _submissions.Unreadable):
         content = _submissions.fingerprint(submission.source) if not submission.source.is_dir() else ""
-        return Plan(submission.name, _key(content + extra, points, seed, limits) if content else "", None, answers.reason, setup=setup, student=student, variants=chosen)
+        return Plan(submission.name, _key(content + extra, points, seed, limits) if content else "", None,
+                    answers.reason, setup=setup, student=student, variants=chosen)
     flag = _record_flag(answers.record, student, assignment) if assignment is not None and assignment.variants else ""
     answered = {}
     if assignment is not None and assignment.variants:  # before any worker runs: the integrity report compares these
         from checker.grading import _evidence
 
         answered = {n: _evidence.file_digest(answers.root / rel) for n, rel in answers.files.items()}
-    return Plan(submission.name, _key(answers.digest + extra + flag, points, seed, limits), answers, refused=_refused(answers), setup=setup,
-                student=student, variants=chosen, flag=flag, submission=submission, names=tuple(names), answered=answered)
+    return Plan(submission.name, _key(answers.digest + extra + flag, points, seed, limits), answers,
+                refused=_refused(answers), setup=setup, student=student, variants=chosen, flag=flag,
+                submission=submission, names=tuple(names), answered=answered)
 
 
 def _record_flag(record: _submissions.Record | None, student: str, assignment: Assignment) -> str:
@@ -269,7 +289,8 @@ def _record_flag(record: _submissions.Record | None, student: str, assignment: A
     if record.student is not None and record.student != student:
         notes.append(f"its workspace record ({record.path}) was made for student {record.student!r}, not {student!r}")
     if record.digest is not None and record.digest != assignment.digest:
-        notes.append(f"its workspace record ({record.path}) was made from another assignment file (digest {record.digest!r}, this one is {assignment.digest!r})")
+        notes.append(f"its workspace record ({record.path}) was made from another assignment file (digest "
+                     f"{record.digest!r}, this one is {assignment.digest!r})")
     return "; ".join(notes)
 
 
@@ -277,8 +298,8 @@ def _refused(answers: _submissions.Answers) -> dict[str, str]:
     """The answers not to run, with why: they use autodiff or the kit's code, or are too large to read."""
     refused = {}
     for name, size in answers.oversized.items():
-        refused[name] = (f"{answers.files[name]} is {size / 1024 / 1024:.1f} MB: answer files are limited to {SCAN_CAP // 1024 // 1024} MB; "
-                         "it was not run. Submit only your answer")
+        refused[name] = (f"{answers.files[name]} is {size / 1024 / 1024:.1f} MB: answer files are limited to "
+                         f"{SCAN_CAP // 1024 // 1024} MB; it was not run. Submit only your answer")
     for name, rel in answers.files.items():
         if name in refused:
             continue
@@ -297,7 +318,8 @@ def _refused(answers: _submissions.Answers) -> dict[str, str]:
 
 def _key(content: str, points: dict[str, int], seed: int, limits: Limits) -> str:
     """What a journaled result depends on: the answers, the puzzles and points, seed, limits, kit."""
-    text = json.dumps([GRADER_VERSION, content, points, seed, limits.timeout, limits.memory_mb, _numerics.settings_digest(), _catalog_digest()])
+    text = json.dumps([GRADER_VERSION, content, points, seed, limits.timeout, limits.memory_mb,
+                       _numerics.settings_digest(), _catalog_digest()])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -333,8 +355,9 @@ def _resumed(out: Path, plan: Plan, signer: _journal.Key) -> tuple[dict[str, Any
     return doc, ""
 
 
-def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], points: dict[str, int], seed: int, limits: Limits, jobs: int, console: Console,
-               hidden: tuple[str, ...] = (), advice: bool = True, unseen: tuple[Path, ...] = (), evidence: list[Plan] | None = None, *,
+def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], points: dict[str, int], seed: int,
+               limits: Limits, jobs: int, console: Console, hidden: tuple[str, ...] = (), advice: bool = True,
+               unseen: tuple[Path, ...] = (), evidence: list[Plan] | None = None, *,
                signer: _journal.Key, records: dict[str, dict[str, Any]], trust: bool = False) -> None:
     """Grade `todo`, `jobs` at a time, journaling each as it finishes (signed by `signer`) and
     adding its entry to `records` (which holds the verified entries of earlier runs).
@@ -356,14 +379,16 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
         cache = _oracles.cache_dir()
         try:
             others = {slot: (slot.partition("@")[0], _slot_puzzle(slot).variant) for slot in needed if "@" in slot}
-            sandbox = _sandbox.Pool(scratch, draws, limits, hidden=(*unseen, *([cache] if cache is not None else [])), variants=others or None)
+            sandbox = _sandbox.Pool(scratch, draws, limits, hidden=(*unseen, *([cache] if cache is not None else [])),
+                                    variants=others or None)
         except _sandbox.WorkerFailure as exc:
             sandbox = str(exc)  # every submission is ungradable, with the reason, and retried next run
         if isinstance(sandbox, _sandbox.Pool) and sandbox.unconfined():
             if not trust:
                 sandbox.close()
                 raise BadSetup(_refused_unconfined(sandbox.unconfined()))
-            console.print(Text(f"--trust-submissions: grading unconfined: {sandbox.unconfined()}", style="red"), soft_wrap=True)
+            console.print(Text(f"--trust-submissions: grading unconfined: {sandbox.unconfined()}", style="red"),
+                          soft_wrap=True)
         if isinstance(sandbox, _sandbox.Pool):
             if advice:  # the instructor's console; a student's CI log gets no set-up notes
                 console.print(Text(sandbox.isolation(), style="yellow" if sandbox.missing else "dim"), soft_wrap=True)
@@ -375,19 +400,23 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
             if failed is not None:
                 sandbox.close()
                 raise BadSetup(failed)
-    columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"))
+    columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("{task.description}"))
     try:
-        with Progress(*columns, console=console, transient=False) as progress, concurrent.futures.ThreadPoolExecutor(jobs) as threads:
+        with (Progress(*columns, console=console, transient=False) as progress,
+              concurrent.futures.ThreadPoolExecutor(jobs) as threads):
             task = progress.add_task("", total=len(todo))
             futures = {threads.submit(_run, plan, sandbox): plan for plan in todo}
             try:
                 for future in concurrent.futures.as_completed(futures):
                     plan = futures[future]
-                    records[plan.name] = _write_entry(out, plan, future.result(), draws, expected, points, seed, signer, hidden)
+                    records[plan.name] = _write_entry(out, plan, future.result(), draws, expected, points, seed, signer,
+                                                      hidden)
                     progress.update(task, advance=1, description=escape(_submissions.shown(plan.name)))
                 if evidence:
                     memo: dict[tuple[str, str], str] = {}  # (slot, answer file's digest) -> what it gave there
-                    gathered = {threads.submit(_gather, plan, records[plan.name], sandbox, out, draws, expected, seed, signer, memo): plan for plan in evidence}
+                    gathered = {threads.submit(_gather, plan, records[plan.name], sandbox, out, draws, expected, seed,
+                                               signer, memo): plan for plan in evidence}
                     for done in concurrent.futures.as_completed(gathered):
                         done.result()
             except BaseException:
@@ -401,9 +430,10 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
 
 def _refused_unconfined(why: str) -> str:
     """Why `grade` will not run submissions here, and what to do instead."""
-    return (f"grade refuses to run submissions here: {why}. Grade on Linux 5.13 or later with Landlock enabled (on macOS or "
-            "Windows: in a Linux VM or container), or as root where namespaces are allowed; or, for code you trust, pass "
-            "--trust-submissions to grade unconfined anyway (docs/grading.md, 'The threat model, as built')")
+    return (f"grade refuses to run submissions here: {why}. Grade on Linux 5.13 or later with Landlock enabled (on "
+            "macOS or Windows: in a Linux VM or container), or as root where namespaces are allowed; or, for code you "
+            "trust, pass --trust-submissions to grade unconfined anyway (docs/grading.md, "
+            "'The threat model, as built')")
 
 
 def _needed(todo: list[Plan], names: list[str], evidence: list[Plan]) -> list[str]:
@@ -419,7 +449,8 @@ def _needed(todo: list[Plan], names: list[str], evidence: list[Plan]) -> list[st
     return sorted(found, key=lambda s: (names.index(s.partition("@")[0]), int(s.partition("@")[2] or 0)))
 
 
-def _gather(plan: Plan, doc: dict[str, Any], sandbox: _sandbox.Pool | str | None, out: Path, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any],
+def _gather(plan: Plan, doc: dict[str, Any], sandbox: _sandbox.Pool | str | None, out: Path,
+            draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any],
             seed: int, signer: _journal.Key, memo: dict[tuple[str, str], str] | None = None) -> None:
     """Run each answer of `plan` that fails its own variant on every variant of its puzzle,
     and write what it fits (and the wrong Jacobians it returns) to `OUT/.evidence/<name>.json`,
@@ -430,9 +461,11 @@ def _gather(plan: Plan, doc: dict[str, Any], sandbox: _sandbox.Pool | str | None
     from checker.grading import _evidence
 
     files = plan.answers.files if plan.answers is not None else {}
-    failing = [r["puzzle"] for r in doc.get("results", []) if r.get("status") in (Status.FAIL.value, Status.ERROR.value) and r.get("puzzle") in plan.runnable()]
+    failing = [r["puzzle"] for r in doc.get("results", [])
+               if r.get("status") in (Status.FAIL.value, Status.ERROR.value) and r.get("puzzle") in plan.runnable()]
     memo = memo if memo is not None else {}
-    digests = {n: plan.answers.sums[files[n]] if plan.answers is not None else "" for n in failing}  # as read from the submission
+    # as read from the submission
+    digests = {n: plan.answers.sums[files[n]] if plan.answers is not None else "" for n in failing}
     wanted = [(_slot(n, c), n) for n in failing for c in _variants.choices(n)]
     items = [(slot, files[n]) for slot, n in wanted if (slot, digests[n]) not in memo]
     runs: list[Run] = []
@@ -448,7 +481,8 @@ def _gather(plan: Plan, doc: dict[str, Any], sandbox: _sandbox.Pool | str | None
     for (slot, _), run in zip(items, runs):
         verdict = _verdict(_slot_puzzle(slot), draws[slot], run, seed, expected.get(slot))
         wrong_blocks = run.problem is None and bool(run.answers)
-        gave = "fits" if verdict.status == Status.PASS else (f"wrong {_evidence.fingerprint(run.answers)}" if wrong_blocks else "")
+        gave = "fits" if verdict.status == Status.PASS else (f"wrong {_evidence.fingerprint(run.answers)}"
+                                                             if wrong_blocks else "")
         memo[(slot, digests[slot.partition("@")[0]])] = gave
     fits: dict[str, list[str]] = {}
     wrong: dict[str, dict[str, str]] = {}
@@ -458,12 +492,15 @@ def _gather(plan: Plan, doc: dict[str, Any], sandbox: _sandbox.Pool | str | None
             fits.setdefault(name, []).append(slot)
         elif gave.startswith("wrong "):
             wrong.setdefault(name, {})[slot] = gave.partition(" ")[2]
-    entry = _evidence.entry(plan.name, plan.key, plan.student, {n: plan.slot(n) for n in plan.variants}, {n: _variants.label(_slot_puzzle(plan.slot(n))) for n in plan.variants},
-                            {r["puzzle"]: r["status"] for r in doc.get("results", [])}, fits, wrong, plan.answered, plan.flag)
+    entry = _evidence.entry(plan.name, plan.key, plan.student, {n: plan.slot(n) for n in plan.variants},
+                            {n: _variants.label(_slot_puzzle(plan.slot(n))) for n in plan.variants},
+                            {r["puzzle"]: r["status"] for r in doc.get("results", [])}, fits, wrong, plan.answered,
+                            plan.flag)
     _evidence.store(out, plan.name, entry, signer)
 
 
-def _roster_clashes(found: list[_submissions.Submission], assignment: Assignment) -> tuple[list[_submissions.Submission], list[_submissions.Skipped]]:
+def _roster_clashes(found: list[_submissions.Submission],
+                    assignment: Assignment) -> tuple[list[_submissions.Submission], list[_submissions.Skipped]]:
     """The submissions to grade, and those skipped because their name is not on the roster but is
     the id the roster gives another student: graded, they would get that student's variants (red
     team, round 4)."""
@@ -474,8 +511,8 @@ def _roster_clashes(found: list[_submissions.Submission], assignment: Assignment
         owner = ids.get(submission.name)
         if submission.name not in listed and owner is not None:
             taken.append(_submissions.Skipped(submission.name, (
-                f"its name is not on the assignment's roster, and is the student id of {owner!r}: graded, it would get that "
-                f"student's variants; rename it to its student's roster name, or add it to [students]")))
+                f"its name is not on the assignment's roster, and is the student id of {owner!r}: graded, it would get "
+                f"that student's variants; rename it to its student's roster name, or add it to [students]")))
         else:
             kept.append(submission)
     return kept, taken
@@ -489,7 +526,8 @@ def _evidenced(out: Path, plan: Plan, signer: _journal.Key, records: dict[str, d
     return bool(plan.key) and plan.name in records and _evidence.stored_key(out, plan.name, signer) == plan.key
 
 
-def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any]) -> str | None:
+def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.Draw, ...]],
+           expected: dict[str, Any]) -> str | None:
     """Run the kit's reference answer for `name` as a student's answer runs, before grading
     anyone: None when it passes, else one line saying why grading cannot work and what to do."""
     from checker.engine._engine import _verdict
@@ -510,11 +548,13 @@ def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.D
     if verdict.status == Status.PASS:
         return None
     said = f"; the worker said: {sandbox.last_words}" if sandbox.last_words else ""
-    return f"the grader's workers cannot run answers on this machine: the reference answer for {name} got {verdict.status.value} ({' '.join(verdict.message.split())[:300]}){said}. {_ADVICE}"
+    return (f"the grader's workers cannot run answers on this machine: the reference answer for {name} got "
+            f"{verdict.status.value} ({' '.join(verdict.message.split())[:300]}){said}. {_ADVICE}")
 
 
 _ADVICE = ("As root, workers run as other users: Python, its packages and the kit must be readable by every user "
-           "(chmod -R o+rX on their folders, or install them outside a private home), or run the grader as a plain user (docs/grading.md)")
+           "(chmod -R o+rX on their folders, or install them outside a private home), or run the grader as a plain "
+           "user (docs/grading.md)")
 
 
 def _expected(needed: list[str], draws: dict[str, tuple[_sampling.Draw, ...]]) -> dict[str, Any]:
@@ -551,7 +591,8 @@ def _run(plan: Plan, sandbox: _sandbox.Pool | str | None) -> list[Run] | str:
         except _sandbox.CopyChanged as exc:
             fresh = _read_again(plan, sandbox.scratch)
             if fresh is None:
-                return f"{exc}; its files also differ from what was read at the start: not graded now, graded again by the next run"
+                return (f"{exc}; its files also differ from what was read at the start: not graded now, graded again "
+                        "by the next run")
             return sandbox.run(fresh.root, items, sums=fresh.sums)
     except _sandbox.WorkerFailure as exc:
         return str(exc)
@@ -559,7 +600,8 @@ def _run(plan: Plan, sandbox: _sandbox.Pool | str | None) -> list[Run] | str:
         return f"the grader failed on this submission: {type(exc).__name__}: {exc}"
 
 
-def _write_entry(out: Path, plan: Plan, outcome: list[Run] | str, draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], points: dict[str, int],
+def _write_entry(out: Path, plan: Plan, outcome: list[Run] | str, draws: dict[str, tuple[_sampling.Draw, ...]],
+                 expected: dict[str, Any], points: dict[str, int],
                  seed: int, signer: _journal.Key, hidden: tuple[str, ...] = ()) -> dict[str, Any]:
     """Judge a submission's runs and write its `.txt`, then its `.json` (the journal entry,
     signed over both); returns the entry. What a student receives, so without the seed or the
@@ -569,7 +611,8 @@ def _write_entry(out: Path, plan: Plan, outcome: list[Run] | str, draws: dict[st
     if reason is None:
         assert plan.answers is not None and not isinstance(outcome, str)
         try:
-            verdicts = [_for_students(v, seed, hidden) for v in _verdicts(plan, outcome, draws, expected, seed, list(points))]
+            verdicts = [_for_students(v, seed, hidden)
+                        for v in _verdicts(plan, outcome, draws, expected, seed, list(points))]
         except Exception as exc:  # noqa: BLE001 - a judge crash is the grader's failure, not a 0
             reason = f"the grader failed while judging: {type(exc).__name__}: {exc}"
     if verdicts is None:
@@ -604,7 +647,8 @@ def _read_again(plan: Plan, scratch: Path) -> _submissions.Answers | None:
     return fresh if isinstance(fresh, _submissions.Answers) and fresh.digest == plan.answers.digest else None
 
 
-def _verdicts(plan: Plan, runs: list[Run], draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any], seed: int, names: list[str]) -> list[Verdict]:
+def _verdicts(plan: Plan, runs: list[Run], draws: dict[str, tuple[_sampling.Draw, ...]], expected: dict[str, Any],
+              seed: int, names: list[str]) -> list[Verdict]:
     """One verdict per puzzle of `names` (catalog order): judged runs, refused files, missing files."""
     from checker.engine._engine import _verdict
 
@@ -619,14 +663,16 @@ def _verdicts(plan: Plan, runs: list[Run], draws: dict[str, tuple[_sampling.Draw
             verdict = dataclasses.replace(verdict, path=answers.files[p.name])
         elif p.name in plan.refused:
             why = plan.refused[p.name]
-            verdict = Verdict(p.name, Status.ERROR, why, (Diagnosis(Kind.FORBIDDEN, why),), path=answers.files[p.name], seed=seed)
+            verdict = Verdict(p.name, Status.ERROR, why, (Diagnosis(Kind.FORBIDDEN, why),), path=answers.files[p.name],
+                              seed=seed)
         else:
             status, message = answers.missing[p.name]
             kind = Kind.DUPLICATE if p.name in answers.duplicated else Kind.MISSING
             verdict = Verdict(p.name, Status(status), message, (Diagnosis(kind, message),), seed=seed)
         if p.name in answers.ignored and p.name in answers.files:
             copies = ", ".join(answers.ignored[p.name])
-            note = f"{answers.files[p.name]} was graded; {copies}, also named {p.name}.py, ignored (one answer file per puzzle)"
+            note = (f"{answers.files[p.name]} was graded; {copies}, also named {p.name}.py, ignored (one answer file "
+                    "per puzzle)")
             verdict = dataclasses.replace(verdict, message=f"{verdict.message}. {note}")
         verdicts.append(verdict)
     return verdicts
@@ -638,7 +684,8 @@ def _hidden(scratch: str | Path, *folders: Path) -> tuple[str, ...]:
     for folder in folders:
         paths |= {os.path.abspath(folder), str(folder.resolve())}
     # Absolute paths only: a relative `--out out` must not take "out" out of "output".
-    return tuple(sorted((p.rstrip("/") for p in paths if p.startswith("/") and len(p.rstrip("/")) > 1), key=len, reverse=True))
+    return tuple(sorted((p.rstrip("/") for p in paths if p.startswith("/") and len(p.rstrip("/")) > 1), key=len,
+                        reverse=True))
 
 
 def _scrub(text: str, seed: int, hidden: tuple[str, ...]) -> str:
@@ -658,7 +705,8 @@ def _for_students(verdict: Verdict, seed: int, hidden: tuple[str, ...]) -> Verdi
     """`verdict` as a student receives it: seed and grader paths scrubbed from every text, and
     the oracles' set-up notes (install TensorFlow...) left to the instructor."""
     scrubbed = with_texts(verdict, lambda text: _scrub(text, seed, hidden))
-    oracles = tuple(dataclasses.replace(c, note="not compared on the grader" if c.note else "") for c in verdict.oracles)
+    oracles = tuple(dataclasses.replace(c, note="not compared on the grader" if c.note else "")
+                    for c in verdict.oracles)
     return dataclasses.replace(scrubbed, oracles=oracles)
 
 
@@ -696,7 +744,8 @@ def _table(docs: list[dict[str, Any]]) -> Table:
         counts = {s.value: sum(r["status"] == s.value for r in doc["results"]) for s in Status}
         score = str(doc["status"]) if doc["score"] is None else f"{doc['score']}/{doc['max_score']}"
         # Text, never markup: names and reasons come from the submissions.
-        table.add_row(Text(_submissions.shown(str(doc["submission"]))), score, *(str(counts[s.value]) for s in Status), Text(str(doc.get("reason", ""))))
+        table.add_row(Text(_submissions.shown(str(doc["submission"]))), score, *(str(counts[s.value]) for s in Status),
+                      Text(str(doc.get("reason", ""))))
     return table
 
 
@@ -712,18 +761,21 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
     roster's id for it, else itself), or of `name` when None. `trust` as for `grade_class`.
     """
     if not root.is_dir():
-        raise BadSetup(f"submission folder {str(root)!r} does not exist or is not a folder: pass the folder holding the answer files")
+        raise BadSetup(f"submission folder {str(root)!r} does not exist or is not a folder: pass the folder holding "
+                       "the answer files")
     _check_setup(root, out, 1, limits)
     signer = _signer(out, None)
     points = (assignment or _assignment.default()).points()
     names = list(points)
     with _sandbox.scratch_folder("jacpuzzles-grade-") as scratch:
         chosen = assignment if assignment is not None and assignment.variants else None
-        plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits, chosen, student)
+        plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits, chosen,
+                     student)
         with _numerics.pinned():
             # One student's CI log: students read it, so no set-up advice there.
             records: dict[str, dict[str, Any]] = {}
-            _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress, _hidden(scratch, root, out), advice=False, unseen=(root, out),
+            _grade_all([plan], Path(scratch), out, names, points, seed, limits, 1, progress,
+                       _hidden(scratch, root, out), advice=False, unseen=(root, out),
                        signer=signer, records=records, trust=trust)
     doc = records[name]
     _write_gradebook(out, [doc], names)

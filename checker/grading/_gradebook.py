@@ -58,18 +58,21 @@ def graded(name: str, key: str, verdicts: Sequence[Verdict], points: dict[str, i
 
 def ungradable(name: str, key: str, reason: str, points: dict[str, int], setup: str = "") -> dict[str, Any]:
     """The document of a submission the grader could not grade: no score (not 0), and why."""
-    return {"submission": name, "status": UNGRADABLE, "score": None, "max_score": sum(points.values()), "key": key, "setup": setup,
+    return {"submission": name, "status": UNGRADABLE, "score": None, "max_score": sum(points.values()), "key": key,
+            "setup": setup,
             "reason": reason, "results": []}
 
 
 def skipped(name: str, reason: str, points: dict[str, int]) -> dict[str, Any]:
     """The row of an entry of SUBMISSIONS that was not graded (never written as a file)."""
-    return {"submission": name, "status": SKIPPED, "score": None, "max_score": sum(points.values()), "reason": reason, "results": []}
+    return {"submission": name, "status": SKIPPED, "score": None, "max_score": sum(points.values()), "reason": reason,
+            "results": []}
 
 
 def feedback(doc: dict[str, Any], verdicts: Sequence[Verdict] | None, points: dict[str, int]) -> str:
     """The feedback a student gets back: the check report as plain text, 100 columns wide."""
-    console = Console(file=io.StringIO(), width=100, color_system=None, force_terminal=False, highlight=False, emoji=False)
+    console = Console(file=io.StringIO(), width=100, color_system=None, force_terminal=False, highlight=False,
+                      emoji=False)
     if doc["status"] == UNGRADABLE or verdicts is None:
         console.print(Text(f"{doc['submission']}: ungradable: {doc.get('reason', '')}"))
         console.print(Text("This is not a score: the grader could not grade this submission. Ask your instructor."))
@@ -124,7 +127,8 @@ def grades_csv(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
         earned = {r["puzzle"]: r["points"] for r in doc["results"]}
         score = "" if doc["score"] is None else doc["score"]
         student = [doc.get("student", "")] if ids else []
-        row = [doc["submission"], *student, score, doc["max_score"], *(earned.get(n, "") for n in names), doc["status"], doc.get("reason", "")]
+        row = [doc["submission"], *student, score, doc["max_score"], *(earned.get(n, "") for n in names), doc["status"],
+               doc.get("reason", "")]
         writer.writerow([cell(value) for value in row])
     return out.getvalue()
 
@@ -165,14 +169,16 @@ def junit_xml(docs: Sequence[dict[str, Any]]) -> str:
         if doc["status"] in (UNGRADABLE, SKIPPED):
             case = ET.SubElement(suite, "testcase", classname=name, name=doc["status"])
             outcome = "error" if doc["status"] == UNGRADABLE else "skipped"
-            ET.SubElement(case, outcome, message=_clean(doc.get("reason")), type=doc["status"]).text = _clean(doc.get("reason"))
+            ET.SubElement(case, outcome, message=_clean(doc.get("reason")),
+                          type=doc["status"]).text = _clean(doc.get("reason"))
         for r in results:
             case = ET.SubElement(suite, "testcase", classname=name, name=_clean(str(r["puzzle"]), 1000))
             tag = _JUNIT_TAG.get(r["status"])
             if tag is not None:
                 kind = r["diagnoses"][0]["kind"] if r["diagnoses"] else r["status"]
                 detail = "\n".join(f"[{d['kind']}] {d['message']}" for d in r["diagnoses"])
-                ET.SubElement(case, tag, message=_clean(r["message"], 1000), type=_clean(str(kind), 1000)).text = _clean(detail)
+                ET.SubElement(case, tag, message=_clean(r["message"], 1000),
+                              type=_clean(str(kind), 1000)).text = _clean(detail)
             if r.get("output"):
                 ET.SubElement(case, "system-out").text = _clean(r["output"])
     ET.indent(suites)
@@ -235,13 +241,16 @@ def summary(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[str, A
             "statuses": dict(sorted(Counter(r["status"] for r in results).items())),
             "diagnoses": {k: n for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))},
         }
-    flagged = {"flagged": [{"submission": d["submission"], "student": d.get("student", ""), "flag": d["flag"]} for d in docs if d.get("flag")]}
+    flagged = {"flagged": [{"submission": d["submission"], "student": d.get("student", ""),
+                            "flag": d["flag"]} for d in docs if d.get("flag")]}
     return {
         **(flagged if flagged["flagged"] else {}),
         "submissions": len(docs),
         "graded": len(done),
-        "ungradable": [{"submission": d["submission"], "reason": d.get("reason", "")} for d in docs if d["status"] == UNGRADABLE],
-        "skipped": [{"submission": d["submission"], "reason": d.get("reason", "")} for d in docs if d["status"] == SKIPPED],
+        "ungradable": [{"submission": d["submission"], "reason": d.get("reason", "")} for d in docs
+                       if d["status"] == UNGRADABLE],
+        "skipped": [{"submission": d["submission"], "reason": d.get("reason", "")} for d in docs
+                    if d["status"] == SKIPPED],
         "max_score": docs[0]["max_score"] if docs else 0,
         "scores": {
             "mean": round(statistics.fmean(scores), 4) if scores else None,
@@ -279,9 +288,11 @@ def summary_markdown(s: dict[str, Any]) -> str:
     lines = ["# jacpuzzles grade: summary", ""]
     sc = s["scores"]
     skipped = s.get("skipped", [])
-    lines.append(f"{s['graded']} of {counted(s['submissions'], 'submission')} graded; {len(s['ungradable'])} ungradable" + (f"; {len(skipped)} skipped." if skipped else "."))
+    lines.append(f"{s['graded']} of {counted(s['submissions'], 'submission')} graded; {len(s['ungradable'])} ungradable"
+                 + (f"; {len(skipped)} skipped." if skipped else "."))
     if sc["mean"] is not None:
-        lines.append(f"Scores out of {s['max_score']}: mean {sc['mean']:g}, median {sc['median']:g}, min {sc['min']}, max {sc['max']}.")
+        lines.append(f"Scores out of {s['max_score']}: mean {sc['mean']:g}, median {sc['median']:g}, min {sc['min']}, "
+                     f"max {sc['max']}.")
     lines += ["", "## Score distribution", "", "| score | submissions |", "| ---: | ---: |"]
     lines += [f"| {score} | {n} |" for score, n in sc["distribution"].items()]
     lines += ["", "## Per puzzle", "", "| puzzle | pass rate | most common diagnoses |", "| --- | ---: | --- |"]

@@ -84,7 +84,8 @@ def key(out: Path, given: Path | None = None) -> Key:
     except FileExistsError:
         return Key(_read_key(path), path)
     except OSError as exc:
-        raise KeyProblem(f"cannot make the signing key {path}: {exc.strerror or exc}; pass a writable --out or --key-file") from None
+        raise KeyProblem(f"cannot make the signing key {path}: {exc.strerror or exc}; pass a writable --out or "
+                         "--key-file") from None
     return Key(secret.encode(), path, made=True)
 
 
@@ -102,19 +103,22 @@ def _read_key(path: Path) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
-        raise KeyProblem(f"cannot read the signing key {path}: {exc.strerror or exc} (a link is never followed); pass another --key-file") from None
+        raise KeyProblem(f"cannot read the signing key {path}: {exc.strerror or exc} (a link is never followed); pass "
+                         "another --key-file") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise KeyProblem(f"the signing key {path} is not a regular file: remove it, or pass another --key-file")
         if info.st_uid != os.geteuid():
-            raise KeyProblem(f"the signing key {path} belongs to uid {info.st_uid}, not to the grader's user ({os.geteuid()}): "
-                             "anyone who could write it could sign entries; remove it, or pass your own --key-file")
+            raise KeyProblem(f"the signing key {path} belongs to uid {info.st_uid}, not to the grader's user "
+                             f"({os.geteuid()}): anyone who could write it could sign entries; remove it, or pass your "
+                             "own --key-file")
         secret = os.read(fd, KEY_CAP).strip()
     finally:
         os.close(fd)
     if len(secret) < 16:
-        raise KeyProblem(f"the signing key {path} is empty or shorter than 16 bytes: remove it (a new one is made), or pass another --key-file")
+        raise KeyProblem(f"the signing key {path} is empty or shorter than 16 bytes: remove it (a new one is made), or "
+                         "pass another --key-file")
     return secret
 
 
@@ -158,5 +162,6 @@ def entry(out: Path, name: str, signer: Key) -> tuple[dict[str, Any] | None, str
     if not isinstance(doc, dict) or "mac" not in doc:
         return None, "it carries no signature (written by an older grader, or not by the grader)"
     if not signer.verifies(doc, feedback):
-        return None, f"its signature does not check with the key {signer.path} (written or changed by something other than this class's grader)"
+        return None, (f"its signature does not check with the key {signer.path} (written or changed by something "
+                      "other than this class's grader)")
     return doc, ""

@@ -33,7 +33,8 @@ SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1 << 0, 1 << 1  # ABI 6
 _FS_BY_ABI = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1, 4: (1 << 15) - 1, 5: (1 << 16) - 1}
 FILE_RIGHTS = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE | IOCTL_DEV  # the only rights a rule on a file may carry
 READ = EXECUTE | READ_FILE | READ_DIR
-WRITE = READ_FILE | READ_DIR | WRITE_FILE | REMOVE_DIR | REMOVE_FILE | MAKE_DIR | MAKE_REG | MAKE_SYM | MAKE_FIFO | MAKE_SOCK | REFER | TRUNCATE
+WRITE = (READ_FILE | READ_DIR | WRITE_FILE | REMOVE_DIR | REMOVE_FILE | MAKE_DIR | MAKE_REG | MAKE_SYM | MAKE_FIFO
+         | MAKE_SOCK | REFER | TRUNCATE)
 
 
 class _PathBeneath(ctypes.Structure):
@@ -42,7 +43,8 @@ class _PathBeneath(ctypes.Structure):
 
 
 class _RulesetAttr(ctypes.Structure):
-    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
+    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
+                ("scoped", ctypes.c_uint64)]
 
 
 @functools.cache
@@ -66,7 +68,8 @@ def abi() -> int:
     if not sys.platform.startswith("linux") or os.environ.get("JACPUZZLES_NO_LANDLOCK"):
         return 0
     try:
-        return _syscall(_CREATE_RULESET, ctypes.c_void_p(0), ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION))
+        return _syscall(_CREATE_RULESET, ctypes.c_void_p(0), ctypes.c_size_t(0),
+                        ctypes.c_uint32(_CREATE_RULESET_VERSION))
     except OSError:
         return 0
 
@@ -106,7 +109,8 @@ class Ruleset:
                 allowed &= FILE_RIGHTS
             if allowed:
                 rule = _PathBeneath(allowed, fd)
-                _syscall(_ADD_RULE, ctypes.c_int(self.fd), ctypes.c_int(_RULE_PATH_BENEATH), ctypes.byref(rule), ctypes.c_uint32(0))
+                _syscall(_ADD_RULE, ctypes.c_int(self.fd), ctypes.c_int(_RULE_PATH_BENEATH), ctypes.byref(rule),
+                         ctypes.c_uint32(0))
         finally:
             os.close(fd)
 

@@ -105,7 +105,8 @@ def drop_bounding_set() -> None:
         if _capabilities("CapBnd") >> cap == 0:
             break
         if c.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), f"cannot drop capability {cap} from the bounding set: {os.strerror(ctypes.get_errno())}")
+            raise OSError(ctypes.get_errno(), f"cannot drop capability {cap} from the bounding set: "
+                                              f"{os.strerror(ctypes.get_errno())}")
     if _capabilities("CapBnd") != 0:
         raise OSError("the capability bounding set is not empty after dropping it")
 
@@ -160,7 +161,8 @@ def enter_user_namespace(uid: int, gid: int) -> str:
     with os.fdopen(read, "rb") as pipe:
         said = pipe.read().decode("utf-8", "replace")
     if os.waitpid(pid, 0)[1] != 0:
-        return f"{said or 'refused'} (by user.max_user_namespaces, AppArmor's restrict_unprivileged_userns or a container's seccomp filter?)"
+        return (f"{said or 'refused'} (by user.max_user_namespaces, AppArmor's restrict_unprivileged_userns or a "
+                "container's seccomp filter?)")
     enter()
     return ""
 

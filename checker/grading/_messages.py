@@ -48,7 +48,8 @@ class Config:
             answers=tuple(str(p) for p in data["answers"]),
             packs=tuple((str(folder), str(text)) for folder, text in data["packs"]),
             processes=int(data["processes"]),
-            variants={str(slot): (str(name), tuple((str(k), v) for k, v in chosen)) for slot, (name, chosen) in data["variants"].items()},
+            variants={str(slot): (str(name), tuple((str(k), v) for k, v in chosen))
+                      for slot, (name, chosen) in data["variants"].items()},
         )
 
 

@@ -71,7 +71,8 @@ KIT = Path(__file__).resolve().parents[2]  # the folder holding the `checker` pa
 # The zygote's first step, while it has a single thread (numpy's import starts more): as a plain
 # user, a user namespace of its own (`_linux.zygote_user_namespace`; why not, its last argument).
 _BOOT = ("import sys, runpy; sys.path.insert(0, sys.argv.pop(1)); from checker.grading import _linux; "
-         "sys.argv.append(_linux.zygote_user_namespace()); runpy.run_module('checker.grading._zygote', run_name='__main__')")
+         "sys.argv.append(_linux.zygote_user_namespace()); runpy.run_module('checker.grading._zygote', "
+         "run_name='__main__')")
 # What a process that ran out of memory under RLIMIT_AS tends to print before dying.
 _MEMORY_HINTS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory", "RESOURCE_EXHAUSTED")
 
@@ -128,7 +129,8 @@ class Pool:
         from checker.engine import _variants
 
         self.limits = limits
-        self.puzzles: dict[str, Puzzle] = {slot: _variants.variant(name, chosen) for slot, (name, chosen) in (variants or {}).items()}
+        self.puzzles: dict[str, Puzzle] = {slot: _variants.variant(name, chosen)
+                                           for slot, (name, chosen) in (variants or {}).items()}
         self.scratch = scratch
         self.counts = {name: len(ds) for name, ds in draws.items()}
         self.labels = {name: [d.label for d in ds] for name, ds in draws.items()}
@@ -145,7 +147,9 @@ class Pool:
         config = _share_draws(scratch, draws, limits, hidden, variants or {})
         home = scratch / "zygote-home"
         home.mkdir(mode=0o700)
-        self._stderr = os.fdopen(os.open(scratch / "zygote.stderr", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600), "wb")
+        self._stderr = os.fdopen(os.open(scratch / "zygote.stderr",
+                                         os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600),
+                                 "wb")
         self._proc = subprocess.Popen(
             [sys.executable, "-I", "-c", _BOOT, str(KIT), str(config)],
             cwd=scratch, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
@@ -157,16 +161,19 @@ class Pool:
             ready = self._ready.get(timeout=STARTUP_BUDGET)
         except queue.Empty:
             self.close()
-            raise WorkerFailure(f"the grading processes did not start within {STARTUP_BUDGET:g} s: {_tail(scratch / 'zygote.stderr').strip()[-500:]}") from None
+            raise WorkerFailure(f"the grading processes did not start within {STARTUP_BUDGET:g} s: "
+                                f"{_tail(scratch / 'zygote.stderr').strip()[-500:]}") from None
         if self._proc.poll() is not None:
-            raise WorkerFailure(f"the grading processes failed to start: {_tail(scratch / 'zygote.stderr').strip()[-500:]}")
+            raise WorkerFailure("the grading processes failed to start: "
+                                f"{_tail(scratch / 'zygote.stderr').strip()[-500:]}")
         for shared in _SHARED:  # read by the zygote before it said ready: gone before any answer runs
             (scratch / shared).unlink(missing_ok=True)
         # What isolation the machine allows: "" where it does, else why not (docs/grading.md).
         self.enclosed = ready.get("namespaces") == ""
         self.user_namespace = ready.get("user_namespace") == ""  # a plain user's zygote in one of its own
         self.unprivileged = ready.get("user") == ""
-        self.missing = {k: str(v) for k, v in ready.items() if k in ("namespaces", "user", "groups", "seccomp", "landlock", "capabilities") and v}
+        self.missing = {k: str(v) for k, v in ready.items()
+                        if k in ("namespaces", "user", "groups", "seccomp", "landlock", "capabilities") and v}
         self.filtered = ready.get("seccomp") == ""
         self.capless = ready.get("capabilities") == ""
         self.landlock = int(ready.get("landlock_abi", 0)) if ready.get("landlock") == "" else 0
@@ -179,7 +186,8 @@ class Pool:
         self._uids = _uid_block() if self.unprivileged else None
         if self.unprivileged and self._uids is None:
             self.unprivileged = False
-            self.missing["user"] = f"no free block of worker uids ({UID_LOCKS} cannot be written, or {UID_BLOCKS} graders are running)"
+            self.missing["user"] = (f"no free block of worker uids ({UID_LOCKS} cannot be written, or {UID_BLOCKS} "
+                                    "graders are running)")
 
     def isolation(self) -> str:
         """One line: every mechanism that keeps a worker from the grader's files, other workers
@@ -187,12 +195,13 @@ class Pool:
         held = []
         if self.enclosed:
             user = "a user namespace mapping only the grader's uid, then " if self.user_namespace else ""
-            held.append(f"namespaces ({user}mount, pid, network, IPC, UTS), a file system of its own (an allow-list), private /tmp")
+            held.append(f"namespaces ({user}mount, pid, network, IPC, UTS), a file system of its own (an allow-list), "
+                        "private /tmp")
         if self.landlock:
             held.append(_landlock.describe(self.landlock))
         if self.filtered:
-            held.append("seccomp (no sockets, namespaces, ptrace, limits or scheduling of other processes, io_uring, bpf, keys, mounts, "
-                        "fanotify/inotify, modes/owners/times, reboot/acct)")
+            held.append("seccomp (no sockets, namespaces, ptrace, limits or scheduling of other processes, io_uring, "
+                        "bpf, keys, mounts, fanotify/inotify, modes/owners/times, reboot/acct)")
         if self.capless:
             held.append("no capabilities (CapEff 0, bounding set empty, secure bits locked)")
         if self.unprivileged:
@@ -203,7 +212,8 @@ class Pool:
             held.append("a memory limit per process")
         held.append("the grader and its zygote non-dumpable" if self.undumpable else "the grader dumpable")
         missing = [f"{what} ({self.missing[key]})" for key, what in
-                   (("namespaces", "no namespaces"), ("landlock", "no Landlock"), ("seccomp", "no seccomp filter"), ("capabilities", "capabilities kept"), ("user", "no uid of their own"),
+                   (("namespaces", "no namespaces"), ("landlock", "no Landlock"), ("seccomp", "no seccomp filter"),
+                    ("capabilities", "capabilities kept"), ("user", "no uid of their own"),
                     ("groups", "no control groups")) if key in self.missing]
         line = "isolation: " + ", ".join(held) + " for each submission"
         if not self.confined:
@@ -214,9 +224,10 @@ class Pool:
         """Why a worker could not be confined (no namespaces and no Landlock), or "" when it is."""
         if self.confined:
             return ""
-        return (f"no namespaces ({self.missing.get('namespaces', '')}) and no Landlock ({self.missing.get('landlock', '')}): "
-                "every submission could read and write whatever your user can (the kit's solutions/, your home folder, "
-                "the other submissions and their grades), reach the network and signal your processes")
+        return (f"no namespaces ({self.missing.get('namespaces', '')}) and no Landlock "
+                f"({self.missing.get('landlock', '')}): every submission could read and write whatever your user can "
+                "(the kit's solutions/, your home folder, the other submissions and their grades), reach the network "
+                "and signal your processes")
 
     def __enter__(self) -> Pool:
         return self
@@ -265,7 +276,8 @@ class Pool:
         for box in boxes:
             box.put({"event": "gone"})
 
-    def run(self, root: Path, items: Sequence[tuple[str, str]], budgets: int | None = None, sums: Mapping[str, str] | None = None) -> list[Run]:
+    def run(self, root: Path, items: Sequence[tuple[str, str]], budgets: int | None = None,
+            sums: Mapping[str, str] | None = None) -> list[Run]:
         """Run each `(slot, path relative to root)` of one submission; one `Run` per item. A
         slot is a puzzle's name, or a variant's key given to the pool (`variants`).
 
@@ -290,7 +302,8 @@ class Pool:
                 _release_folder(home)
             remove_tree(home)
 
-    def _attempts(self, number: int, code: Path, items: Sequence[tuple[str, str]], home: Path, uid: int | None, budgets: int | None = None) -> list[Run]:
+    def _attempts(self, number: int, code: Path, items: Sequence[tuple[str, str]], home: Path, uid: int | None,
+                  budgets: int | None = None) -> list[Run]:
         runs: dict[int, Run] = {}
         batch = True
         attempt = 0
@@ -304,7 +317,8 @@ class Pool:
             jobdir.mkdir(mode=0o700)
             if uid is not None:
                 os.chown(jobdir, uid, uid)
-            job = Job(id=f"{number}.{attempt}", jobdir=str(jobdir), root=str(code), home=str(home), uid=uid, enclose=self.enclosed,
+            job = Job(id=f"{number}.{attempt}", jobdir=str(jobdir), root=str(code), home=str(home), uid=uid,
+                      enclose=self.enclosed,
                       batch=batch, puzzles=tuple(items[i] for i in remaining), indices=tuple(remaining))
             stages = {f"{what} {i}" for i in remaining for what in ("trace", "run")} | {BATCH}
             ended = self._drive(job, jobdir, stages, granted, allowance)
@@ -320,7 +334,8 @@ class Pool:
             if not unfinished:
                 break
             if not ended.ready:
-                raise WorkerFailure(f"the grading worker failed before running any answer ({_how(ended)}): {ended.stderr.strip()[-500:]}")
+                raise WorkerFailure(f"the grading worker failed before running any answer ({_how(ended)}): "
+                                    f"{ended.stderr.strip()[-500:]}")
             attempt += 1
             on = ended.current.partition(" ")[2]
             claimed = int(on) if on.isdigit() and int(on) in unfinished else None
@@ -338,7 +353,8 @@ class Pool:
                     runs[i] = Run(problem=_died(items[i][1], ended, self.limits))
         return [runs[i] for i in range(len(items))]
 
-    def _drive(self, job: Job, jobdir: Path, stages: set[str], granted: set[str] | None = None, allowance: float = float("inf")) -> _Ended:
+    def _drive(self, job: Job, jobdir: Path, stages: set[str], granted: set[str] | None = None,
+               allowance: float = float("inf")) -> _Ended:
         """Start a job, watch it against the budgets, and wait until its reaper is gone."""
         box: queue.Queue[dict[str, Any]] = queue.Queue()
         with self._lock:
@@ -399,7 +415,8 @@ class Pool:
                 oom = bool(message.get("oom"))
                 break
             elif event == "gone":
-                raise WorkerFailure(f"the grading processes ended unexpectedly: {_tail(self.scratch / 'zygote.stderr').strip()[-500:]}")
+                raise WorkerFailure("the grading processes ended unexpectedly: "
+                                    f"{_tail(self.scratch / 'zygote.stderr').strip()[-500:]}")
             now = time.monotonic()
             stage = _current(jobdir) if ready else ""
             if stage in stages and stage not in seen:
@@ -418,7 +435,8 @@ class Pool:
         final = _current(jobdir)
         current = final if final in stages else last
         armed_for = time.monotonic() - armed_at if armed_at is not None else 0.0
-        return _Ended(status if status is not None else -9, timed_out, ready, _tail(jobdir / "stderr"), current, oom, oom_on or (current if oom else ""), armed_for)
+        return _Ended(status if status is not None else -9, timed_out, ready, _tail(jobdir / "stderr"), current, oom,
+                      oom_on or (current if oom else ""), armed_for)
 
 
 def remove_tree(path: Path) -> None:
@@ -429,7 +447,8 @@ def remove_tree(path: Path) -> None:
     except RecursionError:
         pass
     if os.path.lexists(path):
-        subprocess.run(["rm", "-rf", "--one-file-system", "--", str(path)], check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(["rm", "-rf", "--one-file-system", "--", str(path)], check=False, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
 
 
 @contextlib.contextmanager
@@ -449,13 +468,15 @@ def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limit
                  variants: dict[str, tuple[str, Choices]] | None = None) -> Path:
     """Write `draws` (slot -> draws), the variants' choices (slot -> puzzle and choices) and the
     limits for the zygote; returns the config's path."""
-    arrays = {f"{name}.{i}": np.stack([d.values[i] for d in ds]) for name, ds in draws.items() if ds for i in range(len(ds[0].values))}
+    arrays = {f"{name}.{i}": np.stack([d.values[i] for d in ds]) for name, ds in draws.items()
+              if ds for i in range(len(ds[0].values))}
     from checker.grading import _scratch
 
     packed = io.BytesIO()
     np.savez(packed, allow_pickle=False, **arrays)
     _scratch.write(folder / "draws.npz", packed.getvalue())  # 0600: the draws are the grader's secret
-    _scratch.write(folder / "labels.json", json.dumps({name: [d.label for d in ds] for name, ds in draws.items()}).encode())
+    _scratch.write(folder / "labels.json",
+                   json.dumps({name: [d.label for d in ds] for name, ds in draws.items()}).encode())
     config = Config(
         draws=str(folder / "draws.npz"),
         labels=str(folder / "labels.json"),
@@ -479,7 +500,8 @@ def _capped_folder(home: Path) -> bool:
     reads the results there): what a worker writes cannot fill the grader's disk. Its pages are
     charged to the job's memory group as it writes them. False where it cannot be mounted."""
     try:
-        _linux.mount("tmpfs", str(home), "tmpfs", _linux.MS_NOSUID | _linux.MS_NODEV, f"size={JOB_FOLDER_SIZE},mode=711")
+        _linux.mount("tmpfs", str(home), "tmpfs", _linux.MS_NOSUID | _linux.MS_NODEV,
+                     f"size={JOB_FOLDER_SIZE},mode=711")
     except OSError:
         return False
     return True
@@ -490,7 +512,8 @@ def _release_folder(home: Path) -> None:
     _linux.libc().umount2(str(home).encode(), _linux.MNT_DETACH)
 
 
-def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None, sums: Mapping[str, str] | None = None) -> Path:
+def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None,
+                  sums: Mapping[str, str] | None = None) -> Path:
     """The submission's answer files, copied where only its worker may read them (0700 folders,
     0600 files), each checked against its sha256 in `sums` when given (`CopyChanged`)."""
     from checker.grading import _scratch, _submissions
@@ -499,7 +522,8 @@ def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None, sum
     for rel in dict.fromkeys(paths):
         data = _read_untrusted(root / rel, _submissions.FILE_CAP)
         if sums is not None and (data is None or hashlib.sha256(data).hexdigest() != sums.get(rel)):
-            raise CopyChanged(f"the grader's copy of {rel} changed after it was read from the submission (another submission's code wrote into it?)")
+            raise CopyChanged(f"the grader's copy of {rel} changed after it was read from the submission (another "
+                              "submission's code wrote into it?)")
         if data is None:
             raise WorkerFailure(f"the grader's copy of {rel} cannot be read")
         target = code / rel
@@ -516,7 +540,8 @@ def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None, sum
 # The grader's environment variables the zygote (and so every worker) gets: what Python, JAX,
 # XLA and the numeric libraries read. Nothing else: a worker's answers can print their environment
 # (and /proc/self/environ shows the one the zygote was started with) into the student's feedback.
-ENVIRONMENT = ("PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "JACPUZZLES_NO_NAMESPACES", "JACPUZZLES_NO_USER_NAMESPACES", "JACPUZZLES_NO_LANDLOCK")
+ENVIRONMENT = ("PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "JACPUZZLES_NO_NAMESPACES",
+               "JACPUZZLES_NO_USER_NAMESPACES", "JACPUZZLES_NO_LANDLOCK")
 ENVIRONMENT_PREFIXES = ("LC_", "JAX_", "XLA_", "OPENBLAS_", "OMP_", "MKL_")
 
 
@@ -657,18 +682,22 @@ def _over_memory(run: Run, limits: Limits) -> Run:
     if problem is None or limits.memory_mb <= 0 or "memory limit" in problem.message:
         return run
     message = f"exceeded the {limits.memory_mb} MB memory limit (with the processes it started): {problem.message}"
-    return Run(run.answers, Problem(Kind.EXCEPTION, message, problem.location, problem.draw, problem.status), run.output)
+    return Run(run.answers, Problem(Kind.EXCEPTION, message, problem.location, problem.draw, problem.status),
+               run.output)
 
 
 def _died(path: str, ended: _Ended, limits: Limits) -> Problem:
     """The verdict on the answer a worker was running when it died or was killed."""
     if ended.timed_out:
         budget = limits.puzzle_budget()
-        return Problem(Kind.TIMEOUT, f"exceeded the {limits.timeout:g} s time limit: {path} was still running after {budget:g} s (import, calls and retries together), so its process was killed")
+        return Problem(Kind.TIMEOUT, f"exceeded the {limits.timeout:g} s time limit: {path} was still running after "
+                                     f"{budget:g} s (import, calls and retries together), so its process was killed")
     how = _how(ended)
     if limits.memory_mb > 0 and (ended.oom or any(hint in ended.stderr for hint in _MEMORY_HINTS)):
-        return Problem(Kind.EXCEPTION, f"exceeded the {limits.memory_mb} MB memory limit: the process running {path} {how}")
-    return Problem(Kind.EXCEPTION, f"the process running {path} {how}: an answer must return its Jacobian, not end or crash its process; the other puzzles were graded in a fresh process")
+        return Problem(Kind.EXCEPTION, f"exceeded the {limits.memory_mb} MB memory limit: the process running {path} "
+                                       f"{how}")
+    return Problem(Kind.EXCEPTION, f"the process running {path} {how}: an answer must return its Jacobian, not end or "
+                                   "crash its process; the other puzzles were graded in a fresh process")
 
 
 def _read_result(jobdir: Path, index: int, puzzle: str | Puzzle, draws: int, labels: Sequence[str] = ()) -> Run | None:
@@ -683,7 +712,9 @@ def _read_result(jobdir: Path, index: int, puzzle: str | Puzzle, draws: int, lab
     raw = _read_untrusted(jobdir / f"{index}.json", RECORD_CAP)
     if raw is None:
         if os.path.lexists(jobdir / f"{index}.json"):
-            return Run(problem=Problem(Kind.EXCEPTION, "the result of this answer could not be read back (replaced by something that is not a plain file, or too large); did it write into the grader's files?"))
+            return Run(problem=Problem(Kind.EXCEPTION, "the result of this answer could not be read back (replaced by "
+                                                       "something that is not a plain file, or too large); did it "
+                                                       "write into the grader's files?"))
         return None
     try:
         record = json.loads(raw)
@@ -703,7 +734,9 @@ def _read_result(jobdir: Path, index: int, puzzle: str | Puzzle, draws: int, lab
         return run
     except Exception as exc:  # noqa: BLE001 - any way the worker's bytes break a reader (a JSON nested past the
         # recursion limit, an npz that is no zip...) is that answer's error, never the grader's failure
-        return Run(problem=Problem(Kind.EXCEPTION, f"the result of this answer could not be read back ({type(exc).__name__}: {_text(str(exc), 300)}); did it write into the grader's files?"))
+        return Run(problem=Problem(Kind.EXCEPTION, "the result of this answer could not be read back "
+                                                   f"({type(exc).__name__}: {_text(str(exc), 300)}); did it write into "
+                                                   "the grader's files?"))
 
 
 def _read_blocks(data: bytes, record: dict[str, Any]) -> tuple[tuple[np.ndarray, ...], ...]:
@@ -713,7 +746,8 @@ def _read_blocks(data: bytes, record: dict[str, Any]) -> tuple[tuple[np.ndarray,
         raise TypeError("dtypes is not a list of lists")
     arrays = _npz_arrays(data)
     if not record.get("stacked"):
-        return tuple(tuple(_restored(arrays[f"{k}.{j}"], str(name)) for j, name in enumerate(names)) for k, names in enumerate(dtypes))
+        return tuple(tuple(_restored(arrays[f"{k}.{j}"], str(name)) for j, name in enumerate(names))
+                     for k, names in enumerate(dtypes))
     count = int(record["draws"])
     if count == 0:
         return ()
@@ -731,7 +765,8 @@ def _npz_arrays(data: bytes) -> dict[str, np.ndarray]:
     arrays: dict[str, np.ndarray] = {}
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         for info in archive.infolist():
-            if info.compress_type != zipfile.ZIP_STORED or info.file_size > len(data) or not info.filename.endswith(".npy"):
+            if (info.compress_type != zipfile.ZIP_STORED or info.file_size > len(data)
+                    or not info.filename.endswith(".npy")):
                 raise ValueError(f"{info.filename!r} is not a stored array")
             member = archive.read(info)
             stream = io.BytesIO(member)
@@ -787,7 +822,8 @@ def _read_problem(raw: Any, labels: Sequence[str] = ()) -> Problem | None:
         status = Status.ERROR
     draw = raw.get("draw")
     location = raw.get("location")
-    return Problem(kind, _text(raw.get("message"), TEXT_CAP) or "the answer could not be run", _text(location, TEXT_CAP) if isinstance(location, str) else None,
+    return Problem(kind, _text(raw.get("message"), TEXT_CAP) or "the answer could not be run",
+                   _text(location, TEXT_CAP) if isinstance(location, str) else None,
                    draw if isinstance(draw, str) and draw in labels else None, status)
 
 

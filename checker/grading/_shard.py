@@ -39,5 +39,6 @@ def parse(text: str) -> Shard:
         raise ValueError(f"--shard {text!r} is not K/N: write e.g. --shard 2/5 for the second of five shards")
     index, count = int(match[1]), int(match[2])
     if count < 1 or not 1 <= index <= count:
-        raise ValueError(f"--shard {text}: K must be between 1 and N, and N at least 1 (e.g. --shard 1/{max(count, 2)})")
+        raise ValueError(f"--shard {text}: K must be between 1 and N, and N at least 1 (e.g. --shard "
+                         f"1/{max(count, 2)})")
     return Shard(index, count)

@@ -91,7 +91,8 @@ class Answers:
     ignored: dict[str, list[str]] = field(default_factory=dict)
     duplicated: frozenset[str] = frozenset()  # puzzles with several files and none at the catalog's path
     record: Record | None = None  # its workspace record's `[assignment]` claims; None: no record
-    sums: dict[str, str] = field(default_factory=dict)  # path relative to root -> sha256 of the bytes read (the copy a worker gets is checked against it)
+    # path relative to root -> sha256 of the bytes read (the copy a worker gets is checked against it)
+    sums: dict[str, str] = field(default_factory=dict)
 
 
 def discover(folder: Path) -> tuple[list[Submission], list[Skipped]]:
@@ -109,12 +110,14 @@ def discover(folder: Path) -> tuple[list[Submission], list[Skipped]]:
         name = path.stem if zipped else entry.name
         if entry.is_symlink():
             if zipped or is_folder:
-                skipped.append(Skipped(name, f"{shown(entry.name)} is a symbolic link: not followed; put the submission itself in the folder"))
+                skipped.append(Skipped(name, f"{shown(entry.name)} is a symbolic link: not followed; put the "
+                                             "submission itself in the folder"))
             continue
         if is_folder or (zipped and entry.is_file(follow_symlinks=False)):
             by_name.setdefault(name, []).append(path)
         elif zipped:
-            skipped.append(Skipped(name, f"{shown(entry.name)} is not a regular file: not read; put the zip file itself in the folder"))
+            skipped.append(Skipped(name, f"{shown(entry.name)} is not a regular file: not read; put the zip file "
+                                         "itself in the folder"))
     found = []
     for name, paths in sorted(by_name.items()):
         problem = _bad_name(name)
@@ -123,7 +126,8 @@ def discover(folder: Path) -> tuple[list[Submission], list[Skipped]]:
         elif len(paths) == 1:
             found.append(Submission(name, paths[0]))
         else:
-            skipped.append(Skipped(name, f"{len(paths)} entries share this name ({', '.join(shown(p.name) for p in paths)}); keep one"))
+            skipped.append(Skipped(name, f"{len(paths)} entries share this name "
+                                         f"({', '.join(shown(p.name) for p in paths)}); keep one"))
     return found, sorted(skipped, key=lambda s: s.name)
 
 
@@ -212,7 +216,8 @@ def _from_folder(root: Path, names: Sequence[str]) -> dict[str, list[_Candidate]
             listing = sorted(entries, key=lambda e: e.name)
         seen += len(listing)
         if seen > ENTRY_CAP:
-            raise _Refused(f"the submission holds more than {ENTRY_CAP} files and folders; submit only your answer files")
+            raise _Refused(f"the submission holds more than {ENTRY_CAP} files and folders; submit only your answer "
+                           "files")
         for entry in listing:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             if entry.is_dir(follow_symlinks=False):
@@ -220,7 +225,8 @@ def _from_folder(root: Path, names: Sequence[str]) -> dict[str, list[_Candidate]
                     continue
                 if depth + 1 > DEPTH_CAP:
                     raise _Refused(f"folders are nested more than {DEPTH_CAP} deep ({shown(rel[:120])}…); "
-                                   "the grader does not look that deep: put your answer files at most a few folders deep")
+                                   "the grader does not look that deep: put your answer files at most a few folders "
+                                   "deep")
                 stack.append((rel, depth + 1))
                 continue
             puzzle = _answer_name(entry.name, wanted)
@@ -264,11 +270,13 @@ def _capped(rel: str, f: IO[bytes], size: int) -> _Candidate:
 def _folder_record(root: Path) -> _Candidate | None:
     """The workspace record at the folder's root, or in a folder at its root (a workspace handed
     in inside a folder): opened without following links, capped; None when there is none."""
-    places = [""] + sorted(e.name for e in os.scandir(root) if e.is_dir(follow_symlinks=False) and not e.name.startswith("."))
+    places = [""] + sorted(e.name for e in os.scandir(root)
+                           if e.is_dir(follow_symlinks=False) and not e.name.startswith("."))
     for place in places:
         rel = "/".join([p for p in (place, *RECORD_PATH) if p])
         if os.path.lexists(os.path.join(root, rel)):
-            if os.path.islink(os.path.join(root, RECORD_PATH[0]) if not place else os.path.join(root, place, RECORD_PATH[0])):
+            if os.path.islink(os.path.join(root, RECORD_PATH[0]) if not place
+                              else os.path.join(root, place, RECORD_PATH[0])):
                 return _Candidate(_safe(rel), problem="is in a linked folder")
             return _read_file(os.path.join(root, rel), _safe(rel))
     return None
@@ -332,13 +340,14 @@ def _zip_answers(raw: BinaryIO, label: str, wanted: set[str]) -> tuple[dict[str,
         for info in entries:
             parts = PurePosixPath(info.filename.replace("\\", "/")).parts
             if info.filename.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]):
-                raise _Refused(f"zip entry {info.filename!r} has an absolute path or '..': refused, nothing was extracted; "
-                               "zip the answer files with relative paths")
+                raise _Refused(f"zip entry {info.filename!r} has an absolute path or '..': refused, nothing was "
+                               "extracted; zip the answer files with relative paths")
             if len(parts) > DEPTH_CAP + 1:
                 raise _Refused(f"zip entry {shown(info.filename[:120])}… is nested more than {DEPTH_CAP} folders deep; "
                                "the grader does not look that deep: put your answer files at most a few folders deep")
         if sum(info.file_size for info in entries) > UNZIPPED_CAP:
-            raise _Refused(f"the zip expands to more than {UNZIPPED_CAP // (1024 * 1024)} MB: refused; submit only the answer files")
+            raise _Refused(f"the zip expands to more than {UNZIPPED_CAP // (1024 * 1024)} MB: refused; submit only the "
+                           "answer files")
         found: dict[str, list[_Candidate]] = {}
         record: _Candidate | None = None
         for info in sorted(entries, key=lambda i: len(PurePosixPath(i.filename.replace("\\", "/")).parts)):
@@ -368,9 +377,11 @@ def _zip_problem(label: str, exc: BaseException) -> str:
     """What is wrong with a zip the grader could not read, in the student's terms."""
     text = str(exc)
     if isinstance(exc, RuntimeError) and ("encrypted" in text or "password" in text):
-        return f"{label} is encrypted (password-protected): the grader cannot read it; zip your files again without a password"
+        return (f"{label} is encrypted (password-protected): the grader cannot read it; zip your files again "
+                "without a password")
     if isinstance(exc, NotImplementedError):
-        return f"{label} uses a compression method the grader cannot read ({text}); zip your files again with the standard (deflate) compression"
+        return (f"{label} uses a compression method the grader cannot read ({text}); zip your files again with the "
+                "standard (deflate) compression")
     if isinstance(exc, UnicodeDecodeError):
         return f"{label} has a file name that is not valid UTF-8 text; rename the files, then zip them again"
     if isinstance(exc, EOFError):
@@ -397,7 +408,8 @@ def _locate(found: dict[str, list[_Candidate]], names: Sequence[str], scratch: P
         chosen = _winner(candidates, expected)
         if chosen is None and candidates:
             listing = ", ".join(sorted(c.rel for c in candidates))
-            missing[name] = ("error", f"two files for {name}: {listing}; the grader cannot tell which is your answer: keep one, at {expected}")
+            missing[name] = ("error", f"two files for {name}: {listing}; the grader cannot tell which is your answer: "
+                                      f"keep one, at {expected}")
             duplicated.add(name)
             continue
         if chosen is None:

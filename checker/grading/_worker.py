@@ -43,7 +43,8 @@ WORKER_FILES = 1024  # descriptors a worker may hold (RLIMIT_NOFILE)
 BATCH_OPTIONS: dict[str, Any] = {"xla_cpu_use_fusion_emitters": False}
 
 
-def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tuple[Draw, ...]], arm: int, pidns: bool) -> None:
+def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tuple[Draw, ...]], arm: int,
+         pidns: bool) -> None:
     """Run the job's answers; never returns (exit status 0 once every result is written).
 
     `arm`: the pipe to the reaper (one byte, "ready"); `pidns`: the reaper is the first process
@@ -98,7 +99,8 @@ def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, a
     prctl(PR_SET_DUMPABLE, 0)  # again: a uid change resets it to fs.suid_dumpable
     _private_home(jobdir)
     if confinement.landlock is not None:
-        _confine.landlock_self(confinement.landlock, jobdir, job.root, private=job.enclose, own_proc=job.enclose and pidns)
+        _confine.landlock_self(confinement.landlock, jobdir, job.root, private=job.enclose,
+                               own_proc=job.enclose and pidns)
 
 
 def _private_home(jobdir: Path) -> None:
@@ -304,7 +306,8 @@ def _save(out: Path, index: int, run: Run, memory_mb: int) -> None:
     problem = None
     if run.problem is not None:
         p = run.problem
-        problem = {"kind": p.kind.value, "message": _memory_message(p.message, memory_mb), "location": p.location, "draw": p.draw, "status": p.status.value}
+        problem = {"kind": p.kind.value, "message": _memory_message(p.message, memory_mb), "location": p.location,
+                   "draw": p.draw, "status": p.status.value}
     record = {"problem": problem, "output": run.output, "stacked": stacked, "draws": len(draws), "dtypes": dtypes}
     partial = out / f"{index}.json.partial"
     partial.write_text(json.dumps(record))

@@ -18,10 +18,10 @@ code. For each job the grader sends it (a JSON line on stdin), it forks:
   the zygote's user namespace: `_linux.zygote_user_namespace`), namespaces of its own
   (mount: a file system of its own, an allow-list, with a private /tmp; pid: the reaper is its first process;
   network; IPC; UTS); as root, control groups (memory over the tree, processes) and an unprivileged uid of
-  its own, with a process limit; in every configuration no capability left, a seccomp filter (`_confine.refuse_escape_calls`)
-  and Landlock (`_confine.landlock_self`: read the allow-list, write its job folder only, no TCP, no
-  abstract sockets or signals out), and HOME and TMPDIR of its own in its job folder; the
-  working directory is a private copy of the submission's answer files. Its only other
+  its own, with a process limit; in every configuration no capability left, a seccomp filter
+  (`_confine.refuse_escape_calls`) and Landlock (`_confine.landlock_self`: read the allow-list, write
+  its job folder only, no TCP, no abstract sockets or signals out), and HOME and TMPDIR of its own in
+  its job folder; the working directory is a private copy of the submission's answer files. Its only other
   descriptor, a pipe to the reaper, carries one byte ("ready, no answer loaded yet") and is
   closed before any answer loads. It starts JAX's backend, caps
   its address space, and runs the answers, writing each result as data only: `<index>.npz`
@@ -60,7 +60,8 @@ if TYPE_CHECKING:
 # Imported by the zygote: JAX and what it imports lazily to start its backend and compile, the
 # kit, and what answer files commonly import.
 PRELOAD = (
-    "jax.numpy", "jax.extend.core", "jax.experimental.shard_map", "jax.experimental.jet", "jax.experimental.multihost_utils", "jax._src.checkify", "jaxlib.mlir.dialects.mhlo",
+    "jax.numpy", "jax.extend.core", "jax.experimental.shard_map", "jax.experimental.jet",
+    "jax.experimental.multihost_utils", "jax._src.checkify", "jaxlib.mlir.dialects.mhlo",
     "jaxlib.mlir.dialects.builtin", "jaxlib.mlir.extras.meta",
     "jax.nn", "jax.lax", "jax.scipy.special", "jax.scipy.linalg", "jax.numpy.linalg", "numpy.linalg",
     "jaxtyping", "einops", "optax", "checker.engine._integrity", "checker.engine._runner", "checker.engine._forms",
@@ -154,8 +155,10 @@ def _probe(config: Config, user_namespace: str) -> tuple[dict[str, Any], Confine
     else:
         assert plan is not None
         found["landlock_abi"] = plan.abi
-    found["seccomp"] = _confine.try_in_child(_confine.refuse_escape_calls_and_prove_it, "seccomp") if _confine.seccomp_available() == "" else _confine.seccomp_available()
-    found["capabilities"] = _confine.try_in_child(_confine.drop_capabilities_and_prove_it, "capabilities") if sys.platform.startswith("linux") else "not Linux"
+    found["seccomp"] = (_confine.try_in_child(_confine.refuse_escape_calls_and_prove_it, "seccomp")
+                        if _confine.seccomp_available() == "" else _confine.seccomp_available())
+    found["capabilities"] = (_confine.try_in_child(_confine.drop_capabilities_and_prove_it, "capabilities")
+                             if sys.platform.startswith("linux") else "not Linux")
     return found, Confinement(view, plan, seccomp=found["seccomp"] == "")
 
 
@@ -211,7 +214,8 @@ def _probe_groups(config: Config) -> dict[str, str]:
 def _join_groups(job: str, config: Config, groups: _cgroups.Groups, join: bool = True) -> dict[str, Path]:
     """Make the job's control groups, with its limits, and move this process (the reaper) in."""
     memory_mb = config.memory_mb
-    folders = _cgroups.make(groups, job, (memory_mb + MEMORY_ALLOWANCE_MB) * 1024 * 1024 if memory_mb > 0 else 0, config.processes)
+    folders = _cgroups.make(groups, job, (memory_mb + MEMORY_ALLOWANCE_MB) * 1024 * 1024 if memory_mb > 0 else 0,
+                            config.processes)
     if join:
         _cgroups.join(folders, os.getpid())
     return folders
@@ -230,7 +234,8 @@ def _release_groups(job: str, folders: dict[str, Path] | None = None) -> dict[st
 # The reaper
 
 
-def _reaper(job: Job, pidns: bool, config: Config, confinement: Confinement, draws: dict[str, tuple[Draw, ...]]) -> None:
+def _reaper(job: Job, pidns: bool, config: Config, confinement: Confinement,
+            draws: dict[str, tuple[Draw, ...]]) -> None:
     """Fork the worker, wait for it, kill whatever it left, report; never returns. `pidns`: this
     process is the first of a pid namespace of the job's own."""
     try:

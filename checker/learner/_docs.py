@@ -27,7 +27,8 @@ class UnknownPage(JacpuzzlesError):
 
     def __init__(self, name: str, known: list[str]) -> None:
         self.name, self.known = name, known
-        super().__init__(f"no documentation page {name!r}; the pages are: {', '.join(known)} (`jacpuzzles docs` lists them)")
+        super().__init__(f"no documentation page {name!r}; the pages are: {', '.join(known)} (`jacpuzzles docs` lists "
+                         "them)")
 
 
 def folder() -> Path | None:

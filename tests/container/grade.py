@@ -63,7 +63,8 @@ def _kernel() -> dict[str, object]:
         "uid": os.geteuid(),
         "cap_eff": status["CapEff"].strip(),
         "seccomp_mode": int(libc.prctl(PR_GET_SECCOMP, 0, 0, 0, 0)),
-        "unshare_mount_pid_net_ipc": _errno_of("unshare", _linux.CLONE_NEWNS | _linux.CLONE_NEWPID | _linux.CLONE_NEWNET | _linux.CLONE_NEWIPC),
+        "unshare_mount_pid_net_ipc": _errno_of("unshare", _linux.CLONE_NEWNS | _linux.CLONE_NEWPID
+                                               | _linux.CLONE_NEWNET | _linux.CLONE_NEWIPC),
         "unshare_user": _errno_of("unshare", _linux.CLONE_NEWUSER),
         "landlock_abi": _landlock.abi(),
     }
@@ -87,10 +88,12 @@ def _grade(root: Path, listener: _Listener) -> dict[str, object]:
         for puzzle in ("cumsum", "neg", "relu"):
             shutil.copy(REPO / "solutions" / "autodiff" / f"{puzzle}.py", subs / name / "autodiff" / f"{puzzle}.py")
     out = root / "out"
-    command = [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(ASSIGNMENT), "--timeout", "5", "--jobs", "2"]
+    command = [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(ASSIGNMENT),
+               "--timeout", "5", "--jobs", "2"]
     start = time.monotonic()
     try:
-        result = subprocess.run(command, check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=500,
+        result = subprocess.run(command, check=False, capture_output=True, text=True, cwd=REPO,
+                                stdin=subprocess.DEVNULL, timeout=500,
                                 env={**os.environ, "HOME": str(home), "COLUMNS": "1000", "GRADER_SECRET": SECRET})
         alive = victim.poll() is None
     finally:
@@ -103,11 +106,14 @@ def _grade(root: Path, listener: _Listener) -> dict[str, object]:
             continue
         doc = json.loads(path.read_text())
         entries[path.stem] = {"score": doc["score"], "max_score": doc["max_score"],
-                              "results": {r["puzzle"]: {"status": r["status"], "output": r.get("output", "")[:300]} for r in doc["results"]}}
+                              "results": {r["puzzle"]: {"status": r["status"],
+                                                        "output": r.get("output", "")[:300]} for r in doc["results"]}}
     secret_in = [str(p) for p in out.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]
     lines = result.stderr.splitlines()
-    return {"status": result.returncode, "seconds": seconds, "isolation": [line for line in lines if line.startswith("isolation:")],
-            "stderr": result.stderr[-3000:], "entries": entries, "connections": listener.connections, "victim_alive": alive,
+    return {"status": result.returncode, "seconds": seconds,
+            "isolation": [line for line in lines if line.startswith("isolation:")],
+            "stderr": result.stderr[-3000:], "entries": entries, "connections": listener.connections,
+            "victim_alive": alive,
             "planted": _planted(tag), "bashrc": (home / ".bashrc").read_text(),
             "bashrc_changed": bashrc_changed(home / ".bashrc"), "secret_in_out": secret_in}
 
@@ -119,14 +125,17 @@ def _without_landlock(root: Path) -> dict[str, object]:
     subs.mkdir(parents=True)
     shutil.copy(REPO / "solutions" / "autodiff" / "cumsum.py", subs / "cumsum.py")
     out = root / "alone-out"
-    command = [sys.executable, "-m", "checker", "grade", str(root / "alone"), "--out", str(out), "--assignment", str(ASSIGNMENT), "--timeout", "5"]
-    result = subprocess.run(command, check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL, timeout=300,
-                            env={**os.environ, "JACPUZZLES_NO_LANDLOCK": "1", "COLUMNS": "1000"})
-    return {"status": result.returncode, "stderr": result.stderr[-2000:], "graded": (out / f"{HONEST[0]}.json").exists()}
+    command = [sys.executable, "-m", "checker", "grade", str(root / "alone"), "--out", str(out), "--assignment",
+               str(ASSIGNMENT), "--timeout", "5"]
+    result = subprocess.run(command, check=False, capture_output=True, text=True, cwd=REPO, stdin=subprocess.DEVNULL,
+                            timeout=300, env={**os.environ, "JACPUZZLES_NO_LANDLOCK": "1", "COLUMNS": "1000"})
+    return {"status": result.returncode, "stderr": result.stderr[-2000:],
+            "graded": (out / f"{HONEST[0]}.json").exists()}
 
 
 def main() -> int:
-    facts: dict[str, object] = {"kernel": _kernel(), "cases": [*CASES, *sorted(p.name for p in OWN_CASES.iterdir())], "honest": list(HONEST)}
+    facts: dict[str, object] = {"kernel": _kernel(), "cases": [*CASES, *sorted(p.name for p in OWN_CASES.iterdir())],
+                                "honest": list(HONEST)}
     listener = _Listener()
     root = Path(tempfile.mkdtemp(prefix="jacpuzzles-container-"))
     try:

@@ -6,7 +6,7 @@ mutant is killed when no seed passes it; a survivor passes on at least one seed.
 puzzle and in total: generated, proven wrong, killed on every seed, survivors (id, the seeds it
 passed, the witness), and the score = killed / proven wrong. Exit status 1 when anything
 survives (or when the reference answer itself is flagged, a bug here or in the checker).
-"""
+"""  # noqa: E501 - its first line, a usage line, is the --help description (`__doc__.splitlines()[0]`)
 
 from __future__ import annotations
 
@@ -192,12 +192,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", default="0,1,2", help="comma-separated checker seeds (default 0,1,2)")
     parser.add_argument("--puzzles", default="", help="comma-separated puzzle names (default: all)")
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: up to 2)")
-    parser.add_argument("--operators", default="", help="comma-separated operator names, or `core` or `precision` (default: all)")
+    parser.add_argument("--operators", default="", help="comma-separated operator names, or `core` or `precision` "
+                                                        "(default: all)")
     ns = parser.parse_args(argv)
     seeds = tuple(int(s) for s in ns.seeds.split(",") if s.strip())
     puzzles = [p.strip() for p in ns.puzzles.split(",") if p.strip()] or None
     named = {"core": M.CORE, "precision": M.PRECISION}
-    operators = [o for part in ns.operators.split(",") if part.strip() for o in named.get(part.strip(), (part.strip(),))] or None
+    operators = [o for part in ns.operators.split(",") if part.strip()
+                 for o in named.get(part.strip(), (part.strip(),))] or None
     score = run(puzzles, seeds, ns.jobs or None, operators)
     print(report(score))
     return 1 if score.survivors or score.problems else 0

@@ -90,21 +90,24 @@ class _Draws:
             values = np.arange(lo, hi + 1)
             reps = max(1, 400 // len(values))
             # every value, everywhere at once ("repeated"), and at one random position
-            out["int every value"] = np.repeat(values, reps)[:, None].repeat(max(size, 1), axis=1).reshape((-1, *shape)).astype(np.int32)
+            out["int every value"] = (np.repeat(values, reps)[:, None].repeat(max(size, 1), axis=1)
+                                      .reshape((-1, *shape)).astype(np.int32))
             if size > 1:
                 base = self.random(arg, len(values) * reps)
                 flat = base.reshape(len(base), -1)
                 flat[np.arange(len(flat)), rng.integers(0, size, len(flat))] = np.repeat(values, reps)
                 out["int each value somewhere"] = base
                 few = rng.choice(values, size=(300, 3))
-                out["int few distinct"] = few[np.arange(300)[:, None], rng.integers(0, 3, (300, size))].reshape((300, *shape)).astype(np.int32)
+                out["int few distinct"] = (few[np.arange(300)[:, None], rng.integers(0, 3, (300, size))]
+                                           .reshape((300, *shape)).astype(np.int32))
             return out
         if arg.sampler == "simplex":
             n = shape[-1]
             lead = shape[:-1]
 
             def rows(make: Callable[[], np.ndarray], m: int) -> np.ndarray:
-                return np.stack([np.stack([make() for _ in range(int(np.prod(lead, dtype=int)))]).reshape((*lead, n)) for _ in range(m)])
+                return np.stack([np.stack([make() for _ in range(int(np.prod(lead, dtype=int)))]).reshape((*lead, n))
+                                 for _ in range(m)])
 
             def one_hot() -> np.ndarray:
                 v = np.zeros(n)
@@ -158,7 +161,8 @@ class _Draws:
             out["integers and halves, nearby"] = np.clip(base + offsets, arg.low, arg.high)
             exact = rng.choice(grid, size=(100, *shape))
             out["integers and halves"] = exact
-        edges = set(arg.edge_names) | ({"zero entry", "large magnitudes", "small magnitudes"} if arg.cotangent else set())
+        edges = set(arg.edge_names) | ({"zero entry", "large magnitudes", "small magnitudes"} if arg.cotangent
+                                       else set())
         m = 400
         if {"large magnitudes", "small magnitudes", "zero entry"} & edges:
             # Up to 1e4, the largest magnitude the checker's accuracy contract covers
@@ -256,7 +260,8 @@ class _Draws:
         sizes = [len(v[0]) for _, v in batches]
         for r in range(max(sizes)):
             order.extend((b, r) for b, n in enumerate(sizes) if r < n)
-        stacked = [np.stack([batches[b][1][k][r] for b, r in order]).astype(_dtype(a)) for k, a in enumerate(self.dynamic)]
+        stacked = [np.stack([batches[b][1][k][r] for b, r in order]).astype(_dtype(a))
+                   for k, a in enumerate(self.dynamic)]
         categories = [batches[b][0] for b, _ in order]
         keep = self._admissible(stacked)
         return Inputs(self.puzzle, [v[keep] for v in stacked], [c for c, ok in zip(categories, keep) if ok])
@@ -315,7 +320,8 @@ def _zero_sampler(draws: _Draws) -> _zeros.Sampler:
         dynamic = [np.asarray(v)[None] for a, v in zip(puzzle.args, values) if a.static is None]
         return bool(draws._admissible(dynamic)[0])
 
-    return _zeros.Sampler(dtype=lambda a: "int32" if a.dtype.startswith("int") else "float64", random=random, valid=valid)
+    return _zeros.Sampler(dtype=lambda a: "int32" if a.dtype.startswith("int") else "float64", random=random,
+                          valid=valid)
 
 
 def _witness_inputs(puzzle: Puzzle) -> Inputs:
@@ -360,7 +366,8 @@ def _witness_inputs(puzzle: Puzzle) -> Inputs:
                 add(base, f"{arg.name}: a near-tie {gap:g} apart")
         if arg.sampler == "simplex":
             continue
-        scales = [10.0 ** rng.uniform(-300.0, -8.0, size=(PER_MAGNITUDE, *arg.shape))] if arg.low < 0 < arg.high or arg.low == 0 else []
+        scales = ([10.0 ** rng.uniform(-300.0, -8.0, size=(PER_MAGNITUDE, *arg.shape))]
+                  if arg.low < 0 < arg.high or arg.low == 0 else [])
         scales += [m * draws.random(arg, PER_MAGNITUDE) for m in arg.magnitudes]
         for scaled in scales:
             base = [draws.random(a, PER_MAGNITUDE) for a in dynamic]

@@ -56,7 +56,9 @@ class Operator:
 REGISTRY: dict[str, Operator] = {}
 
 
-def operator(name: str, what: str, prelude: str = "", precision: bool = False) -> Callable[[Callable[[Context, ast.AST], Iterator[Site]]], Callable[[Context, ast.AST], Iterator[Site]]]:
+def operator(name: str, what: str, prelude: str = "",
+             precision: bool = False) -> Callable[[Callable[[Context, ast.AST], Iterator[Site]]],
+                                                  Callable[[Context, ast.AST], Iterator[Site]]]:
     """Register a node operator under `name`."""
 
     def register(fn: Callable[[Context, ast.AST], Iterator[Site]]) -> Callable[[Context, ast.AST], Iterator[Site]]:
@@ -198,7 +200,8 @@ def _f16(node: ast.AST) -> ast.AST:
 
 
 def _f32(node: ast.expr) -> ast.expr:
-    return ast.Call(ast.Attribute(call("np.asarray", node), "astype", ast.Load()), [ast.Attribute(ast.Name("np", ast.Load()), "float32", ast.Load())], [])
+    return ast.Call(ast.Attribute(call("np.asarray", node), "astype", ast.Load()),
+                    [ast.Attribute(ast.Name("np", ast.Load()), "float32", ast.Load())], [])
 
 
 def _shift(node: ast.expr, delta: float) -> ast.expr:
@@ -300,7 +303,8 @@ def _f16_cast(ctx: Context, node: ast.AST) -> Iterator[Site]:
     values: list[ast.expr] = []
     if isinstance(node, ast.Assign) and len(node.targets) == 1:
         target = node.targets[0]
-        if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple) and len(target.elts) == len(node.value.elts):
+        if (isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
+                and len(target.elts) == len(node.value.elts)):
             values = list(node.value.elts)
         elif isinstance(target, ast.Name):
             values = [node.value]
@@ -453,7 +457,8 @@ def _drop_abs(ctx: Context, node: ast.AST) -> Iterator[Site]:
 
 @whole_answer("finite_diff", "the whole answer: a central finite difference of f, h = 1e-3 (site 0) or 1e-4 (site 1)")
 def _finite_diff(puzzle: Puzzle, answer_fn: ast.FunctionDef | None) -> list[tuple[str, str]]:
-    return [(f"the answer replaced by a central finite difference of f, h = {h:g}", _finite_difference_answer(puzzle, answer_fn, h)) for h in FD_STEPS]
+    return [(f"the answer replaced by a central finite difference of f, h = {h:g}",
+             _finite_difference_answer(puzzle, answer_fn, h)) for h in FD_STEPS]
 
 
 @operator("fmask", "an identity / one-hot mask  ->  f(*args) == arg, broadcast to the Jacobian's axes")
@@ -510,12 +515,14 @@ def _constant_value(node: ast.AST) -> float | None:
     for n in ast.walk(node):
         if isinstance(n, ast.Name) and n.id not in _CONSTANT_SPACE:
             return None
-        if not isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Load, ast.operator, ast.unaryop)):
+        if not isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Load,
+                              ast.operator, ast.unaryop)):
             return None
         if isinstance(n, ast.Call) and n.keywords:
             return None
     try:
-        value = eval(compile(ast.Expression(copy.deepcopy(node)), "<constant>", "eval"), {"__builtins__": {}}, dict(_CONSTANT_SPACE))  # type: ignore[arg-type]
+        value = eval(compile(ast.Expression(copy.deepcopy(node)), "<constant>", "eval"),  # type: ignore[arg-type]
+                     {"__builtins__": {}}, dict(_CONSTANT_SPACE))
     except Exception:  # noqa: BLE001 - not a constant after all
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
@@ -560,7 +567,8 @@ def _precise_constants(digits: int) -> Callable[[Context, ast.AST], Iterator[Sit
 for _digits in PRECISION_DIGITS:
     operator(
         f"const_round{_digits}",
-        f"a constant (`np.sqrt(2 / np.pi)`, `np.pi / 2`, a literal) or a divisor's reciprocal to {_digits} significant digits",
+        f"a constant (`np.sqrt(2 / np.pi)`, `np.pi / 2`, a literal) or a divisor's reciprocal to {_digits} significant "
+        "digits",
         precision=True,
     )(_precise_constants(_digits))
 
@@ -596,7 +604,8 @@ def _tolerant_argmax(relative: bool) -> Callable[[ast.AST], ast.AST]:
         lowest = n.func.attr == "argmin"
         x = n.args[0]
         axis = n.args[1] if len(n.args) > 1 else next((k.value for k in n.keywords if k.arg == "axis"), None)
-        extreme = call("np.min" if lowest else "np.max", copy.deepcopy(x), **({"axis": copy.deepcopy(axis), "keepdims": ast.Constant(True)} if axis is not None else {}))
+        extreme = call("np.min" if lowest else "np.max", copy.deepcopy(x),
+                       **({"axis": copy.deepcopy(axis), "keepdims": ast.Constant(True)} if axis is not None else {}))
         tol: ast.expr = ast.Constant(TIE_TOLERANCE)
         if relative:
             tol = ast.BinOp(tol, ast.Mult(), call("np.abs", copy.deepcopy(extreme)))
@@ -612,7 +621,8 @@ def _argmax_site(ctx: Context, node: ast.AST) -> bool:
     return bool(_is_np_call(node, ("argmax", "argmin")) and node.args and ctx.floating(node.args[0]))  # type: ignore[attr-defined]
 
 
-@operator("tie_relative", f"a > b  ->  a > b * (1 + {TIE_TOLERANCE:g}); argmax(x): the first index within {TIE_TOLERANCE:g} of the max, relatively", precision=True)
+@operator("tie_relative", f"a > b  ->  a > b * (1 + {TIE_TOLERANCE:g}); argmax(x): the first index within "
+                          f"{TIE_TOLERANCE:g} of the max, relatively", precision=True)
 def _tie_relative(ctx: Context, node: ast.AST) -> Iterator[Site]:
     # Against a constant the tolerance is absolute (`cmp_up`), and against 0 none at all.
     if _float_order(ctx, node) and not isinstance(node.comparators[0], ast.Constant):  # type: ignore[attr-defined]
@@ -626,17 +636,20 @@ def _tie_relative(ctx: Context, node: ast.AST) -> Iterator[Site]:
         yield node, _tolerant_argmax(relative=True)
 
 
-@operator("tie_absolute", f"a == b  ->  abs(a - b) < {TIE_TOLERANCE:g}; argmax(x): the first index within {TIE_TOLERANCE:g} of the max", precision=True)
+@operator("tie_absolute", f"a == b  ->  abs(a - b) < {TIE_TOLERANCE:g}; argmax(x): the first index within "
+                          f"{TIE_TOLERANCE:g} of the max", precision=True)
 def _tie_absolute(ctx: Context, node: ast.AST) -> Iterator[Site]:
     if _float_eq(ctx, node):
-        yield node, lambda n: ast.Compare(call("np.abs", ast.BinOp(n.left, ast.Sub(), n.comparators[0])), [ast.Lt()], [ast.Constant(TIE_TOLERANCE)])  # type: ignore[attr-defined]
+        yield node, lambda n: ast.Compare(call("np.abs", ast.BinOp(n.left, ast.Sub(), n.comparators[0])),  # type: ignore[attr-defined]
+                                          [ast.Lt()], [ast.Constant(TIE_TOLERANCE)])
     if _argmax_site(ctx, node):
         yield node, _tolerant_argmax(relative=False)
 
 
 @operator("clip_unit", "np.exp/np.tanh(s)  ->  the same of np.clip(s, -1, 1) (an intermediate clipped)", precision=True)
 def _clip_unit(ctx: Context, node: ast.AST) -> Iterator[Site]:
-    if _is_np_call(node, ("exp", "tanh", "expm1")) and len(node.args) == 1 and ctx.floating(node.args[0]) and _depends(node, ctx.tainted):  # type: ignore[attr-defined]
+    if (_is_np_call(node, ("exp", "tanh", "expm1")) and len(node.args) == 1 and ctx.floating(node.args[0])  # type: ignore[attr-defined]
+            and _depends(node, ctx.tainted)):
         def clipped(n: ast.AST) -> ast.AST:
             assert isinstance(n, ast.Call)
             n.args[0] = call("np.clip", n.args[0], ast.Constant(-1.0), ast.Constant(1.0))
@@ -663,11 +676,13 @@ def _index_eq(node: ast.AST, integral: Callable[[ast.AST], bool]) -> bool:
     )
 
 
-def _fmask_node(puzzle: Puzzle, answer_fn: ast.FunctionDef | None, out_k: int, out: tuple[int, ...], arg: Arg, node: ast.AST) -> ast.AST:
+def _fmask_node(puzzle: Puzzle, answer_fn: ast.FunctionDef | None, out_k: int, out: tuple[int, ...], arg: Arg,
+                node: ast.AST) -> ast.AST:
     return _fmask_expr(puzzle, answer_fn, out_k, out, arg)
 
 
-def _fmask_expr(puzzle: Puzzle, answer_fn: ast.FunctionDef | None, out_k: int, out: tuple[int, ...], arg: Arg) -> ast.expr:
+def _fmask_expr(puzzle: Puzzle, answer_fn: ast.FunctionDef | None, out_k: int, out: tuple[int, ...],
+                arg: Arg) -> ast.expr:
     """`f(*args)` (output `out_k`) == `arg`, with f's output axes first: shape out + arg.shape."""
     assert answer_fn is not None
     f_name = puzzle.function or puzzle.name

@@ -44,7 +44,8 @@ def enclosing_function(node: ast.AST, parents: dict[int, ast.AST]) -> ast.Functi
     return None
 
 
-_PROBED = (ast.Compare, ast.BinOp, ast.BoolOp, ast.UnaryOp, ast.Call, ast.Name, ast.Subscript, ast.Attribute, ast.IfExp, ast.Constant)
+_PROBED = (ast.Compare, ast.BinOp, ast.BoolOp, ast.UnaryOp, ast.Call, ast.Name, ast.Subscript, ast.Attribute, ast.IfExp,
+           ast.Constant)
 
 
 class Wrap(ast.NodeTransformer):

@@ -51,7 +51,8 @@ class Witness:
 
     def __str__(self) -> str:
         with np.printoptions(precision=17, threshold=40, linewidth=200):
-            shown = ", ".join(f"{a!r}" if isinstance(a, int) else np.array2string(np.asarray(a), separator=", ") for a in self.args)
+            shown = ", ".join(f"{a!r}" if isinstance(a, int)
+                              else np.array2string(np.asarray(a), separator=", ") for a in self.args)
         return f"{self.reason} on a {self.category} draw: args = ({shown})"
 
 
@@ -114,7 +115,8 @@ class _Set:
     def truth(self, start: int) -> list[np.ndarray]:
         """The expected blocks on chunk `start` (float64 values; kept compact in memory)."""
         if start not in self._truth:
-            self._truth[start] = [_compact(np.asarray(b, dtype=np.float64)) for b in self.truth_jit(*self.chunk_values(start))]
+            self._truth[start] = [_compact(np.asarray(b, dtype=np.float64))
+                                  for b in self.truth_jit(*self.chunk_values(start))]
         return [b.astype(np.float64) for b in self._truth[start]]
 
 
@@ -248,7 +250,8 @@ def prove_many(puzzle: Puzzle | str, paths: Sequence[str | Path], group_size: in
                         found.extend(_prove_group(prover, [target]))
                     except Exception as exc:  # noqa: BLE001
                         data = prover.dense.data
-                        found.append(Witness(data.categories[0], data.full_args_at(0), f"raises {type(exc).__name__}: {str(exc)[:200]}"))
+                        found.append(Witness(data.categories[0], data.full_args_at(0),
+                                             f"raises {type(exc).__name__}: {str(exc)[:200]}"))
             for (k, _), witness in zip(group, found):
                 results[k] = witness
         for k, target in eager:
@@ -308,7 +311,8 @@ def _prove_eager(prover: _Prover, target: Callable[..., Any]) -> Witness | None:
                 try:
                     blocks = jax.tree_util.tree_leaves(target(*args))
                 except Exception as exc:  # noqa: BLE001
-                    return Witness(data.categories[d], data.full_args_at(d), f"raises {type(exc).__name__}: {str(exc)[:200]}")
+                    return Witness(data.categories[d], data.full_args_at(d),
+                                   f"raises {type(exc).__name__}: {str(exc)[:200]}")
                 wrong = _compare(blocks, [t[r] for t in truth], batched=False, witnesses=draws.witnesses)
                 if wrong is not None:
                     return Witness(data.categories[d], data.full_args_at(d), wrong[1])
