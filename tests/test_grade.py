@@ -305,6 +305,13 @@ def _workers_in(folder: Path) -> list[int]:
     return found
 
 
+def _default_signals() -> None:
+    """The grader starts as from a terminal: pytest may run with SIGINT ignored, and under `nohup`
+    with SIGHUP ignored, which the grader then leaves ignored as `nohup` asks."""
+    for how in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(how, signal.SIG_DFL)
+
+
 def _interrupted(
     graded: dict[str, Any], out: Path, how: signal.Signals, tmp: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
@@ -314,7 +321,7 @@ def _interrupted(
         [sys.executable, "-m", "checker", "grade", str(graded["subs"]), "--out", str(out), *LIMITS],
         cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "COLUMNS": "400", **({"TMPDIR": str(tmp)} if tmp is not None else {})},
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # pytest may run with SIGINT ignored
+        preexec_fn=_default_signals,
     )
     deadline = time.monotonic() + 120
     while not any(p.suffix == ".json" and p.stem != "evil" for p in out.glob("*.json")) and time.monotonic() < deadline:
