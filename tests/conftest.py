@@ -19,7 +19,7 @@ os.environ.setdefault("JACPUZZLES_CACHE", tempfile.mkdtemp(prefix="jacpuzzles-te
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--slow", action="store_true", default=False,
-        help="also run the slow tier: mutation score, forty seeds, the full corpora, grading corpora, "
+        help="also run the slow tier: mutation score, twenty more seeds, the full corpora, grading corpora, "
         "the wheel, live TensorFlow (`.ci/run` always does)",
     )
 

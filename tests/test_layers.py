@@ -41,7 +41,7 @@ EXPECTED = [
 # Read without registering anything, for parametrising.
 NAMES = [entry["name"] for entry in tomllib.loads(TOML.read_text())["puzzle"]]
 ENTRIES = [_entry(p) for p in sorted((CORPUS / CHAPTER).glob("*/*.py"))]
-SEEDS = range(5)
+SEEDS = range(3)  # the canonical answers meet more seeds in tests/test_solutions.py
 
 
 @pytest.fixture
@@ -222,14 +222,6 @@ def test_the_generated_stub_fails(layers: Chapter, name: str, tmp_path: Path) ->
 def test_a_canonical_reference_answer_passes_check_file(layers: Chapter) -> None:
     verdict = check_file("softmax", SOLUTIONS / CHAPTER / "softmax.py", seed=0)
     assert verdict.status is Status.PASS, verdict.message
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", NAMES)
-def test_every_reference_answer_passes_on_seeds_0_to_4(layers: Chapter, name: str) -> None:
-    for seed in SEEDS:
-        verdict = check_file(name, SOLUTIONS / CHAPTER / f"{name}.py", seed=seed)
-        assert verdict.status is Status.PASS, (seed, verdict.message)
 
 
 @pytest.mark.slow

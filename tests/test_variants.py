@@ -265,12 +265,12 @@ def test_every_variants_stub_fails(puzzle: Puzzle, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("puzzle", PARAMETERIZED, ids=lambda p: p.name)
-def test_every_variants_reference_answer_passes_on_seeds_0_to_4_and_is_jacrev(puzzle: Puzzle) -> None:
+def test_every_variants_reference_answer_passes_on_seeds_0_to_2_and_is_jacrev(puzzle: Puzzle) -> None:
     import jax
 
     for concrete in _variants.variants(puzzle):
         jac = _load_jac(concrete, _reference_source(concrete))
-        for seed in range(5):
+        for seed in range(3):  # the seeds a learner's check and the red teams use
             verdict = check_answer(concrete.name, jac, seed=seed, variant=dict(concrete.variant))
             assert verdict.passed, (concrete.variant, seed, verdict.message)
             tf = [o for o in verdict.oracles if o.name.startswith("TensorFlow")]
