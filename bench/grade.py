@@ -127,7 +127,7 @@ def main() -> None:
 
 def _compare(other: Path, students: int, jobs: int, rounds: int) -> None:
     """Grade each class with `other`'s grader and this one's in turn, `rounds` times each."""
-    if not (other / "checker" / "_grade.py").is_file():
+    if not (other / "checker" / "grading" / "_grade.py").is_file():
         raise SystemExit(f"--against {other}: expected a checkout of the kit (with checker/grading/_grade.py); "
                          "make one with `git worktree add /tmp/before <commit>`")
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-bench-") as tmp:

@@ -58,24 +58,10 @@ def _hand_in(folder: Path, files: dict[str, str], puzzles: list[_catalog.Puzzle]
 
 def _grade(subs: Path, out: Path, assignment: Path, jobs: int) -> float:
     start = time.perf_counter()
+    argv = [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment", str(assignment),
+            "--jobs", str(jobs)]
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            str(subs),
-            "--out",
-            str(out),
-            "--assignment",
-            str(assignment),
-            "--jobs",
-            str(jobs),
-        ],
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        argv, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         text=True,
     )
     if done.returncode != 0:

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from checker import Kind, Status, check_files
+from tests._grading import environ, run_grade
 from tests.conftest import REPO, SOLUTIONS
 
 ROUTES_DIR = REPO / "tests" / "autodiff_routes"
@@ -170,30 +171,8 @@ def test_grade_refuses_each_route_with_the_message_check_gives(checked: dict[str
     assignment = tmp_path / "assignment.toml"
     assignment.write_text("[puzzles]\ncumsum = true\n")
     out = tmp_path / "out"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            str(subs),
-            "--out",
-            str(out),
-            "--assignment",
-            str(assignment),
-            "--timeout",
-            "20",
-            "--memory-mb",
-            "2048",
-            "--jobs",
-            "2",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        stdin=subprocess.DEVNULL,
-        timeout=600,
-        env={**os.environ, "COLUMNS": "200"},
+    done = run_grade(
+        subs, out=out, assignment=assignment, timeout=20, memory_mb=2048, jobs=2, wait=600, env=environ(COLUMNS="200")
     )
     assert done.returncode == 0, done.stderr[-3000:]
     graded = {}

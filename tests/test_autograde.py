@@ -237,6 +237,14 @@ def test_fail_under_gives_exit_code_1_only_below_the_threshold(tmp_path: Path) -
 PLUGIN_TIMEOUT = 2  # seconds per test (pytest-timeout): grading the answers takes longer
 
 
+def _plugin(answers: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`pytest --jacpuzzles --jacpuzzles-dir ANSWERS -p no:cacheprovider ARGS`, on this run's cache."""
+    return _run(
+        ["-m", "pytest", "--jacpuzzles", "--jacpuzzles-dir", str(answers), "-p", "no:cacheprovider", *args], cwd,
+        JACPUZZLES_CACHE=os.environ["JACPUZZLES_CACHE"],
+    )
+
+
 @pytest.fixture(scope="session")
 def plugin_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """`pytest --jacpuzzles` on answers holding a conftest.py that would leave a marker."""
@@ -247,25 +255,9 @@ def plugin_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     (answers / "autodiff" / "test_student.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
     junit = root / "report.xml"
     # pytest-timeout's limit per test, far below what grading takes: grading must not count in any test's time.
-    result = _run(
-        [
-            "-m",
-            "pytest",
-            "--jacpuzzles",
-            "--jacpuzzles-dir",
-            str(answers),
-            "-p",
-            "no:cacheprovider",
-            f"--junitxml={junit}",
-            "-q",
-            "-rA",
-            "--timeout",
-            str(PLUGIN_TIMEOUT),
-            "--durations=0",
-            "--durations-min=0",
-        ],
-        root,
-        JACPUZZLES_CACHE=os.environ["JACPUZZLES_CACHE"],
+    result = _plugin(
+        answers, f"--junitxml={junit}", "-q", "-rA", "--timeout", str(PLUGIN_TIMEOUT), "--durations=0",
+        "--durations-min=0", cwd=root,
     )
     return {"result": result, "junit": junit, "marker": marker}
 
@@ -313,23 +305,7 @@ def test_plugin_grades_once_before_the_tests_outside_their_time_limit(plugin_run
 
 def test_plugin_grades_only_the_selected_puzzles(tmp_path: Path) -> None:
     answers = _answers(tmp_path / "answers")
-    result = _run(
-        [
-            "-m",
-            "pytest",
-            "--jacpuzzles",
-            "--jacpuzzles-dir",
-            str(answers),
-            "-p",
-            "no:cacheprovider",
-            "-k",
-            "cumsum or relu",
-            "--timeout",
-            str(PLUGIN_TIMEOUT),
-        ],
-        tmp_path,
-        JACPUZZLES_CACHE=os.environ["JACPUZZLES_CACHE"],
-    )
+    result = _plugin(answers, "-k", "cumsum or relu", "--timeout", str(PLUGIN_TIMEOUT), cwd=tmp_path)
     assert "jacpuzzles: grading 2 puzzle(s) in " in result.stdout, result.stdout
     assert f"1 failed, 1 passed, {len(POINTS) - 2} deselected" in result.stdout
 

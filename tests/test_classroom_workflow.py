@@ -21,6 +21,7 @@ import pytest
 
 from checker import puzzles
 from checker.learner import _workspace
+from tests._grading import run_grade
 from tests.conftest import REPO, SOLUTIONS
 
 yaml = pytest.importorskip("yaml")
@@ -230,15 +231,7 @@ def test_the_kept_jax_cache_holds_nothing_a_seed_changes(tmp_path: Path) -> None
     }
     entries = []
     for seed in ("0", "7"):
-        done = subprocess.run(
-            [sys.executable, "-m", "checker", "grade", "--github-classroom", "repo", "--seed", seed, "--timeout", "10"],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            stdin=subprocess.DEVNULL,
-            timeout=600,
-        )
+        done = run_grade(github_classroom="repo", seed=seed, timeout=10, wait=600, env=env, cwd=tmp_path)
         assert done.returncode == 0, done.stderr
         entries.append(sorted(p.name for p in cache.iterdir()))
     assert entries[0] and entries[1] == entries[0]

@@ -45,7 +45,7 @@ def test_every_page_the_package_names_is_one_docs_prints() -> None:
                 named[name] = path
         for name in re.findall(r"\bdocs/([\w-]+\.md|templates/[\w.-]+\.(?:toml|yml))", text):
             named[name] = path
-    assert {"grading", "packs", "autograding", "templates/assignment.toml", "errata.md"} <= set(named)
+    assert {"grading", "packs", "autograding", "templates/assignment.toml", "errata"} <= set(named)
     for name, path in named.items():
         text, _ = _docs.page(name)  # UnknownPage otherwise
         assert text.strip(), (name, path)
@@ -53,8 +53,8 @@ def test_every_page_the_package_names_is_one_docs_prints() -> None:
 
 def test_the_kits_own_messages_name_the_command_not_a_path() -> None:
     """What the learner's loop, the command line and the front-ends print works without a
-    checkout. (The grader's messages and the catalog's statements still name `docs/NAME.md`:
-    `jacpuzzles docs docs/grading.md` prints that page too, pinned below.)"""
+    checkout. (`jacpuzzles docs docs/grading.md` prints a page too, pinned below, for a path
+    written elsewhere.)"""
     from checker.cli._cli import parser
 
     help_texts = [action.help or "" for sub in parser()._subparsers._group_actions for p in sub.choices.values()  # type: ignore[union-attr]
@@ -63,6 +63,38 @@ def test_the_kits_own_messages_name_the_command_not_a_path() -> None:
                    for choice in sub._choices_actions]
     assert not [t for t in help_texts if "docs/" in t.replace("`jacpuzzles docs ", "")]
     assert any("`jacpuzzles docs grading`" in t for t in help_texts)
+
+
+def _messages() -> list[tuple[Path, int, str]]:
+    """Every string constant in the package's code but docstrings: what it prints or writes."""
+    found: list[tuple[Path, int, str]] = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        scopes = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+        bodies = [n for n in ast.walk(tree) if isinstance(n, scopes)]
+        docstrings = {id(b.body[0].value) for b in bodies if b.body and isinstance(b.body[0], ast.Expr)}
+        found += [(path, node.lineno, node.value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]
+    return found
+
+
+def test_the_graders_messages_and_the_statements_name_the_command_not_a_path() -> None:
+    """A teacher or learner with the wheel has no `docs/` folder either: what the grader prints,
+    the pack template's README, the Classroom workflow and the statements a learner reads name a
+    page by `jacpuzzles docs PAGE`. (Comments and docstrings are for the kit's own maintainers.)"""
+    path = re.compile(r"\bdocs/[\w/-]+\.(?:md|toml|yml)")
+    found = [f"{p.relative_to(REPO)}:{line}" for p, line, text in _messages() if path.search(text)]
+    for data in sorted([*(PACKAGE / "_data").glob("*.toml"), *(PACKAGE / "_data").glob("*.yml")]):
+        lines = data.read_text(encoding="utf-8").splitlines()
+        found += [f"{data.relative_to(REPO)}:{n}" for n, line in enumerate(lines, 1)
+                  if path.search(line.partition("#")[0] if data.suffix == ".toml" else line)]
+    assert not found, found
+    from checker.grading import _grade
+
+    assert _grade._refused_unconfined("no Landlock").endswith(
+        "(`jacpuzzles docs grading`, section \"The threat model, as built\")"
+    )
+    assert "`jacpuzzles docs grading`" in _grade._ADVICE
 
 
 def test_the_wheel_build_copies_the_pages_docs_reads() -> None:

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from checker.grading._submissions import shown
+from tests._grading import environ, run_grade
 from tests.conftest import REPO, SOLUTIONS
 
 # A class run is one fixture, charged to one test's time: room for a busy machine.
@@ -212,6 +213,12 @@ SKIPPED = {
 }
 
 
+def _grade(subs: Path, out: Path, assignment: Path) -> subprocess.CompletedProcess[str]:
+    return run_grade(
+        subs, out=out, assignment=assignment, seed=SEED, timeout=2, jobs=2, wait=400, env=environ(COLUMNS="250")
+    )
+
+
 @pytest.fixture(scope="session")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     root = tmp_path_factory.mktemp("malformed")
@@ -222,31 +229,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         build(subs)
     (root / "hw.toml").write_text(ASSIGNMENT)
     out = root / "out"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            str(subs),
-            "--out",
-            str(out),
-            "--assignment",
-            str(root / "hw.toml"),
-            "--seed",
-            SEED,
-            "--timeout",
-            "2",
-            "--jobs",
-            "2",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        stdin=subprocess.DEVNULL,
-        timeout=400,
-        env={**os.environ, "COLUMNS": "250"},
-    )
+    result = _grade(subs, out, root / "hw.toml")
     yield {"root": root, "subs": subs, "out": out, "result": result}
     _remove_deep(subs / "deep_folder")  # shutil.rmtree would recurse 1100 deep
 
@@ -362,31 +345,7 @@ def test_what_students_receive_holds_no_seed_no_grader_path_and_no_markup_was_ea
 
 
 def test_journal_of_a_refused_zip_is_kept_and_a_rerun_grades_nothing_new(run: dict[str, Any]) -> None:
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            str(run["subs"]),
-            "--out",
-            str(run["out"]),
-            "--assignment",
-            str(run["root"] / "hw.toml"),
-            "--seed",
-            SEED,
-            "--timeout",
-            "2",
-            "--jobs",
-            "2",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        stdin=subprocess.DEVNULL,
-        timeout=400,
-        env={**os.environ, "COLUMNS": "250"},
-    )
+    result = _grade(run["subs"], run["out"], run["root"] / "hw.toml")
     assert result.returncode == 0, result.stderr[-3000:]
     # The refused folder (nested too deep) is read again; everything else is journaled.
     assert "graded 1 submission," in result.stdout, result.stdout[-2000:]

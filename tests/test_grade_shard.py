@@ -6,10 +6,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import shutil
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -17,7 +15,8 @@ from typing import Any
 import pytest
 
 from checker.grading._shard import shard_of
-from tests.conftest import REPO, SOLUTIONS
+from tests._grading import environ, run_grade
+from tests.conftest import SOLUTIONS
 
 CLASS_WIDE = ("grades.csv", "junit.xml", "summary.md", "summary.json")
 ASSIGNMENT = "seed = 5\ntimeout = 2\n\n[puzzles]\ncumsum = 3\nneg = true\n"
@@ -25,15 +24,7 @@ LIMITS = ("--memory-mb", "1024", "--jobs", "2")
 
 
 def grade(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "checker", "grade", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
-        env={**os.environ, "COLUMNS": "200"},
-    )
+    return run_grade(*args, wait=300, env=environ(COLUMNS="200"))
 
 
 def _answer(sub: Path, name: str, text: str | None = None) -> None:

@@ -28,6 +28,7 @@ from checker.engine import _stubs, _variants
 from checker.engine._assignment import Assignment, load
 from checker.frontends import _autograde
 from checker.grading import _submissions
+from tests._grading import environ, run_grade
 from tests.conftest import REPO, SOLUTIONS
 
 PUZZLES = ("cumsum", "mean", "relu")
@@ -82,26 +83,12 @@ def _record(folder: Path, student: str, digest: str) -> None:
 
 
 def grade(submissions: Path, out: Path, assignment: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            str(submissions),
-            "--out",
-            str(out),
-            "--assignment",
-            str(assignment),
-            "--jobs",
-            "2",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        stdin=subprocess.DEVNULL,
-        timeout=600,
-        env={**os.environ, "COLUMNS": "200"},
+    return run_grade(submissions, out=out, assignment=assignment, jobs=2, wait=600, env=environ(COLUMNS="200"))
+
+
+def _gradescope(root: Path, assignment: Path) -> subprocess.CompletedProcess[str]:
+    return run_grade(
+        gradescope=True, gradescope_root=root, assignment=assignment, timeout=5, wait=300, env=environ(COLUMNS="200")
     )
 
 
@@ -330,27 +317,7 @@ def test_gradescope_with_variants_grades_the_metadatas_student(tmp_path: Path) -
     (root / "submission_metadata.json").write_text(json.dumps({"users": [{"email": student, "id": 7}]}))
     assignment = tmp_path / "a.toml"
     assignment.write_text(f"seed = {SEED}\nvariants = true\n\n[puzzles]\ncumsum = true\n")
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            "--gradescope",
-            "--gradescope-root",
-            str(root),
-            "--assignment",
-            str(assignment),
-            "--timeout",
-            "5",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
-        env={**os.environ, "COLUMNS": "200"},
-    )
+    result = _gradescope(root, assignment)
     assert result.returncode == 0, result.stderr[-2000:] + result.stdout[-2000:]
     results = json.loads((root / "results" / "results.json").read_text())
     assert [t["status"] for t in results["tests"]] == ["passed"]
@@ -489,25 +456,9 @@ def test_github_classroom_with_variants_grades_the_repositorys_student_or_says_w
     output = tmp_path / "github_output"
 
     def run(**env: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "checker",
-                "grade",
-                "--github-classroom",
-                str(repo),
-                "--assignment",
-                str(assignment),
-                "--timeout",
-                "5",
-            ],
-            capture_output=True,
-            text=True,
-            cwd=REPO,
-            stdin=subprocess.DEVNULL,
-            timeout=300,
-            env={**os.environ, "COLUMNS": "200", "GITHUB_OUTPUT": str(output), **env},
+        return run_grade(
+            github_classroom=repo, assignment=assignment, timeout=5, wait=300,
+            env=environ(COLUMNS="200", GITHUB_OUTPUT=str(output), **env),
         )
 
     result = run(GITHUB_REPOSITORY="course/hw-1-ada-l", GITHUB_ACTOR="ada-l")
@@ -603,19 +554,8 @@ def test_the_pytest_plugin_grades_the_student_s_own_variant(tmp_path: Path) -> N
         + "\n"
         + _variants.fill(own, (REPO / "tests" / "variants" / "autodiff" / "cumsum.py").read_text())
     )
-    base = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "--jacpuzzles",
-        "--jacpuzzles-dir",
-        str(answers),
-        "-p",
-        "no:cacheprovider",
-        "-q",
-        "--jacpuzzles-assignment",
-        str(assignment),
-    ]
+    base = [sys.executable, "-m", "pytest", "--jacpuzzles", "--jacpuzzles-dir", str(answers), "-p", "no:cacheprovider",
+            "-q", "--jacpuzzles-assignment", str(assignment)]
     env = {**os.environ, "COLUMNS": "200"}
     passed = subprocess.run(
         [*base, "--jacpuzzles-student", "ada-l"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600
@@ -628,30 +568,6 @@ def test_the_pytest_plugin_grades_the_student_s_own_variant(tmp_path: Path) -> N
     assert published.returncode == 1 and "1 failed" in published.stdout, published.stdout[-3000:]
     missing = subprocess.run(base, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
     assert missing.returncode == 4 and "pass --jacpuzzles-student ID" in missing.stderr
-
-
-def _gradescope(root: Path, assignment: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            "--gradescope",
-            "--gradescope-root",
-            str(root),
-            "--assignment",
-            str(assignment),
-            "--timeout",
-            "5",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
-        env={**os.environ, "COLUMNS": "200"},
-    )
 
 
 def test_gradescope_never_grades_a_student_missing_from_the_roster_on_other_variants(tmp_path: Path) -> None:

@@ -194,11 +194,8 @@ def test_grade_runs_a_pack_s_puzzles_in_its_workers_and_never_shows_them_its_ans
     """`grade --pack DIR`: the pack's catalog reaches the workers as text, and the pack's folder
     (its reference answers) is out of their view: an answer that reads it finds nothing."""
     import json
-    import os
-    import subprocess
-    import sys
 
-    from tests.conftest import REPO
+    from tests._grading import environ, run_grade
 
     subs = tmp_path / "subs"
     right = subs / "ada" / "course"
@@ -221,27 +218,8 @@ def jac(x):
     assignment = tmp_path / "a.toml"
     assignment.write_text('[puzzles]\nsoftsign = 2\ncumsum = 2\n')
     out = tmp_path / "out"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            str(subs),
-            "--out",
-            str(out),
-            "--pack",
-            str(pack),
-            "--assignment",
-            str(assignment),
-            "--timeout",
-            "5",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=900,
-        env={**os.environ, "COLUMNS": "200"},
+    done = run_grade(
+        subs, out=out, pack=pack, assignment=assignment, timeout=5, wait=900, env=environ(COLUMNS="200"), stdin=None
     )
     assert done.returncode == 0, done.stderr[-3000:]
     ada = {r["puzzle"]: r["status"] for r in json.loads((out / "ada.json").read_text())["results"]}
@@ -255,12 +233,10 @@ def test_a_classroom_template_carries_its_pack_without_answers_by_relative_path(
 ) -> None:
     import base64
     import json
-    import os
     import shutil
-    import subprocess
-    import sys
 
     from checker.learner import _workspace
+    from tests._grading import environ, run_grade
     from tests.conftest import REPO
 
     template = tmp_path / "template"
@@ -280,16 +256,8 @@ def test_a_classroom_template_carries_its_pack_without_answers_by_relative_path(
     assert main(["check", "softsign"]) == 1  # the stub, against the pack's puzzle
     # The Classroom grader counts the pack's puzzles too.
     output = tmp_path / "github_output"
-    env = {**os.environ, "COLUMNS": "200", "GITHUB_OUTPUT": str(output), "PYTHONPATH": str(REPO)}
-    done = subprocess.run(
-        [sys.executable, "-m", "checker", "grade", "--github-classroom", str(clone), "--timeout", "5"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=900,
-        env=env,
-        stdin=subprocess.DEVNULL,
-    )
+    env = environ(COLUMNS="200", GITHUB_OUTPUT=str(output), PYTHONPATH=str(REPO))
+    done = run_grade(github_classroom=clone, timeout=5, wait=900, env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(base64.b64decode(output.read_text().strip().removeprefix("result=")))
     assert "softsign" in {t["name"] for t in result["tests"]}
@@ -297,14 +265,6 @@ def test_a_classroom_template_carries_its_pack_without_answers_by_relative_path(
     assert result["max_score"] == sum(p.points for p in _catalog.puzzles()) + 2  # the kit's 134 and softsign's 2
     # A pack the repository's record names but that is gone: refused, never left out.
     shutil.rmtree(clone / "packs")
-    gone = subprocess.run(
-        [sys.executable, "-m", "checker", "grade", "--github-classroom", str(clone), "--timeout", "5"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=900,
-        env=env,
-        stdin=subprocess.DEVNULL,
-    )
+    gone = run_grade(github_classroom=clone, timeout=5, wait=900, env=env, cwd=tmp_path)
     assert gone.returncode == 2, gone.stdout[-2000:]
     assert f"pack {clone / 'packs' / 'course'}: no such folder" in " ".join(gone.stderr.split())

@@ -25,6 +25,7 @@ from checker import puzzles
 from checker.frontends import _autograde
 from checker.grading import _gradebook
 from checker.grading._sandbox import Limits
+from tests._grading import run_grade
 from tests.conftest import REPO, SOLUTIONS
 
 POINTS = {p.name: p.points for p in puzzles()}
@@ -284,25 +285,7 @@ def test_a_class_with_hostile_names_gets_outputs_safe_to_open(tmp_path: Path) ->
     assignment = tmp_path / "a.toml"
     assignment.write_text("[puzzles]\nneg = 1\n")
     out = tmp_path / "out"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            str(subs),
-            "--out",
-            str(out),
-            "--assignment",
-            str(assignment),
-            "--timeout",
-            "5",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=600,
-    )
+    result = run_grade(subs, out=out, assignment=assignment, timeout=5, wait=600, stdin=None)
     assert result.returncode == 0, result.stderr[-3000:]
     rows = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text())))
     by_name = {r["submission"]: r for r in rows}

@@ -139,7 +139,7 @@ def test_learner_loop_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> No
     assert "`jacpuzzles docs grading`" in run(jacpuzzles, "grade", "--help", cwd=home, env=env).stdout
     grading = run(jacpuzzles, "docs", "grading", cwd=home, env=env)
     assert "Grading a class: jacpuzzles grade" in grading.stdout and "The threat model, as built" in grading.stdout
-    assert run(jacpuzzles, "docs", "docs/errata.md", cwd=home, env=env).stdout.strip()  # as the statements name it
+    assert run(jacpuzzles, "docs", "docs/errata.md", cwd=home, env=env).stdout.strip()  # a path works as a name too
     assert "A jacpuzzles assignment" in run(jacpuzzles, "docs", "templates/assignment.toml", cwd=home, env=env).stdout
     listed = run(jacpuzzles, "docs", cwd=home, env=env).stdout
     assert all(name in listed for name in ("solving", "jacobians", "checker", "cli", "grading", "packs", "errata"))

@@ -98,7 +98,7 @@ _README = '''# {title}: a jacpuzzles pack
     jacpuzzles init work --pack {folder}       # a learner's workspace with this chapter's stubs
     jacpuzzles grade SUBS --out OUT --pack {folder}
 
-Docs: the kit's docs/packs.md.
+Docs: `jacpuzzles docs packs`.
 '''
 
 

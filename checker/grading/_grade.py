@@ -432,8 +432,8 @@ def _refused_unconfined(why: str) -> str:
     """Why `grade` will not run submissions here, and what to do instead."""
     return (f"grade refuses to run submissions here: {why}. Grade on Linux 5.13 or later with Landlock enabled (on "
             "macOS or Windows: in a Linux VM or container), or as root where namespaces are allowed; or, for code you "
-            "trust, pass --trust-submissions to grade unconfined anyway (docs/grading.md, "
-            "'The threat model, as built')")
+            "trust, pass --trust-submissions to grade unconfined anyway (`jacpuzzles docs grading`, section "
+            "\"The threat model, as built\")")
 
 
 def _needed(todo: list[Plan], names: list[str], evidence: list[Plan]) -> list[str]:
@@ -554,7 +554,7 @@ def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.D
 
 _ADVICE = ("As root, workers run as other users: Python, its packages and the kit must be readable by every user "
            "(chmod -R o+rX on their folders, or install them outside a private home), or run the grader as a plain "
-           "user (docs/grading.md)")
+           "user (`jacpuzzles docs grading`)")
 
 
 def _expected(needed: list[str], draws: dict[str, tuple[_sampling.Draw, ...]]) -> dict[str, Any]:

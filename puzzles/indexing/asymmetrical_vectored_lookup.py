@@ -26,8 +26,8 @@ r"""Puzzle `asymmetrical_vectored_lookup` (indexing chapter): Asymmetric lookup:
     $g = (1, 1)$, $\bar K = ((-1, 1, 1), (-1, 1, 1))$. With $g = r - (3, 20) = (-1, -10)$, the
     gradient of $\frac{1}{2} \lVert r - (3, 20) \rVert^2$, $\bar K = ((1, 1, -1), (10, -10, 10))$.
     The checker keeps each row's largest $K$ entry, and its entry nearest the target, unique. The
-    rule is not linear in $g$, so it is no Jacobian's transpose: docs/errata.md explains why this
-    puzzle asks for the backward pass itself.
+    rule is not linear in $g$, so it is no Jacobian's transpose: `jacpuzzles docs errata` explains why
+    this puzzle asks for the backward pass itself.
 
     A backward-pass puzzle: fill in `vjp`, which takes f's arguments and the upstream
     gradient `g` (shaped like f's output) and returns dv, dk: what the custom gradient described above

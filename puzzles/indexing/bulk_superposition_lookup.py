@@ -12,7 +12,7 @@ r"""Puzzle `bulk_superposition_lookup` (indexing chapter): Bulk lookup (as in th
     each entry of $a$ scaled by the total weight the five indices put on it. For
     $a = (0, 1, 2, 3, 4)$ and $x = (1, 2, 3.5, 0, 4)$, $f = [[0], [1], [2], [1.5], [6]]$, where five
     lookups would give $(1, 2, 3.5, 0, 4)$. `bulk_superposition_lookup_corrected` does that; see
-    docs/errata.md.
+    `jacpuzzles docs errata`.
 
     Return the pair $(\partial f / \partial a, \partial f / \partial x)$, each of shape (5, 1, 5).
 

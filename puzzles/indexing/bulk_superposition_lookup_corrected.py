@@ -1,6 +1,6 @@
 r"""Puzzle `bulk_superposition_lookup_corrected` (indexing chapter): Bulk lookup (corrected).
 
-    One lookup per index, as intended (docs/errata.md): with $W = $
+    One lookup per index, as intended (`jacpuzzles docs errata`): with $W = $
     `bulk_bandwidthify_corrected(x, 5)`,
 
     $f(a, x)_r = \sum_{c=0}^{4} W_{rc} \, a_c$, that is $f = W a$, of shape (5,),

@@ -1,7 +1,7 @@
 r"""Puzzle `linear_lookup_corrected` (indexing chapter): Linear lookup (corrected).
 
-    The interpolation `linear_lookup` meant to compute (docs/errata.md). With $\ell$, $h$ and $t$
-    as there (the same safe division),
+    The interpolation `linear_lookup` meant to compute (`jacpuzzles docs errata`). With $\ell$, $h$ and
+    $t$ as there (the same safe division),
 
     $f(a, x) = (1 - t) \, a_\ell + t \, a_h$.
 
@@ -10,7 +10,7 @@ r"""Puzzle `linear_lookup_corrected` (indexing chapter): Linear lookup (correcte
 
     At an integer index $t = 0$ and $f = a_x$, now continuously, and the derivative in $x$ is 0 there
     (JAX's, TensorFlow's and the checker's), even where the interpolation runs straight through the
-    point: the convention is kept on purpose (docs/errata.md, erratum 7).
+    point: the convention is kept on purpose (`jacpuzzles docs errata`, erratum 7).
 
     Return the pair $(\partial f / \partial a, \partial f / \partial x)$, of shapes (5,) and ().
 

@@ -9,7 +9,7 @@ r"""Puzzle `scatter_update` (indexing chapter): Overwrite one entry.
     $v$ with entry $k$ replaced by $s$: for $v = (1, 2, 3, 4)$, $k = 2$ and $s = 10$,
     $f = (1, 2, 10, 4)$. The replaced entry no longer depends on $v_k$, so the gradient of
     $\sum_o f_o$ with respect to $v$ is $(1, 1, 0, 1)$: zero at the very entry the update targets,
-    whatever the article suggests (docs/errata.md).
+    whatever the article suggests (`jacpuzzles docs errata`).
 
     $k$ is an integer and gets no Jacobian: return $(\partial f / \partial v, \partial f / \partial s)$,
     of shapes (4, 4) and (4,).

@@ -1,6 +1,6 @@
 r"""Puzzle `superposition_lookup_corrected` (indexing chapter): Scalar-index superposition lookup (corrected).
 
-    `superposition_lookup` with `bandwidthify_corrected` (docs/errata.md):
+    `superposition_lookup` with `bandwidthify_corrected` (`jacpuzzles docs errata`):
 
     $f(a, x) = [\, (1 - t) \, a_{\operatorname{clip}(\ell)} + t \, a_{\operatorname{clip}(h)} \,]$,
 

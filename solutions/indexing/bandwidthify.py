@@ -8,7 +8,7 @@ r"""Puzzle `bandwidthify` (indexing chapter): Index to weights (as in the notebo
 
     where $e_i$ is row $i$ of the $5 \times 5$ identity. For $x = 2.5$, $f = (0, 0, 0.5, 0.5, 0)$;
     for $x = 2.2$ the weights are swapped, $0.2$ on position 2 and $0.8$ on position 3
-    (`bandwidthify_corrected` is the intended version; see docs/errata.md).
+    (`bandwidthify_corrected` is the intended version; see `jacpuzzles docs errata`).
 
     Below 0 and above 4 both positions clip to the same end, so $f = e_0$ or $e_4$. At an integer
     $x$, $t = 0$ with a zero derivative, as in `linear_lookup`.

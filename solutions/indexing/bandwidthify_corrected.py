@@ -1,7 +1,7 @@
 r"""Puzzle `bandwidthify_corrected` (indexing chapter): Index to weights (corrected).
 
-    The weights `bandwidthify` was meant to give (docs/errata.md): the same clipped positions and
-    $t$, with the weights the right way round,
+    The weights `bandwidthify` was meant to give (`jacpuzzles docs errata`): the same clipped positions
+    and $t$, with the weights the right way round,
 
     $f(x) = (1 - t) \, e_{\operatorname{clip}(\ell)} + t \, e_{\operatorname{clip}(h)}$.
 

@@ -4,7 +4,7 @@ r"""Puzzle `bulk_bandwidthify` (indexing chapter): Many indices to weights (as i
     $x \in [-1, 5]^5$: row $r$ of the $5 \times 5$ result is
     $t_r \, e_{\operatorname{clip}(\ell_r)} + (1 - t_r) \, e_{\operatorname{clip}(h_r)}$, with
     $\ell_r$, $h_r$ and $t_r$ computed from $x_r$. For $x = (1, 2, 3.5, 0, 4)$ the rows are $e_1$,
-    $e_2$, $(0, 0, 0, 0.5, 0.5)$, $e_0$ and $e_4$. See docs/errata.md and
+    $e_2$, $(0, 0, 0, 0.5, 0.5)$, $e_0$ and $e_4$. See `jacpuzzles docs errata` and
     `bulk_bandwidthify_corrected`.
 
     The Jacobian with respect to $x$ has shape (5, 5, 5): $J_{rcs} = \partial f_{rc} / \partial x_s$.

@@ -1,6 +1,6 @@
 r"""Puzzle `bulk_bandwidthify_corrected` (indexing chapter): Many indices to weights (corrected).
 
-    `bandwidthify_corrected` applied to each of five indices $x \in [-1, 5]^5$ (docs/errata.md):
+    `bandwidthify_corrected` applied to each of five indices $x \in [-1, 5]^5$ (`jacpuzzles docs errata`):
     row $r$ is $(1 - t_r) \, e_{\operatorname{clip}(\ell_r)} + t_r \, e_{\operatorname{clip}(h_r)}$.
 
     The Jacobian with respect to $x$ has shape (5, 5, 5): $J_{rcs} = \partial f_{rc} / \partial x_s$.

@@ -12,7 +12,7 @@ r"""Puzzle `linear_lookup` (indexing chapter): Linear lookup (as in the notebook
     So $f$ is right only halfway between integers, and its slope in $x$ has the wrong sign,
     $a_\ell - a_h$: for $a = (1, 2, 3, 4, 5)$ and $x = 1.5$, $f = 2.5$ and
     $\partial f / \partial x = -1$. `linear_lookup_corrected` is the intended version;
-    docs/errata.md has the details.
+    `jacpuzzles docs errata` has the details.
 
     At an integer $x$, $\ell = h$, so $t = 0$ and $f = a_x$ (f jumps there), and the derivative in
     $x$ is 0: $t$ gets a zero derivative from the safe division, and $a_\ell - a_h = 0$ anyway. The

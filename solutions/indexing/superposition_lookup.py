@@ -8,8 +8,8 @@ r"""Puzzle `superposition_lookup` (indexing chapter): Scalar-index superposition
 
     Inside $[0, 4]$ this is `linear_lookup`, slope of the wrong sign included: for
     $a = (1, 2, 3, 4, 5)$ and $x = 1.5$, $f = [2.5]$ and $\partial f / \partial x = [-1]$.
-    It also accepts $x \in [-1, 5]$, returning $a_0$ below 0 and $a_4$ above 4. See docs/errata.md
-    and `superposition_lookup_corrected`.
+    It also accepts $x \in [-1, 5]$, returning $a_0$ below 0 and $a_4$ above 4. See
+    `jacpuzzles docs errata` and `superposition_lookup_corrected`.
 
     Return the pair $(\partial f / \partial a, \partial f / \partial x)$, of shapes (1, 5) and (1,).
 

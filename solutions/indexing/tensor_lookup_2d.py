@@ -8,8 +8,8 @@ r"""Puzzle `tensor_lookup_2d` (indexing chapter): 2-D lookup by a maximum (as in
     $f(A, x, y)_c = \max_{i, j} \; x_i \, y_j \, A_{ijc}$.
 
     For $x$ one-hot at 1 and $y$ one-hot at 2 this returns the cell $A_{1,2}$: $(2, 222)$ in the
-    notebook's example. Two quirks are kept (docs/errata.md; `tensor_lookup_2d_corrected` is the
-    weighted sum). For soft $x$ and $y$ the result is one scaled cell, not a weighted mix, and each
+    notebook's example. Two quirks are kept (`jacpuzzles docs errata`; `tensor_lookup_2d_corrected` is
+    the weighted sum). For soft $x$ and $y$ the result is one scaled cell, not a weighted mix, and each
     channel may take a different cell. And with one-hot $x$ and $y$ a cell with negative values is
     never returned: the max picks one of the zeros the mask leaves elsewhere. So the checker draws
     $A$ from $[0.5, 5]$, and

@@ -1,6 +1,6 @@
 r"""Puzzle `tensor_lookup_2d_corrected` (indexing chapter): 2-D soft lookup (corrected).
 
-    The weighted mix a soft 2-D lookup should return (docs/errata.md): with the mask
+    The weighted mix a soft 2-D lookup should return (`jacpuzzles docs errata`): with the mask
     $M_{ij} = x_i \, y_j$,
 
     $f(A, x, y)_c = \sum_{i, j} x_i \, y_j \, A_{ijc}$.

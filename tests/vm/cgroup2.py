@@ -104,27 +104,10 @@ def _grade() -> dict[str, object]:
         shutil.copytree(REPO / "tests" / "grading_corpus" / name, subs / name)
     start = time.monotonic()
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "checker",
-            "grade",
-            str(subs),
-            "--out",
-            str(out),
-            "--assignment",
-            str(REPO / "tests" / "grading_corpus" / "assignment.toml"),
-            "--timeout",
-            "120",
-            "--memory-mb",
-            "1024",
-            "--jobs",
-            "1",
-        ],
-        capture_output=True,
-        text=True,
-        cwd="/run",
-        stdin=subprocess.DEVNULL,
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(out), "--assignment",
+         str(REPO / "tests" / "grading_corpus" / "assignment.toml"), "--timeout", "120", "--memory-mb", "1024",
+         "--jobs", "1"],
+        capture_output=True, text=True, cwd="/run", stdin=subprocess.DEVNULL,
         env={**os.environ, "COLUMNS": "200", "JACPUZZLES_CACHE": "/run/cache", "PYTHONPATH": str(REPO)},
     )
     found: dict[str, object] = {
