@@ -79,7 +79,29 @@ REFUSED_CALLS = (
     # Nor times: a worker running as root owns /dev/null and the grader's files (the red team
     # set the host's /dev/null to 2009 through its stdin).
     "utime", "utimes", "futimesat", "utimensat",
+    # System V IPC and POSIX message queues: Landlock covers neither, and outside an IPC namespace
+    # of its own a worker would reach a local service's segments and queues (as root, any of
+    # them), and memory it leaves in a segment outlives it and the grader, past every limit.
+    "shmget", "shmat", "shmdt", "shmctl", "msgget", "msgsnd", "msgrcv", "msgctl",
+    "semget", "semop", "semtimedop", "semctl",
+    "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
+    # Another process's file descriptors or memory advice (a same-user process it may trace).
+    "pidfd_getfd", "process_madvise", "quotactl_fd",
 )
+# Calls added to Linux since 5.1 have one number on every architecture. A libseccomp older than a
+# call cannot name it, so these are refused by number there (Debian 12's knows none past 6.1).
+UNIFIED_NUMBERS = {
+    "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "open_tree": 428, "move_mount": 429,
+    "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "pidfd_getfd": 438, "process_madvise": 440,
+    "mount_setattr": 442, "quotactl_fd": 443, "fchmodat2": 452,
+}
+# Calls newer than every call this filter judges (Linux 6.13's setxattrat, getxattrat,
+# listxattrat and removexattrat, 6.15's open_tree_attr, 6.17's file_getattr and file_setattr, and
+# whatever comes next) fail with ENOSYS, as on a kernel without them: the setxattrat of an ACL is
+# a chmod, and the C library falls back to the older call, which the filter judges. Up to 6.10's
+# mseal (462), which seals only the caller's own memory, every call is known.
+NEWEST_JUDGED = 462
+UNKNOWN_CALLS = range(NEWEST_JUDGED + 1, 512)
 # Calls that act on the process (or thread) their first argument names: refused unless it names
 # the worker itself (0, or its pid). As the grader's user, or as root, a worker reniced the grader
 # and others through sched_setattr (`refuse_escape_calls`).
@@ -206,7 +228,8 @@ def refuse_escape_calls() -> None:
     not charge either), no unix socket to a service of the host (Landlock does not cover
     connecting to a named one); `socketpair` stays. No `prlimit`, `setpriority` or `ioprio_set`
     of another process, none of `OWN_PROCESS_CALLS` on a pid but 0 or its own (a thread's own id
-    is refused too: XLA does not set its threads' affinity). And none of `REFUSED_CALLS`."""
+    is refused too: XLA does not set its threads' affinity). And none of `REFUSED_CALLS`, nor a
+    call newer than the filter knows (`UNKNOWN_CALLS`, ENOSYS)."""
     import errno
 
     import pyseccomp as seccomp
@@ -234,7 +257,10 @@ def refuse_escape_calls() -> None:
         try:
             rules.add_rule(seccomp.ERRNO(errno.EPERM), call)
         except (RuntimeError, ValueError, OSError):  # a call this architecture or libseccomp does not know
-            pass
+            if call in UNIFIED_NUMBERS:
+                rules.add_rule(seccomp.ERRNO(errno.EPERM), UNIFIED_NUMBERS[call])
+    for number in UNKNOWN_CALLS:
+        rules.add_rule(seccomp.ERRNO(errno.ENOSYS), number)
     rules.load()
 
 
@@ -253,6 +279,7 @@ def _aligned_blocks(low: int, high: int) -> list[tuple[int, int]]:
 def refuse_escape_calls_and_prove_it() -> None:
     """Load the filter (in the probe's child) and check that it refuses what it should."""
     import ctypes
+    import errno
     import socket
 
     refuse_escape_calls()
@@ -294,6 +321,7 @@ def refuse_escape_calls_and_prove_it() -> None:
         ("mount_setattr", lambda: c.syscall(442, -1, None, 0, None, 0)),
         ("utimensat", lambda: c.syscall(280, -1, None, None, 0)),
         ("sched_setattr of another process", lambda: c.syscall(314, os.getppid(), None, 0)),
+        ("shmget", lambda: c.shmget(0, 4096, 0o600)), ("msgget", lambda: c.msgget(0, 0o600)),
     )
     for name, call in calls:
         if name in ("reboot", "fsopen", "fsconfig", "mount_setattr", "utimensat",
@@ -301,6 +329,9 @@ def refuse_escape_calls_and_prove_it() -> None:
             continue
         if call() != -1 or ctypes.get_errno() != 1:
             raise OSError(f"the seccomp filter was loaded, yet {name} did not fail with EPERM")
+    # setxattrat (463; an ACL set through it is a chmod): ENOSYS whether or not the kernel has it.
+    if c.syscall(463, -1, None, 0, None, None, 0) != -1 or ctypes.get_errno() != errno.ENOSYS:
+        raise OSError("the seccomp filter was loaded, yet setxattrat did not fail with ENOSYS")
     try:
         os.sched_setaffinity(os.getppid(), os.sched_getaffinity(0))
     except PermissionError:

@@ -82,6 +82,7 @@ def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, a
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_CAP, FILE_CAP))
     resource.setrlimit(resource.RLIMIT_NOFILE, (WORKER_FILES, WORKER_FILES))
+    _first_to_go()
     if job.enclose:
         _confine.enclose(config, confinement.view or _confine.plan_view(config), job.home)
     if confinement.seccomp:
@@ -101,6 +102,22 @@ def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, a
     if confinement.landlock is not None:
         _confine.landlock_self(confinement.landlock, jobdir, job.root, private=job.enclose,
                                own_proc=job.enclose and pidns)
+
+
+def _first_to_go() -> None:
+    """Make this worker the kernel's first choice when memory runs out, never the grader: memory a
+    worker holds outside its address space (a memfd written to, files on a tmpfs) is not counted
+    as its own, so without this a worker that fills the machine (or a container's limit) gets the
+    grader killed, run after run. Raising one's own score needs no privilege, but the file is
+    root's while the process is non-dumpable (as the zygote made it): dumpable for that one write,
+    before any answer runs."""
+    prctl(PR_SET_DUMPABLE, 1)
+    try:
+        Path("/proc/self/oom_score_adj").write_text("1000")
+    except OSError:  # no /proc: the limits per process remain
+        pass
+    finally:
+        prctl(PR_SET_DUMPABLE, 0)
 
 
 def _private_home(jobdir: Path) -> None:
