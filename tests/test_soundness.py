@@ -170,6 +170,24 @@ def test_formulas_exact_in_maths_pass_on_every_seed(case: str) -> None:
     assert not failed, f"{case} fails on seeds {failed}"
 
 
+def test_an_identity_passes_where_a_one_entry_block_crosses_zero_inside_the_domain() -> None:
+    # cos(2x)'s one entry, -2 sin(2x), crosses zero at +-pi/2 as well as at 0. It is its block's
+    # largest entry, so the contract's allowance there is relative to the entry itself, and
+    # 2 cos(2x + pi/2), exact in maths, has no correct digit at x = fl(pi/2): the zero search
+    # keeps no such zero (red team RT4, G), and the identity passes as cos(x + pi/2) does.
+    from checker.engine import _sampling, _variants, _zeros
+
+    freq2 = {"freq": 2}
+    assert _zeros.found(_variants.variant("cos", freq2), _sampling.SAMPLER).zeros == ()
+    identity = lambda x: jnp.where(x == 0, 0.0, 2 * jnp.cos(2 * x + jnp.pi / 2))[:, None]  # noqa: E731
+    failed = [seed for seed in range(3) if not check_answer("cos", identity, seed=seed, variant=freq2).passed]
+    assert not failed, f"fails on seeds {failed}"
+    # pi/2 to 10 digits is off by 6e-10 absolute: refused near 0, where the draws come within 1e-7.
+    rounded = lambda x: jnp.where(x == 0, 0.0, 2 * jnp.cos(2 * x + 1.570796327))[:, None]  # noqa: E731
+    passed = [seed for seed in range(3) if check_answer("cos", rounded, seed=seed, variant=freq2).passed]
+    assert not passed, f"passes on seeds {passed}"
+
+
 def test_cos_small_angle_shortcut_fails_on_every_seed() -> None:
     # sin(x) ~ x "for small x": off by up to 1.7e-5 relative, wherever |x| < 0.01.
     shortcut = lambda x: jnp.where(jnp.abs(x) < 1e-2, -x, -jnp.sin(x))[:, None]  # noqa: E731

@@ -11,6 +11,11 @@ adjacent floats, and the inputs where an entry is within a few ulps of its block
 entry times float64's epsilon (while that largest entry is not 0) are kept. Integer arguments
 keep their value along a line.
 
+A zero of an entry that is its block's largest there (a block of one entry, `cos`'s
+-f sin(f x)) is never kept, as the criterion cannot hold: the contract's allowance at it is
+relative to that entry, and a formula exact in maths (`2 cos(2x + pi/2)`, off by 1e-16
+absolute) has no correct digit there. The contract lets such formulas pass on every draw.
+
 The same evaluations give each output's support: which entries of an argument reach it at some
 point of the lines. Entries in the same support compete for that output (the window of a max
 pool); `_sampling` puts near-ties inside one such group.
