@@ -383,11 +383,13 @@ def _indices(arg: Arg) -> list[Structure]:
                 ))
         for ulps in LATTICE_ULPS:
             for sign in (1.0, -1.0):
-                found.append(Structure(
-                    f"{_ulps(ulps)} {'above' if sign > 0 else 'below'} "
-                    f"{'an integer' if kind == 'integer' else 'a half-integer'}",
-                    _using(_near_ulps, arg, points, ulps, sign),
-                ))
+                for nearest in (False, True):
+                    found.append(Structure(
+                        f"{_ulps(ulps)} {'above' if sign > 0 else 'below'} "
+                        + (f"the {kind} nearest 0" if nearest else
+                           f"{'an integer' if kind == 'integer' else 'a half-integer'}"),
+                        _using(_near_ulps, arg, points, ulps, sign, nearest),
+                    ))
     if size > 1:
         for i in range(4):
             found.append(Structure(f"mixed lattice and plain entries {i + 1}",
@@ -418,14 +420,20 @@ def _near(arg: Arg, points: np.ndarray, offset: float, rng: np.random.Generator)
     return rng.choice(inside, size=arg.shape) + offset
 
 
-def _near_ulps(arg: Arg, points: np.ndarray, ulps: int, sign: float, rng: np.random.Generator) -> np.ndarray:
+def _near_ulps(arg: Arg, points: np.ndarray, ulps: int, sign: float, nearest: bool,
+               rng: np.random.Generator) -> np.ndarray:
     # Each entry `ulps` floats above (sign 1) or below a lattice point, among the points where
     # that stays in the domain; at 0, LATTICE_ULPS_AT_ZERO instead (its ulps are subnormal).
+    # `nearest`: at the point nearest 0, where the offset is smallest (an index 1 ulp from 2 is
+    # 4.4e-16 from it, more than machine epsilon; 1 ulp below 1 is 1.1e-16 from it).
     moved = points.astype(np.float64)
     for _ in range(ulps):
         moved = np.nextafter(moved, sign * np.inf)
     moved = np.where(points == 0, sign * LATTICE_ULPS_AT_ZERO[ulps], moved)
-    inside = moved[(moved >= arg.low) & (moved <= arg.high)]
+    keep = (moved >= arg.low) & (moved <= arg.high)
+    inside, near = moved[keep], np.abs(points[keep])
+    if nearest:
+        inside = inside[near == near.min()]
     return rng.choice(inside, size=arg.shape)
 
 
