@@ -9,7 +9,9 @@ function its puzzle asks for: `jac`, or `vjp` for a backward-pass puzzle.
 A `fail` entry is also checked to be really wrong, and a `pass` entry really right, against JAX
 directly (`jax.jacfwd`, or `jax.vjp` for a backward pass) on draws of this file's own, made
 independently of the checker's sampler: a checker that passes a wrong entry gives a false pass,
-and an entry right on every draw here is no mistake at all.
+and an entry right on every draw here is no mistake at all. A `fail` entry whose mistake shows
+only on a sliver of the domain defines `WITNESS`, the arguments of an input where it is wrong,
+and is checked there instead.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ import pytest
 
 from checker import Arg, Kind, Puzzle, Status, chapters, check_file, puzzles
 from checker.engine import _domain
+from checker.engine._numerics import pinned
+from checker.engine._tolerance import tolerance
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 # jac of the hang fixture must be cut off quickly; everything else gets the default timeout.
@@ -333,9 +337,39 @@ def _right_on(entry: Entry, args: list[Any], expected: tuple[np.ndarray, ...]) -
     return blocks is not None and len(blocks) == len(expected) and all(_matches(y, e) for y, e in zip(blocks, expected))
 
 
+def _wrong_at(entry: Entry, witness: tuple[Any, ...]) -> bool:
+    """Whether the entry is outside the contract at its WITNESS (an input inside the puzzle's
+    domain, where its mistake shows): the tolerance of the precision it returns, against each
+    block's own scale, with no absolute floor (a witness at entries of 1e-40 shows a mistake of
+    that size)."""
+    puzzle = CATALOG[entry.puzzle]
+    values = tuple(v if arg.static is not None else np.asarray(v, dtype=np.float64 if _float(arg) else arg.dtype)
+                   for arg, v in zip(puzzle.args, witness))
+    assert puzzle.guard is None or _domain.holds(puzzle.guard, values), f"{entry.id}: the witness fails the guard"
+    with pinned():  # in float64, as the checker computes: float32 would flush the witness itself
+        args = _arrays(puzzle, values)
+        expected = _expected(puzzle, args)
+        blocks = _answer_blocks(puzzle, getattr(_load(entry.path), puzzle.answer_name)(*args))
+    if blocks is None or len(blocks) != len(expected):
+        return True
+    for yours, e in zip(blocks, expected):
+        rtol, atol = tolerance(np.asarray(yours).dtype)
+        a, e = np.asarray(yours, dtype=np.float64), np.asarray(e, dtype=np.float64)
+        scale = float(np.max(np.abs(e), initial=0.0)) or 1.0
+        if a.shape != e.shape or not np.all(np.isfinite(a) & (np.abs(a - e) <= atol * scale + rtol * np.abs(e))):
+            return True
+    return False
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("entry", [_param(e) for e in ENTRIES if e.status is Status.FAIL])
 def test_fail_entry_is_really_wrong(entry: Entry) -> None:
+    # An entry whose mistake lives on a sliver of the domain (a tolerance of one ulp, entries
+    # below float32's range) names an input there, WITNESS, which the random draws here miss.
+    witness = getattr(_load(entry.path), "WITNESS", None)
+    if witness is not None:
+        assert _wrong_at(entry, witness), f"{entry.id} is right at its WITNESS: it is not a wrong answer"
+        return
     for args, expected in _cases(entry.puzzle):
         if not _right_on(entry, args, expected):
             return

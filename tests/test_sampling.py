@@ -247,3 +247,90 @@ def test_the_smallest_floating_argument_takes_about_60_random_values_everywhere(
         sizes = [max(1, int(np.prod(a.shape))) for a in puzzle.args if a.dtype.startswith("float")]
         n = len(_leading_random(draws(puzzle, 0)))
         assert n >= 6 and (n == 6 or 60 <= n * min(sizes) < 60 + min(sizes)), (puzzle.name, n, min(sizes))
+
+
+TINY64 = float(np.finfo(np.float64).tiny)
+TINY32 = float(np.finfo(np.float32).tiny)
+
+
+@pytest.mark.parametrize("puzzle", _catalog.puzzles(), ids=lambda p: p.name)
+def test_no_entry_is_subnormal(puzzle: _catalog.Puzzle) -> None:
+    # XLA flushes float64's subnormals: the oracles would see 0 where numpy does not.
+    for d in draws(puzzle, 0):
+        for v in d.values:
+            entries = np.abs(np.asarray(v, np.float64)).reshape(-1)
+            assert not ((entries > 0) & (entries < TINY64)).any(), d.label
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_relu_meets_its_kink_at_the_smallest_normal_and_below_1e_305(seed: int) -> None:
+    entries = np.concatenate(_values("relu", seed, 0))
+    assert (entries == TINY64).any() and (entries == -TINY64).any()
+    assert ((np.abs(entries) > TINY64) & (np.abs(entries) < 1e-305)).any()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_indices_meet_integers_and_halves_1_and_4_ulps_away_on_both_sides(seed: int) -> None:
+    index = np.concatenate(_values("linear_lookup", seed, 1))
+    for lattice in (np.round(index), np.floor(index) + 0.5):
+        steps = set()
+        for v, point in zip(index, lattice):
+            if point == 0 and abs(v) in (1e-300, 1e-17):  # 0's ulps are subnormal: 1 and 4 "ulps" are these
+                steps.add((1 if abs(v) == 1e-300 else 4) * (1 if v > 0 else -1))
+            elif v != point and abs(v - point) < 1e-13:
+                ulps = 0
+                moved = point
+                while moved != v and ulps < 8:
+                    moved = np.nextafter(moved, v)
+                    ulps += 1
+                steps.add(ulps * (1 if v > point else -1))
+        assert {1, -1, 4, -4} <= steps, sorted(steps)
+
+
+def test_an_index_near_0_is_never_subnormal_but_within_1e_17() -> None:
+    # Which lattice point a near draw is put by is random: over a few seeds of a vector of indices.
+    index = np.concatenate([v for seed in SEEDS for v in _values("bulk_superposition_lookup", seed, 1)])
+    assert ((index > 0) & (index <= 1e-299)).any() and ((index > 1e-299) & (index <= 1e-17)).any()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(("name", "arg"), [("mul", 1), ("matmul", 0), ("broadcast_multiply", 0), ("gather_vjp", 2),
+                                           ("tensor_lookup_2d_corrected", 0), ("attention", 0)])
+def test_an_argument_is_drawn_below_float32s_normal_range_alone(name: str, arg: int, seed: int) -> None:
+    puzzle = _catalog.get(name)
+    assert puzzle is not None
+    others = [k for k, a in enumerate(puzzle.args) if k != arg and a.dtype.startswith("float")]
+    assert any(
+        0 < np.abs(d.values[arg]).max() < TINY32 and all(np.abs(d.values[k]).max() > 1e-3 for k in others)
+        for d in draws(puzzle, seed)
+    )
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_prod_meets_a_pair_whose_product_underflows(seed: int) -> None:
+    def underflowing(v: np.ndarray) -> bool:
+        small = np.sort(np.abs(v))
+        return bool(small[0] * small[1] == 0 and small[0] > 0 and abs(np.prod(small[1:])) > TINY64)
+
+    assert any(underflowing(v) for v in _values("prod", seed, 0))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_plain_arguments_are_scaled_together_to_where_float32_and_rounding_lose_them(seed: int) -> None:
+    asym = _catalog.get("asymmetrical_vectored_lookup")
+    assert asym is not None
+    # v and g at 1e-20 (squared distances below float32's range), k as drawn: the guard still holds.
+    assert any(np.abs(d.values[0]).max() <= 1e-20 and np.abs(d.values[2]).max() <= 1e-20
+               and np.abs(d.values[1]).max() > 1e-3 for d in draws(asym, seed))
+    # every entry of sort's x rounds to 0 at 15 decimals
+    assert any(np.abs(v).max() < 5e-16 and np.abs(v).min() > 0 for v in _values("sort", seed, 0))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_attention_reaches_the_largest_scores_of_its_region_in_every_entry(seed: int) -> None:
+    attention = _catalog.get("attention")
+    assert attention is not None
+    # the first two rows of q and k at the corners; their last rows as drawn (moderate scores)
+    scores = [np.abs(d.values[0] @ d.values[1].T / np.sqrt(2.0)) for d in draws(attention, seed)]
+    corners = [s for s in scores if s[:2, :2].min() > 12.5 and s.max() <= 9 * np.sqrt(2.0)]
+    assert len(corners) >= 4

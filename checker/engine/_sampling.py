@@ -6,12 +6,13 @@ structures for its kind (`structures`), every one of them on every seed:
 
 - plain floats: a zero entry, two zeros, entries in each decade between 1e-7 and 1, each
   magnitude band (1e-7, 1e-4, 1e2, 1e3) alone and together with zeros, mixed magnitudes in one vector, equal
-  entries; where f has a kink at 0 (relu), entries on both sides of it down to 1e-9; where it has
-  one at ties (sort), near-ties down to 1e-9 relative;
+  entries; in a vector, every entry below float32's normal range and two entries whose product
+  underflows; where f has a kink at 0 (relu), entries on both sides of it down to float64's
+  smallest normal; where it has one at ties (sort), near-ties down to 1e-15 relative;
 - indices (arguments with integer and half-integer edges): every integer and every half, values
-  on both sides of them at 1e-14 to 1e-3, and vectors mixing all of these with plain values; a
-  mask in [0, 1] (an index whose integers are 0 and 1) also entries 1 and 4 ulps below 1 and
-  1e-300 above 0, where an answer that divides by 1 - m or by m goes wrong;
+  on both sides of them at 1 and 4 ulps and at 1e-14 to 1e-3, and vectors mixing all of these
+  with plain values; a mask in [0, 1] (an index whose integers are 0 and 1) also entries 1
+  and 4 ulps below 1 and 1e-300 above 0, where an answer that divides by 1 - m or by m goes wrong;
 - probability vectors: one-hot at each position, near one-hot, one-hot but for 1 and for 4 ulps
   (a weight that many ulps below 1, another holding the rest, the others 1e-300: masks made
   from them are as close to 1 and to 0 as float64 tells apart), a zero entry, a near-tie;
@@ -23,9 +24,11 @@ the other argument's at least once), and arguments are made to coincide: one equ
 or to a slice of it (a write that leaves the value unchanged), with the integer or one-hot
 arguments pointing at that slice, one per axis, and again pointing at another slice (a write of
 a value another slice holds: an answer that finds the written slice by comparing f's output
-with the arguments sees two). No draw lands where f has no derivative: never exactly on a
-kink (a zero where f has one, a tie, a tied max), and a puzzle's guard keeps the kinks that only
-show in f itself away. Floats are drawn in float64 (`_numerics`). Same seed, same draws.
+with the arguments sees two). The plain vectors are also scaled together to 1e-20 and 1e-17, and
+arguments that declare magnitudes above 1 are drawn at the corners of the largest. No draw
+lands where f has no derivative: never exactly on a kink (a zero where f has one, a tie, a tied
+max), and a puzzle's guard keeps the kinks that only show in f itself away. Floats are drawn in
+float64 (`_numerics`). Same seed, same draws.
 """
 
 from __future__ import annotations
@@ -56,20 +59,40 @@ BANDS = (("tiny", 1e-7, 1e-6), ("small", 1e-4, 1e-3), ("large", 1e2, 1e3), ("hug
 NEAR_ZERO = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 # How far from an integer or a half an index is put, on both sides.
 LATTICE_OFFSETS = (1e-14, 1e-11, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 5e-4, 1e-3)
+# And how many ulps from it, on both sides: an index 1 ulp from an integer is not one, so a
+# tolerance as small as 1e-15 or machine epsilon is still wrong there. 0's ulps are subnormal
+# (flushed by XLA), so at 0 the offsets are absolute (LATTICE_ULPS_AT_ZERO, by ulp count).
+LATTICE_ULPS = (1, 4)
+LATTICE_ULPS_AT_ZERO = {1: 1e-300, 4: 1e-17}
 # How close to a kink at zero (relu), or to a tie (sort, relative), an entry is put.
-KINK_DISTANCES = (1e-300, 1e-100, 1e-15, 1e-12, 1e-9, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
+# Down to float64's smallest normal (2.2e-308): subnormals are flushed to 0 by XLA.
+KINK_DISTANCES = (float(np.finfo(np.float64).tiny), 1e-306, 1e-300, 1e-100, 1e-15, 1e-12, 1e-9, 1e-7, 1e-6, 1e-5,
+                  1e-4, 1e-3)
 # How far apart the two leaders of a guarded max or argmin are put (relative; `_domain.GUARD_GAP`).
 GUARD_TIES = (3e-6, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2)
 # How close two entries are put where f has a kink at ties (sort), relative: down to a few ulps.
 TIE_DISTANCES = (1e-15, 1e-12, 1e-9, 1e-7, 1e-5, 1e-3)
-# Exactly on a kink is never drawn; this close is (float64 tells the sides apart).
-STRUCTURE_GAP = 1e-305
+# Exactly on a kink is never drawn; this close is (float64's smallest normal: closer is a
+# subnormal, which XLA flushes to the kink itself).
+STRUCTURE_GAP = float(np.finfo(np.float64).tiny)
 # How many ulps below 1 a mask's weight is put (probability vectors, masks in [0, 1]), with
 # other weights ALMOST_ZERO: 1 - M and M are then as small as float64 tells apart from 0.
 MASK_ULPS = (1, 4)
 # The smallest magnitude drawn: subnormals (below 2.2e-308) are flushed to 0 by XLA and
 # TensorFlow on CPU, so a value closer to 0 would be 0 to the oracles and not to numpy.
 ALMOST_ZERO = 1e-300
+# Entries below float32's smallest normal (1.2e-38) and far above float64's: an answer that
+# computes in float32 flushes them (XLA flushes float32's subnormals) and gives 0 for a block
+# proportional to them, while the float64 reference does not.
+BELOW_FLOAT32 = (1e-41, 1e-39)
+# Two entries this size (log-uniform): their product underflows float64 (below 1e-380) while each
+# alone, and the product of the others, does not: prod(x) / x_i is then 0 where the derivative is not.
+UNDERFLOWING = (1e-205, 1e-195)
+# Scales every plain argument (of more than one entry) is drawn at together: at 1e-20, squares
+# and products of two entries (1e-40) are below float32's normal range; at 1e-17, every entry
+# rounds to 0 at 15 decimals (an argsort or argmax of rounded values loses the order).
+TOGETHER_SCALES = (1e-20, 1e-17)
+TOGETHER_DRAWS = 2  # draws at each of TOGETHER_SCALES
 _TRIES = 12  # fresh random bases tried before a structure that a guard refuses is given up
 
 
@@ -242,6 +265,12 @@ def _plain(arg: Arg) -> list[Structure]:
                 found.append(Structure(f"two zeros among {label} magnitudes",
                                        _with_zeros(arg, 2, _using(_band, arg, lo, hi))))
     if size > 1:
+        # Not for an argument of one entry: alone below 1e-7, exact formulas such as
+        # cos(x + pi/2) lose their relative accuracy (`_tolerance`).
+        found.append(Structure(f"entries below float32's normal range ({BELOW_FLOAT32[0]:g} to {BELOW_FLOAT32[1]:g})",
+                               _using(_band, arg, *BELOW_FLOAT32)))
+        found.append(Structure(f"two entries whose product underflows ({UNDERFLOWING[0]:g} to {UNDERFLOWING[1]:g})",
+                               _using(_underflowing_pair, arg)))
         found.append(Structure("mixed magnitudes", lambda values, rng: _mixed_magnitudes(arg, rng, zeros_ok)))
         # One entry tiny among huge ones, at each place in turn: a sum of huge products then
         # swamps the tiny entry's own term (a finite difference loses it to rounding).
@@ -267,6 +296,14 @@ def _plain(arg: Arg) -> list[Structure]:
         found.append(Structure("equal entries",
                                lambda values, rng: np.full(arg.shape, _random(arg, rng).reshape(-1)[0])))
     return found
+
+
+def _underflowing_pair(arg: Arg, rng: np.random.Generator) -> np.ndarray:
+    # Two entries in UNDERFLOWING (random signs where the domain has both), the others random.
+    out = _random(arg, rng).reshape(-1).astype(np.float64)
+    pair = rng.choice(out.size, size=2, replace=False)
+    out[pair] = _signs(arg, rng, 2) * np.exp(rng.uniform(np.log(UNDERFLOWING[0]), np.log(UNDERFLOWING[1]), size=2))
+    return out.reshape(arg.shape)
 
 
 def _mixed_magnitudes(arg: Arg, rng: np.random.Generator, zeros_ok: bool) -> np.ndarray:
@@ -344,6 +381,15 @@ def _indices(arg: Arg) -> list[Structure]:
                     f"{'an integer' if kind == 'integer' else 'a half-integer'}",
                     _using(_near, arg, points, d * sign),
                 ))
+        for ulps in LATTICE_ULPS:
+            for sign in (1.0, -1.0):
+                for nearest in (False, True):
+                    found.append(Structure(
+                        f"{_ulps(ulps)} {'above' if sign > 0 else 'below'} "
+                        + (f"the {kind} nearest 0" if nearest else
+                           f"{'an integer' if kind == 'integer' else 'a half-integer'}"),
+                        _using(_near_ulps, arg, points, ulps, sign, nearest),
+                    ))
     if size > 1:
         for i in range(4):
             found.append(Structure(f"mixed lattice and plain entries {i + 1}",
@@ -372,6 +418,23 @@ def _near(arg: Arg, points: np.ndarray, offset: float, rng: np.random.Generator)
     # Each entry `offset` from a lattice point, chosen among those where that stays in the domain.
     inside = points[(points + offset >= arg.low) & (points + offset <= arg.high)]
     return rng.choice(inside, size=arg.shape) + offset
+
+
+def _near_ulps(arg: Arg, points: np.ndarray, ulps: int, sign: float, nearest: bool,
+               rng: np.random.Generator) -> np.ndarray:
+    # Each entry `ulps` floats above (sign 1) or below a lattice point, among the points where
+    # that stays in the domain; at 0, LATTICE_ULPS_AT_ZERO instead (its ulps are subnormal).
+    # `nearest`: at the point nearest 0, where the offset is smallest (an index 1 ulp from 2 is
+    # 4.4e-16 from it, more than machine epsilon; 1 ulp below 1 is 1.1e-16 from it).
+    moved = points.astype(np.float64)
+    for _ in range(ulps):
+        moved = np.nextafter(moved, sign * np.inf)
+    moved = np.where(points == 0, sign * LATTICE_ULPS_AT_ZERO[ulps], moved)
+    keep = (moved >= arg.low) & (moved <= arg.high)
+    inside, near = moved[keep], np.abs(points[keep])
+    if nearest:
+        inside = inside[near == near.min()]
+    return rng.choice(inside, size=arg.shape)
 
 
 def _cycle(arg: Arg, points: np.ndarray, i: int, rng: np.random.Generator) -> np.ndarray:
@@ -650,6 +713,12 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
                          f"{'first' if ahead else 'last'})")
                 extra.append(_structured(puzzle, rng, label,
                                          _using_values(_GUARD_TIES_MAKE[puzzle.guard], d, ahead, rng)))
+    together = _together(puzzle)
+    for m in TOGETHER_SCALES if together else ():
+        names = ", ".join(puzzle.args[k].name for k in together)
+        for n in range(TOGETHER_DRAWS):
+            label = f"{names} at {m:g} times the domain ({n + 1} of {TOGETHER_DRAWS})"
+            extra.append(_structured(puzzle, rng, label, _scaled_args(together, m)))
     extra += _from_jacobian(puzzle, rng)
     for draw in extra:
         # A structure no base could satisfy on this seed leaves a random draw in its place: every
@@ -686,6 +755,7 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
         for n in range(REGION_DRAWS):
             label = f"{names} at {m:g} times the domain{beyond} ({n + 1} of {REGION_DRAWS})"
             extra.append(_structured(puzzle, rng, label, _scaled(puzzle, m)))
+    extra += _corners(puzzle, rng)
     for k, a in enumerate(puzzle.args):
         for m in a.offsets:
             for n in range(REGION_DRAWS):
@@ -735,10 +805,73 @@ def _competing(k: int, members: tuple[int, ...], d: float, first: bool,
 
 
 def _scaled(puzzle: Puzzle, m: float) -> Callable[[list[np.ndarray]], None]:
+    return _scaled_args([k for k, a in enumerate(puzzle.args) if m in a.magnitudes], m)
+
+
+def _scaled_args(which: list[int], m: float) -> Callable[[list[np.ndarray]], None]:
     def apply(values: list[np.ndarray]) -> None:
-        for k, a in enumerate(puzzle.args):
-            if m in a.magnitudes:
-                values[k] = np.asarray(values[k], dtype=np.float64) * m
+        for k in which:
+            values[k] = np.asarray(values[k], dtype=np.float64) * m
+
+    return apply
+
+
+# Corners of the largest declared magnitude region: every entry this close to its edge (relative,
+# log-uniform), so that the scores of attention reach about 12.7 in magnitude at 3 times [-1, 1].
+# The last row of each argument stays as drawn: with every row at a corner, every row's softmax
+# saturates or sees equal keys, the Q block's largest entry falls to about 1e-11, and rounding
+# of 1e-16 in a right answer's P (V - f) (a difference of numbers near 1) exceeds the contract
+# relative to that scale (the reference answer failed on seed 7). One row of moderate scores
+# over distinct keys keeps the block's scale near 1.
+CORNER_INSET = (1e-4, 1e-2)
+# Row signs of the region's arguments at its corners, (the first argument's, every other's):
+# +1 every row positive, -1 every row negative, 0 rows alternating from +.
+CORNER_SIGNS = ((1, 1), (1, -1), (1, 0), (0, 1))
+
+
+def _together(puzzle: Puzzle) -> list[int]:
+    """The arguments scaled together by TOGETHER_SCALES: the plain ones of more than one entry
+    (alone that small, exact formulas such as cos(x + pi/2) lose their relative accuracy)."""
+    return [k for k, a in enumerate(puzzle.args) if _is_plain(a) and _size(a) > 1]
+
+
+def _corner_region(puzzle: Puzzle) -> tuple[list[int], float]:
+    """The arguments that declare magnitudes above 1, and the largest of them."""
+    region = [k for k, a in enumerate(puzzle.args) if any(m > 1 for m in a.magnitudes)]
+    return region, max((m for k in region for m in puzzle.args[k].magnitudes), default=1.0)
+
+
+def _corners(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
+    """Draws at the corners of the largest declared magnitude above 1: the region's arguments
+    with every entry but the last row's at the edge, in each of CORNER_SIGNS, the other
+    arguments random."""
+    region, m = _corner_region(puzzle)
+    if not region:
+        return []
+    names = ", ".join(puzzle.args[k].name for k in region)
+    what = {1: "positive", -1: "negative", 0: "rows alternating in sign"}
+    found: list[Draw | None] = []
+    for first, others in CORNER_SIGNS:
+        label = (f"{names} at the corners of {m:g} times the domain "
+                 f"({puzzle.args[region[0]].name} {what[first]}, the others {what[others]})")
+        found.append(_structured(puzzle, rng, label, _at_corner(puzzle, region, m, first, others, rng)))
+    return found
+
+
+def _at_corner(puzzle: Puzzle, region: list[int], m: float, first: int, others: int,
+               rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    def apply(values: list[np.ndarray]) -> None:
+        for n, k in enumerate(region):
+            a = puzzle.args[k]
+            pattern = first if n == 0 else others
+            rows = a.shape[0] if a.shape else 1
+            row_signs = np.where(np.arange(rows) % 2 == 0, 1.0, -1.0) if pattern == 0 else np.full(rows, float(pattern))
+            signs = np.broadcast_to(row_signs.reshape((rows,) + (1,) * (len(a.shape) - 1)), a.shape)
+            inset = np.exp(rng.uniform(np.log(CORNER_INSET[0]), np.log(CORNER_INSET[1]), size=a.shape))
+            corner = np.where(signs > 0, a.high, a.low) * m * (1 - inset)
+            if rows > 1:
+                corner[-1] = values[k][-1]  # see CORNER_INSET
+            values[k] = corner
 
     return apply
 

@@ -129,6 +129,14 @@ def draws_plan(puzzle: Puzzle) -> tuple[str, list[tuple[str, list[str]]]]:
               for k, _ in found.groups]
     extra += [f"`{a.name}` at {', '.join(f'{m:g}' for m in a.magnitudes)} times its domain" for a in puzzle.args
               if a.magnitudes]
+    together = _sampling._together(puzzle)
+    if together:
+        extra.append(", ".join(f"`{puzzle.args[k].name}`" for k in together) + " together at "
+                     + ", ".join(f"{m:g}" for m in _sampling.TOGETHER_SCALES) + " times the domain")
+    region, m = _sampling._corner_region(puzzle)
+    if region:
+        names = ", ".join(f"`{puzzle.args[k].name}`" for k in region)
+        extra.append(f"{names} at the corners of {m:g} times the domain")
     extra += [
         f"`{a.name}`'s entries close together far from 0 (a common offset of "
         + ", ".join(f"{m:g} to {_sampling.OFFSET_DECADE * m:g}" for m in a.offsets) + ")"
