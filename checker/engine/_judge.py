@@ -967,9 +967,12 @@ def _flip_draw(
     if len(puzzle.wrt) < 2 or not any(len(a.shape) == 1 and 2 <= a.shape[0] <= 16 for a in puzzle.wrt):
         return None
     kernels = [i for i, a in enumerate(puzzle.args) if a in puzzle.wrt and len(a.shape) == 1 and 2 <= a.shape[0] <= 16]
-    for d in order:  # the first draw whose kernels have distinct, nonzero taps decides: a flip shows on every such draw
+    # The first draw where every argument that may be the kernel has distinct, nonzero taps
+    # decides: a flip shows on every such draw. (With only some of them so, the kernel itself may
+    # hold zeros, and a flip of it is not recognised.)
+    for d in order:
         taps = [np.asarray(draws[d].values[i]) for i in kernels]
-        if not any(np.all(t) and np.unique(t).size == t.size for t in taps):
+        if not all(np.all(t) and np.unique(t).size == t.size for t in taps):
             continue
         for k, (want, got) in enumerate(zip(expected[d], answers[d])):
             if got.shape != want.shape:
