@@ -182,7 +182,7 @@ def _draw_part(what: str, arg: str | None) -> str:
     """One argument's share of a draw label as a noun phrase: "two zero entries in x"."""
     if what == "zero entry":
         what = "a zero entry"
-    elif what.startswith("within ") or re.match(r"[\d.e+-]+ (above|below) ", what):
+    elif what.startswith("within ") or re.match(r"[\d.e+-]+ (ulps? )?(above|below) ", what):
         what = "entries " + what  # "entries within 1e-05 of the low end", "entries 1e-14 above an integer"
     elif what.startswith("one-hot"):
         number = what[len("one-hot"):].strip()
