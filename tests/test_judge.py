@@ -275,7 +275,8 @@ def test_snapping_a_nearly_integer_index_is_named_not_an_off_by_one() -> None:
     assert verdict.kinds()[0] is Kind.NEAR_LATTICE and Kind.SHIFTED not in verdict.kinds()
     assert "off-by-one" not in verdict.message
     assert verdict.diagnoses[0].message.startswith(
-        "d f / d arr is wrong only where an index is within 1e-14 of an integer without being on it (here 4.4e-16 away), "
+        "d f / d arr is wrong only where an index is within 1e-14 of an integer without being on it "
+        "(here 4.4e-16 away), "
         "and right exactly on integers and farther from them: does your answer treat an index that is nearly an "
         "integer as an integer (a tolerance such as abs(x - round(x)) < eps, or np.isclose)"
     )

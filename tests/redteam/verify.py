@@ -272,8 +272,24 @@ def fd_evidence(p, args: tuple, expected: list) -> str:
         and onp.any(onp.asarray(v, dtype=float) * 2 == onp.round(onp.asarray(v, dtype=float) * 2))
         for a, v in zip(p.args, args) if a.static is None and not a.dtype.startswith("int")
     )
-    return ("defined (statement's value at an integer/half-integer index; fd differs)" if defined
-            else f"FD DIFFERS ({worst:.2g}): f may not be differentiable here")
+    # Within a few ulps of an integer or half-integer index (off it), f is as differentiable as
+    # anywhere between lattice points, but even the finest step crosses the jump.
+    beside = any(
+        a.edges and ("integer" in a.edges or "half-integer" in a.edges)
+        and onp.any(_ulps_off_lattice(onp.asarray(v, dtype=float)))
+        for a, v in zip(p.args, args) if a.static is None and not a.dtype.startswith("int")
+    )
+    if defined:
+        return "defined (statement's value at an integer/half-integer index; fd differs)"
+    if beside:
+        return "beside the lattice (an index a few ulps off an integer or half-integer; fd steps cross the jump)"
+    return f"FD DIFFERS ({worst:.2g}): f may not be differentiable here"
+
+
+def _ulps_off_lattice(v):
+    # Entries 1 to 64 ulps (and at 0, up to 1e-16) from the nearest multiple of 0.5, not on it.
+    off = onp.abs(v * 2 - onp.round(v * 2)) / 2
+    return (off > 0) & (off <= onp.maximum(64 * onp.spacing(onp.abs(v)), 1e-16))
 
 
 def _fd_worst(p, fn, dyn, nums, dirs, expected, h):
