@@ -155,7 +155,7 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
     started_nice = os.getpriority(os.PRIO_PROCESS, victim.pid)
     tag = f"{os.getpid()}_{abs(hash(configuration)) % 10**6}"
     values = {"@KIT@": str(REPO), "@SECRET@": SECRET, "@PORT@": str(listener.port), "@ABSTRACT@": listener.abstract,
-              "@VICTIM@": str(victim.pid), "@TAG@": tag, "@HOST_HOME@": str(home)}
+              "@VICTIM@": str(victim.pid), "@TAG@": tag, "@HOST_HOME@": str(home), "@HOP@": tag[-9:]}
     subs = root / "submissions"
     write_corpus(subs, values)
     out = root / "out"
@@ -177,6 +177,7 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
         victim.kill()
         victim.wait()
     return {"result": result, "out": out, "connections": listener.connections - before, "victim_alive": alive,
+            "hopping": _named(f"hop{tag[-9:]}"),
             "victim_reniced": nice != started_nice, "planted": _planted(tag),
             "bashrc": (home / ".bashrc").read_text(), "bashrc_changed": bashrc_changed(home / ".bashrc")}
 
@@ -195,6 +196,25 @@ def bashrc_changed(path: Path) -> list[str]:
             found.append("xattr user.jacpuzzles")
     except OSError:  # a file system without extended attributes
         pass
+    return found
+
+
+def _named(name: str) -> list[int]:
+    """Processes of that name still alive (killed here, so that a failure leaves none behind)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if Path(f"/proc/{entry}/comm").read_text().strip() != name:
+                continue
+            if Path(f"/proc/{entry}/stat").read_text().split(") ")[1].startswith("Z"):
+                continue
+        except (OSError, IndexError):
+            continue
+        found.append(int(entry))
+        try:
+            os.kill(int(entry), 9)
+        except OSError:
+            pass
     return found
 
 
@@ -265,6 +285,8 @@ def test_every_attack_is_refused_in_every_configuration(configuration: str, root
             cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
             assert cumsum["status"] == "pass", (configuration, case, cumsum)  # reaches_host_processes too: seccomp
         assert found["connections"] == 0, configuration
+        assert found["hopping"] == [], f"{configuration}: processes {found['hopping']} outlived their job"
+
         assert found["victim_alive"] and not found["victim_reniced"], configuration
         assert os.stat("/dev/null").st_mode & 0o7777 == 0o666, configuration  # tampers_stdin
         assert found["planted"] == [], configuration

@@ -166,6 +166,15 @@ def join(folders: dict[str, Path], pid: int) -> None:
         (folder / "cgroup.procs").write_text(str(pid))
 
 
+def seal(folders: dict[str, Path]) -> None:
+    """No process of the job's may start another from now on (`pids.max` 0, below what it
+    holds: the kernel then refuses every fork in the group), so killing what is left is final."""
+    try:
+        (folders["pids"] / "pids.max").write_text("0")
+    except OSError:
+        pass  # the group is gone, or this kernel refuses the value: killing still ends the tree
+
+
 def oom_recorded(folder: Path) -> bool:
     """Whether a job's memory limit made the kernel kill one of its processes (or stall it out
     of memory): `oom_kill` or `oom` of v2's `memory.events`; `oom_kill` and `under_oom` of v1's

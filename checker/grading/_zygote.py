@@ -70,6 +70,7 @@ PRELOAD = (
 # XLA options that halve compile times of the kit's small programs without changing results.
 WORKER_XLA_FLAGS = "--xla_cpu_use_fusion_emitters=false --xla_backend_optimization_level=0"
 _ORPHAN_SCAN = 0.5  # seconds between the zygote's looks for orphans to kill
+CLEARING = 20.0  # seconds a reaper spends killing what its job left, before the zygote takes over
 MEMORY_ALLOWANCE_MB = 768  # what a worker's tree uses beyond the zygote's shared pages (JAX's backend, compiling)
 _GROUPS: list[_cgroups.Groups] = []  # where this zygote's jobs get their groups, once probed
 
@@ -242,8 +243,7 @@ def _reaper(job: Job, pidns: bool, config: Config, confinement: Confinement,
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         prctl(PR_SET_CHILD_SUBREAPER, 1)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        if _GROUPS:
-            _join_groups(job.id, config, _GROUPS[0])
+        folders = _join_groups(job.id, config, _GROUPS[0]) if _GROUPS else None
         armed, arm = os.pipe()
         worker = os.fork()
         if worker == 0:
@@ -259,6 +259,8 @@ def _reaper(job: Job, pidns: bool, config: Config, confinement: Confinement,
             _send({"event": "armed", "id": job.id})
         os.close(armed)
         _, status = os.waitpid(worker, 0)
+        if folders is not None:
+            _cgroups.seal(folders)  # nothing the job left can start another process
         if pidns:
             _kill_namespace()
         else:
@@ -284,38 +286,65 @@ def _kill_namespace() -> None:
 
 
 def _kill_tree() -> None:
-    """SIGKILL every descendant: the children first; their orphans come back here, and so on."""
-    for _ in range(1000):
-        if not _kill_children(exclude=set()):
+    """SIGKILL every descendant and collect it. Each round kills the children there are now; a
+    killed process's orphans come back here (a subreaper) for the next round. Rounds follow each
+    other without a pause and read this process's own list of children, a few microseconds, so
+    a chain of processes that each fork and exit at once (red team, round 7) cannot outrun them:
+    a scan of all of /proc between rounds let such a chain live on for minutes. After
+    `CLEARING` seconds the zygote's own scans take over whatever is left."""
+    deadline = time.monotonic() + CLEARING
+    while time.monotonic() < deadline:
+        _collect()
+        children = _children()
+        if not children:
             break
-        time.sleep(0.005)
-    while True:
-        try:
-            if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                break
-        except ChildProcessError:
-            break
+        for pid in children:
+            _kill(pid)
+    _collect()
 
 
 def _kill_children(exclude: set[int]) -> bool:
     """SIGKILL this process's children (but `exclude`) and collect them; False when there were none."""
-    me = str(os.getpid())
-    found = False
+    found = [pid for pid in _children() if pid not in exclude]
+    for pid in found:
+        _kill(pid)
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+    return bool(found)
+
+
+def _children() -> list[int]:
+    """This process's children, dead or alive but not yet collected. It has one thread (forked
+    from one), whose list the kernel keeps where `CONFIG_PROC_CHILDREN` is on; else a scan of
+    /proc for the processes whose parent it is."""
+    me = os.getpid()
+    try:
+        return [int(pid) for pid in Path(f"/proc/{me}/task/{me}/children").read_text().split()]
+    except OSError:
+        pass
+    found = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) in exclude:
+        if not entry.isdigit():
             continue
         try:
             stat = Path(f"/proc/{entry}/stat").read_text()
         except OSError:
             continue
-        if stat[stat.rindex(")") + 2 :].split()[1] == me:  # field 4, after the command's name
-            found = True
-            _kill(int(entry))
-            try:
-                os.waitpid(int(entry), os.WNOHANG)
-            except ChildProcessError:
-                pass
+        if stat[stat.rindex(")") + 2 :].split()[1] == str(me):  # field 4, after the command's name
+            found.append(int(entry))
     return found
+
+
+def _collect() -> None:
+    """Collect every child that has ended, without waiting for the others."""
+    while True:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                return
+        except ChildProcessError:
+            return
 
 
 def _kill(pid: int) -> None:
