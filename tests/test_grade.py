@@ -431,3 +431,39 @@ def test_summary_and_feedback_counts_agree_with_their_nouns() -> None:
     }
     assert "1 of 1 submission graded; 0 ungradable." in summary_markdown(one)
     assert "1 of 2 submissions graded" in summary_markdown({**one, "submissions": 2})
+
+
+@pytest.mark.slow
+def test_a_worker_killed_from_outside_is_graded_again_not_given_0(tmp_path: Path) -> None:
+    """In a container, the kernel's memory killer takes whichever worker is largest when a
+    classmate's processes fill the container (red team, round 7): a right answer whose worker is
+    SIGKILLed by none of the grader's limits is run once more in a fresh worker. The test is that
+    killer here: it SIGKILLs the first worker that names itself, once."""
+    subs = tmp_path / "subs"
+    right = _solved(subs / "right")
+    name = f"outkill{os.getpid() % 10**6}"
+    reference = (SOLUTIONS / "autodiff" / "cumsum.py").read_text()
+    _answer(right, "cumsum", "import ctypes\nimport time\n\n"
+                             f"ctypes.CDLL(None).prctl(15, b'{name}', 0, 0, 0)  # PR_SET_NAME\ntime.sleep(3)\n"
+                             + reference)
+    grader = subprocess.Popen(
+        [sys.executable, "-m", "checker", "grade", str(subs), "--out", str(tmp_path / "out"), "--timeout", "10",
+         "--jobs", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+        stdin=subprocess.DEVNULL, env={**os.environ, "COLUMNS": "200"},
+    )
+    killed = []
+    deadline = time.monotonic() + 200
+    while not killed and grader.poll() is None and time.monotonic() < deadline:
+        for entry in os.listdir("/proc"):
+            try:
+                if Path(f"/proc/{entry}/comm").read_text().strip() == name:
+                    os.kill(int(entry), signal.SIGKILL)
+                    killed.append(int(entry))
+                    break
+            except (OSError, ValueError):
+                continue
+        time.sleep(0.05)
+    stdout, stderr = grader.communicate(timeout=300)
+    assert killed, "the answer's worker was never seen"
+    doc = json.loads((tmp_path / "out" / "right.json").read_text())
+    assert doc["score"] == FULL, (doc["results"], stderr[-2000:])

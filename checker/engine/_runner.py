@@ -81,8 +81,11 @@ def _guarded() -> Iterator[None]:
     raises instead of ending the process, and Ctrl-C is told apart from a KeyboardInterrupt the
     code raises itself."""
     real_exit = os._exit
+    owner = os.getpid()
 
     def fake_exit(status: int = 0) -> None:
+        if os.getpid() != owner:  # a process the learner's code forked: it ends as it asked
+            real_exit(status)
         raise _Exited(status)
 
     # Before the snapshot, so that the guards' stand-ins for `jax.jacfwd` etc. stay in place,
@@ -108,6 +111,8 @@ def _guarded() -> Iterator[None]:
         with _integrity.armed():
             yield
     finally:
+        if os.getpid() != owner:  # a process the learner's code forked, on its way out of that
+            real_exit(70)  # code: it never goes on as the checker
         os._exit = real_exit
         _restore(saved)
         if previous is not None:

@@ -312,6 +312,7 @@ class Pool:
         # puzzle traced, each run, the batch), each granted once whatever attempt reaches it.
         granted: set[str] = set()
         allowance = (2 * len(items) + 1 if budgets is None else budgets) * self.limits.puzzle_budget()
+        retried: set[int] = set()  # puzzles (-1: the worker's start) run again after a kill from outside
         while len(runs) < len(items):
             remaining = [i for i in range(len(items)) if i not in runs]
             jobdir = home / f"attempt-{attempt}"
@@ -334,10 +335,12 @@ class Pool:
             unfinished = [i for i in remaining if i not in runs]
             if not unfinished:
                 break
-            if not ended.ready:
+            if not ended.ready and not self._again(ended, -1, retried):
                 raise WorkerFailure(f"the grading worker failed before running any answer ({_how(ended)}): "
                                     f"{ended.stderr.strip()[-500:]}")
             attempt += 1
+            if not ended.ready:
+                continue
             on = ended.current.partition(" ")[2]
             claimed = int(on) if on.isdigit() and int(on) in unfinished else None
             if batch and claimed is None:
@@ -347,12 +350,28 @@ class Pool:
             # none of them (the file is the worker's to rewrite) blames the first: every attempt
             # settles a puzzle, and a submission can never keep the grader retrying.
             culprit = unfinished[0] if claimed is None else claimed
+            if allowance > 0 and self._again(ended, culprit, retried):
+                continue
             runs[culprit] = Run(problem=_died(items[culprit][1], ended, self.limits))
             self.last_words = _last_line(ended.stderr)
             if allowance <= 0:  # the submission's time is spent: what is left ran out of it too
                 for i in [i for i in unfinished if i not in runs]:
                     runs[i] = Run(problem=_died(items[i][1], ended, self.limits))
         return [runs[i] for i in range(len(items))]
+
+    def _again(self, ended: _Ended, stage: int, retried: set[int]) -> bool:
+        """Whether to run a stage of a submission (a puzzle's index, -1 the worker's start) once
+        more, in a fresh worker: the first time its worker was SIGKILLed by none of the
+        grader's own limits (no time limit, no memory group's). In a container, the kernel's
+        memory killer takes whichever worker is largest when the container runs short, and a
+        classmate's processes can make it run short (red team, round 7); an answer that kills
+        itself is only graded twice."""
+        if ended.returncode != -signal.SIGKILL or ended.timed_out or ended.oom or self._stopped.is_set():
+            return False
+        if stage in retried:
+            return False
+        retried.add(stage)
+        return True
 
     def _drive(self, job: Job, jobdir: Path, stages: set[str], granted: set[str] | None = None,
                allowance: float = float("inf")) -> _Ended:

@@ -39,20 +39,24 @@ CURRENT = "current"  # what the worker is on: "trace N" or "run N" (puzzle N), o
 BATCH = "batch"
 FILE_CAP = 256 * 1024 * 1024  # bytes any one file the worker (or an answer) may write
 WORKER_FILES = 1024  # descriptors a worker may hold (RLIMIT_NOFILE)
+WORKER_NICENESS = 10  # how much lower than the grader's a worker's scheduling priority is
 # Faster XLA compilation for the kit's small programs; tried first, dropped if this jaxlib lacks it.
 BATCH_OPTIONS: dict[str, Any] = {"xla_cpu_use_fusion_emitters": False}
 
 
 def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tuple[Draw, ...]], arm: int,
-         pidns: bool) -> None:
+         pidns: bool, sealed: bool) -> None:
     """Run the job's answers; never returns (exit status 0 once every result is written).
 
     `arm`: the pipe to the reaper (one byte, "ready"); `pidns`: the reaper is the first process
-    of a pid namespace of the job's own."""
+    of a pid namespace of the job's own; `sealed`: the job has a process group the reaper can
+    seal (`_cgroups.seal`)."""
     jobdir = Path(job.jobdir)
     try:
         os.setsid()
         _isolate(job, config, confinement, jobdir, arm, pidns)
+        if not (pidns or sealed):
+            _below_the_grader()
         os.chdir(job.root)
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # after the uid change, which clears it
         if os.getppid() == 1 and not pidns:
@@ -102,6 +106,18 @@ def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, a
     if confinement.landlock is not None:
         _confine.landlock_self(confinement.landlock, jobdir, job.root, private=job.enclose,
                                own_proc=job.enclose and pidns)
+
+
+def _below_the_grader() -> None:
+    """Run at a lower priority than the grader, its zygote and the reapers, for good
+    (`RLIMIT_NICE` 0: no way back up without a capability), where the reaper ends the job's
+    processes one by one (no pid namespace to end at once, no control group to seal): a job's
+    processes that keep the cores busy while they fork (red team, round 7) cannot starve it."""
+    resource.setrlimit(resource.RLIMIT_NICE, (0, 0))
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:
+        pass  # already as low as a process goes
 
 
 def _first_to_go() -> None:

@@ -248,7 +248,7 @@ def _reaper(job: Job, pidns: bool, config: Config, confinement: Confinement,
         worker = os.fork()
         if worker == 0:
             os.close(armed)
-            _worker.work(job, config, confinement, draws, arm, pidns)  # never returns
+            _worker.work(job, config, confinement, draws, arm, pidns, folders is not None)  # never returns
         os.close(arm)
         # In a pid namespace the worker's pid means nothing outside it: the grader kills this
         # process instead, the namespace's first, which takes every other one with it.
