@@ -30,6 +30,7 @@ from checker.grading._linux import (
     CLONE_NEWPID,
     CLONE_NEWUSER,
     CLONE_NEWUTS,
+    CLONE_THREAD,
     MNT_DETACH,
     MS_BIND,
     MS_NODEV,
@@ -218,8 +219,12 @@ def seccomp_available() -> str:
         return f"no libseccomp ({exc}): install libseccomp2"
     return ""
 
-def refuse_escape_calls() -> None:
-    """A seccomp filter for this process and all it starts. No new namespace (`unshare` and
+def refuse_escape_calls(processes: bool = True) -> None:
+    """A seccomp filter for this process and all it starts. With `processes` False (a job with
+    no process limit of its own: no control group, no uid of its own), no new process either:
+    `fork`, `vfork` and a `clone` that makes no thread fail with EPERM, so that a fork bomb
+    cannot fill the machine's (or the container's) process table for its classmates, nor a
+    chain of processes outlive the job; threads are still made (JAX's own). No new namespace (`unshare` and
     `setns` fail with EPERM, `clone` with CLONE_NEWUSER too; `clone3`, whose flags a filter cannot read,
     fails with ENOSYS, and the C library falls back to `clone`): in a user namespace of its own
     a worker would hold every capability over a network namespace of its own, its loopback up,
@@ -237,6 +242,13 @@ def refuse_escape_calls() -> None:
     rules = seccomp.SyscallFilter(seccomp.ALLOW)
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+    if not processes:
+        rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_THREAD, 0))
+        for call in ("fork", "vfork"):
+            try:
+                rules.add_rule(seccomp.ERRNO(errno.EPERM), call)
+            except (RuntimeError, ValueError, OSError):  # an architecture without them (arm64): clone only
+                pass
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "socket")
     # Limits and priorities of other processes: as the grader's own user, prlimit(RLIMIT_CPU) of
     # the grader or a classmate's worker would kill it (Landlock does not cover these calls).

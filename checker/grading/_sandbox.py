@@ -211,6 +211,8 @@ class Pool:
             held.append(f"a memory limit over its whole tree and a process limit ({self._cgroup})")
         else:
             held.append("a memory limit per process")
+            if self.filtered and not self.unprivileged:
+                held.append("no process but its own and its threads (seccomp: no process limit here)")
         held.append("the grader and its zygote non-dumpable" if self.undumpable else "the grader dumpable")
         missing = [f"{what} ({self.missing[key]})" for key, what in
                    (("namespaces", "no namespaces"), ("landlock", "no Landlock"), ("seccomp", "no seccomp filter"),

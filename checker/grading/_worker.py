@@ -54,7 +54,7 @@ def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tu
     jobdir = Path(job.jobdir)
     try:
         os.setsid()
-        _isolate(job, config, confinement, jobdir, arm, pidns)
+        _isolate(job, config, confinement, jobdir, arm, pidns, sealed)
         if not (pidns or sealed):
             _below_the_grader()
         os.chdir(job.root)
@@ -69,9 +69,12 @@ def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tu
     os._exit(0)  # no interpreter shutdown: threads an answer left behind can't hold it up
 
 
-def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, arm: int, pidns: bool) -> None:
+def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, arm: int, pidns: bool,
+             sealed: bool) -> None:
     """Descriptors, limits, namespaces of its own (as root, or in the zygote's user namespace),
-    the seccomp filter, (as root) an unprivileged uid, no capability, and Landlock."""
+    the seccomp filter, (as root) an unprivileged uid, no capability, and Landlock. Where the
+    job has no process limit (`sealed`: a control group; or a uid of its own), the filter also
+    refuses every new process."""
     # stdin an empty pipe, stdout a file of the job's: never the host's /dev/null, whose mode and
     # times a worker running as root (its owner) could change through its descriptor.
     empty, closed = os.pipe()
@@ -90,7 +93,7 @@ def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, a
     if job.enclose:
         _confine.enclose(config, confinement.view or _confine.plan_view(config), job.home)
     if confinement.seccomp:
-        _confine.refuse_escape_calls()
+        _confine.refuse_escape_calls(processes=sealed or job.uid is not None)
     # In namespaces of its own (as root, or in the zygote's user namespace) it holds every
     # capability until here: none is kept that could undo the namespaces, the filter or Landlock.
     _confine.lock_secure_bits()  # no exec as uid 0 gains any back (needs CAP_SETPCAP too)
