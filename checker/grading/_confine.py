@@ -224,16 +224,18 @@ def refuse_escape_calls(processes: bool = True) -> None:
     no process limit of its own: no control group, no uid of its own), no new process either:
     `fork`, `vfork` and a `clone` that makes no thread fail with EPERM, so that a fork bomb
     cannot fill the machine's (or the container's) process table for its classmates, nor a
-    chain of processes outlive the job; threads are still made (JAX's own). No new namespace (`unshare` and
-    `setns` fail with EPERM, `clone` with CLONE_NEWUSER too; `clone3`, whose flags a filter cannot read,
-    fails with ENOSYS, and the C library falls back to `clone`): in a user namespace of its own
-    a worker would hold every capability over a network namespace of its own, its loopback up,
-    socket buffers that cgroup v1 does not charge to the job. No socket of any family: no TCP
-    or UDP to the grader's machine or beyond, no netlink (whose queued replies cgroup v1 does
-    not charge either), no unix socket to a service of the host (Landlock does not cover
-    connecting to a named one); `socketpair` stays. No `prlimit`, `setpriority` or `ioprio_set`
-    of another process, none of `OWN_PROCESS_CALLS` on a pid but 0 or its own (a thread's own id
-    is refused too: XLA does not set its threads' affinity). And none of `REFUSED_CALLS`, nor a
+    chain of processes outlive the job; threads are still made (JAX's own). No new namespace
+    (`unshare` and `setns` fail with EPERM, `clone` with CLONE_NEWUSER too; `clone3`, whose flags
+    a filter cannot read, fails with ENOSYS, and the C library falls back to `clone`): in a user
+    namespace of its own a worker would hold every capability over a network namespace of its
+    own, its loopback up, socket buffers that cgroup v1 does not charge to the job. No socket of
+    any family: no TCP or UDP to the grader's machine or beyond, no netlink (whose queued replies
+    cgroup v1 does not charge either), no unix socket to a service of the host (Landlock does not
+    cover connecting to a named one), and no `socketpair` (the buffers of its queued bytes are
+    kernel memory no per-process limit counts: 3 GB held by one worker, red team, round 8). No
+    `prlimit`, `setpriority` or `ioprio_set` of another process, none of `OWN_PROCESS_CALLS` on a
+    pid but 0 or its own (a thread's own id is refused too: XLA does not set its threads'
+    affinity). And none of `REFUSED_CALLS`, nor a
     call newer than the filter knows (`UNKNOWN_CALLS`, ENOSYS)."""
     import errno
 
@@ -250,6 +252,7 @@ def refuse_escape_calls(processes: bool = True) -> None:
             except (RuntimeError, ValueError, OSError):  # an architecture without them (arm64): clone only
                 pass
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "socket")
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "socketpair")
     # Limits and priorities of other processes: as the grader's own user, prlimit(RLIMIT_CPU) of
     # the grader or a classmate's worker would kill it (Landlock does not cover these calls).
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "prlimit64", seccomp.Arg(0, seccomp.NE, 0))
@@ -304,6 +307,13 @@ def refuse_escape_calls_and_prove_it() -> None:
         except PermissionError:
             continue
         raise OSError(f"the seccomp filter was loaded, yet a socket of family {family} opened")
+    try:
+        for end in socket.socketpair():
+            end.close()
+    except PermissionError:
+        pass
+    else:
+        raise OSError("the seccomp filter was loaded, yet socketpair() made a pair")
     import resource
 
     try:  # the zygote is of the same user: only the filter refuses this

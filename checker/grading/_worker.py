@@ -54,14 +54,14 @@ def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tu
     jobdir = Path(job.jobdir)
     try:
         os.setsid()
-        _isolate(job, config, confinement, jobdir, arm, pidns, sealed)
+        status = _isolate(job, config, confinement, jobdir, arm, pidns, sealed)
         if not (pidns or sealed):
             _below_the_grader()
         os.chdir(job.root)
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # after the uid change, which clears it
         if os.getppid() == 1 and not pidns:
             os._exit(1)
-        _run_job(job, config, draws, jobdir)
+        _run_job(job, config, draws, jobdir, status)
     except BaseException:  # noqa: BLE001 - the kit's own failure, for the grader to report
         traceback.print_exc()
         sys.stderr.flush()
@@ -70,11 +70,13 @@ def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tu
 
 
 def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, arm: int, pidns: bool,
-             sealed: bool) -> None:
+             sealed: bool) -> int:
     """Descriptors, limits, namespaces of its own (as root, or in the zygote's user namespace),
     the seccomp filter, (as root) an unprivileged uid, no capability, and Landlock. Where the
     job has no process limit (`sealed`: a control group; or a uid of its own), the filter also
-    refuses every new process."""
+    refuses every new process. Returns a descriptor of its own /proc status, opened before
+    Landlock: Landlock knows /proc/<pid> by the inode it saw, which the kernel drops under memory
+    pressure and makes anew, so a later open can be refused (red team, round 8)."""
     # stdin an empty pipe, stdout a file of the job's: never the host's /dev/null, whose mode and
     # times a worker running as root (its owner) could change through its descriptor.
     empty, closed = os.pipe()
@@ -106,9 +108,11 @@ def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, a
     _linux.drop_capabilities()
     prctl(PR_SET_DUMPABLE, 0)  # again: a uid change resets it to fs.suid_dumpable
     _private_home(jobdir)
+    status = os.open("/proc/self/status", os.O_RDONLY | os.O_CLOEXEC)
     if confinement.landlock is not None:
         _confine.landlock_self(confinement.landlock, jobdir, job.root, private=job.enclose,
                                own_proc=job.enclose and pidns)
+    return status
 
 
 def _below_the_grader() -> None:
@@ -156,7 +160,7 @@ def _max_fd() -> int:
     return soft if 0 < soft < 1 << 20 else 4096
 
 
-def _run_job(job: Job, config: Config, draws: dict[str, tuple[Draw, ...]], jobdir: Path) -> None:
+def _run_job(job: Job, config: Config, draws: dict[str, tuple[Draw, ...]], jobdir: Path, status: int) -> None:
     import jax.numpy as jnp
 
     from checker.engine import _integrity, _numerics, _runner
@@ -166,7 +170,7 @@ def _run_job(job: Job, config: Config, draws: dict[str, tuple[Draw, ...]], jobdi
     items = [(i, name, path) for i, (name, path) in zip(job.indices, job.puzzles)]
     with _numerics.pinned():
         jnp.zeros(1).block_until_ready()  # the backend and its threads exist before the limit
-        _limit_memory(memory_mb)
+        _limit_memory(memory_mb, status)
         _integrity.install_guards()
         sys.meta_path.append(_Missing())
         (jobdir / READY).write_text("")
@@ -297,7 +301,7 @@ def load_draws(config: Config) -> dict[str, tuple[Draw, ...]]:
     return found
 
 
-def _limit_memory(megabytes: int) -> None:
+def _limit_memory(megabytes: int, status: int) -> None:
     """Cap the address space at what JAX already holds plus `megabytes` for student code.
 
     JAX maps well over a gigabyte of address space before any answer runs, so the limit is set
@@ -305,14 +309,15 @@ def _limit_memory(megabytes: int) -> None:
     """
     if megabytes <= 0:
         return
-    held = _address_space()
+    held = _address_space(status)
     limit = held + megabytes * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _address_space() -> int:
-    """Bytes of address space this process maps now (VmSize)."""
-    for line in Path("/proc/self/status").read_text().splitlines():
+def _address_space(status: int) -> int:
+    """Bytes of address space this process maps now (VmSize), from its /proc status (`status`, a
+    descriptor: each read from offset 0 is the status as it is now)."""
+    for line in os.pread(status, 1 << 16, 0).decode().splitlines():
         if line.startswith("VmSize:"):
             return int(line.split()[1]) * 1024
     return 0

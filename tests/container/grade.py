@@ -106,7 +106,7 @@ def _grade(root: Path, listener: _Listener) -> dict[str, object]:
             continue
         doc = json.loads(path.read_text())
         entries[path.stem] = {"score": doc["score"], "max_score": doc["max_score"],
-                              "results": {r["puzzle"]: {"status": r["status"],
+                              "results": {r["puzzle"]: {"status": r["status"], "message": r.get("message", "")[:300],
                                                         "output": r.get("output", "")[:300]} for r in doc["results"]}}
     secret_in = [str(p) for p in out.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]
     lines = result.stderr.splitlines()
