@@ -863,8 +863,21 @@ CORNER_INSET = (1e-4, 1e-2)
 # Row signs of the region's arguments at its corners, (the first argument's, every other's):
 # +1 every row positive, -1 every row negative, 0 rows alternating from +.
 CORNER_SIGNS = ((1, 1), (1, -1), (1, 0), (0, 1))
-
-
+# Corners with every row of the region's arguments set, the last included: per argument, each
+# entry at the high edge (+1), the low edge (-1) or the middle of the domain (0), drawn where the
+# arguments have these shapes. q rows (+,+), (+,+), (-,-) against k rows (-,-), (0,0), (+,+):
+# row 0's score against key 0 is -12.7, the most negative the region allows, so under a causal
+# mask row 0's masked weights are e^(c + 12.7) for a finite mask constant c (6e-17 at c = -50)
+# where -inf gives exactly 0. Every row's softmax is saturated by a gap of 12.7 to its one
+# runner-up (the next is 25.4 down), masked or not, so the Q and K blocks' largest entries are
+# about 1e-5 and an entry of 1e-16 there exceeds the contract. The other arguments (v) are spread
+# apart (`_spread`), so no entry is small by a chance cancellation of two values: there a right
+# answer's rounding of 1e-16 in V - f would exceed the contract too (it did, on 0.1% of draws
+# with v uniform; spread, the reference answer stays below 0.003 of it and a mask constant of -50
+# is above 14 times it, on 3000 draws of either mask).
+CORNER_PATTERNS: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = (
+    (((1, 1), (1, 1), (-1, -1)), ((-1, -1), (0, 0), (1, 1))),
+)
 def _together(puzzle: Puzzle) -> list[int]:
     """The arguments scaled together by TOGETHER_SCALES: the plain ones of more than one entry
     (alone that small, exact formulas such as cos(x + pi/2) lose their relative accuracy)."""
@@ -891,7 +904,43 @@ def _corners(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
         label = (f"{names} at the corners of {m:g} times the domain "
                  f"({puzzle.args[region[0]].name} {what[first]}, the others {what[others]})")
         found.append(_structured(puzzle, rng, label, _at_corner(puzzle, region, m, first, others, rng)))
+    signs = {1: "+", -1: "-", 0: "0"}
+    for pattern in CORNER_PATTERNS:
+        if len(pattern) != len(region) or any(np.shape(p) != puzzle.args[k].shape for k, p in zip(region, pattern)):
+            continue
+        rows = "; ".join(f"{puzzle.args[k].name} rows " + ", ".join(f"({','.join(signs[e] for e in row)})" for row in p)
+                         for k, p in zip(region, pattern))
+        label = f"{names} at the corners of {m:g} times the domain, every row ({rows}), the others spread apart"
+        found.append(_structured(puzzle, rng, label, _at_corner_pattern(puzzle, region, m, pattern, rng)))
     return found
+
+
+def _at_corner_pattern(puzzle: Puzzle, region: list[int], m: float, pattern: tuple[tuple[tuple[int, ...], ...], ...],
+                       rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    # The region's arguments at the edges (or the middle) `pattern` names, the other plain floating
+    # arguments spread apart (CORNER_PATTERNS).
+    def apply(values: list[np.ndarray]) -> None:
+        for k, a in enumerate(puzzle.args):
+            if k in region:
+                where = np.asarray(pattern[region.index(k)], dtype=np.float64)
+                inset = np.exp(rng.uniform(np.log(CORNER_INSET[0]), np.log(CORNER_INSET[1]), size=a.shape))
+                wobble = (a.high - a.low) / 2 * CORNER_INSET[1] * rng.uniform(-1, 1, size=a.shape)
+                edge = np.where(where > 0, a.high, a.low) * (1 - inset)
+                values[k] = m * np.where(where == 0, (a.low + a.high) / 2 + wobble, edge)
+            elif a.differentiable and a.static is None and a.sampler == "uniform" and a.shape:
+                values[k] = _spread(a, rng)
+
+    return apply
+
+
+def _spread(arg: Arg, rng: np.random.Generator) -> np.ndarray:
+    """Along the first axis, the entries of each column one in each of as many equal slices of
+    the domain, in the middle half of it (in shuffled order): any two at least a sixth of the
+    domain apart for three rows."""
+    rows = arg.shape[0]
+    strata = rng.permuted(np.broadcast_to(np.arange(rows).reshape((rows,) + (1,) * (len(arg.shape) - 1)), arg.shape),
+                          axis=0)
+    return arg.low + (arg.high - arg.low) / rows * (strata + rng.uniform(0.25, 0.75, size=arg.shape))
 
 
 def _at_corner(puzzle: Puzzle, region: list[int], m: float, first: int, others: int,
