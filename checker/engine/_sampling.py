@@ -74,6 +74,9 @@ KINK_DISTANCES = (float(np.finfo(np.float64).tiny), 1e-306, 1e-300, 1e-100, 1e-1
 GUARD_TIES = (1.05e-6, 1.5e-6, 2e-6, 3e-6, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2)
 # How close two entries are put where f has a kink at ties (sort), relative: down to a few ulps.
 TIE_DISTANCES = (1e-15, 1e-12, 1e-9, 1e-7, 1e-5, 1e-3)
+# And in ulps of the winner: 1 ulp apart, two floats no tolerance of machine epsilon (or 4 of
+# them, or numpy's isclose at 1e-15) tells apart, which every comparison does.
+TIE_ULP_COUNTS = (1, 4)
 # Exactly on a kink is never drawn; this close is (float64's smallest normal: closer is a
 # subnormal, which XLA flushes to the kink itself).
 STRUCTURE_GAP = float(np.finfo(np.float64).tiny)
@@ -82,7 +85,7 @@ STRUCTURE_GAP = float(np.finfo(np.float64).tiny)
 # max pool compare entries and never subtract them, so 3e-308 and 2.5e-308 (5e-309 apart, a
 # subnormal difference) are told apart by every comparison, while two subnormals, or a subnormal
 # and 0, are the same number to XLA: a tie, where no finite step resolves f.
-TIE_ULPS = 2
+TIE_ULPS = 1
 # Near-ties at the bottom of float64 (sort, max pool), as (magnitude of the larger entry,
 # relative gap): just above the smallest normal with a gap below it (a tie-breaking jitter of
 # finfo.tiny * i reorders them), and at 1e-300 with a gap below 1e-300 (a jitter of 1e-300 * i).
@@ -723,8 +726,8 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
             extra.append(_structured(puzzle, rng, label, _both(_set(a, first, rng), _set(b, second, rng))))
     for c in _coincidences(puzzle, rng):
         extra.append(_structured(puzzle, rng, _coincidence_label(puzzle, c, rng), _coinciding(puzzle, c, rng)))
-    for what, make in _GUARD_TIES_MAKE[puzzle.guard] if puzzle.guard is not None else ():
-        for d in GUARD_TIES:
+    for what, make, distances in _GUARD_TIES_MAKE[puzzle.guard] if puzzle.guard is not None else ():
+        for d in distances:
             for ahead in (True, False):  # the runner-up before the winner in index order, then after
                 label = f"a near-tie of {what} ({d:g} apart, runner-up {'first' if ahead else 'last'})"
                 extra.append(_structured(puzzle, rng, label, _using_values(make, d, ahead, rng)))
@@ -760,6 +763,12 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
             for first in (True, False):
                 label = f"a near-tie in one window of {name} ({d:g} apart, runner-up {'first' if first else 'last'})"
                 extra.append(_structured(puzzle, rng, label, _competing(k, members, d, first, rng)))
+        for n, ulps in enumerate(TIE_ULP_COUNTS):
+            members = groups[n % len(groups)]
+            for first in (True, False):
+                label = (f"a near-tie in one window of {name} ({_ulps(ulps)} apart, runner-up "
+                         f"{'first' if first else 'last'})")
+                extra.append(_structured(puzzle, rng, label, _competing(k, members, 0.0, first, rng, ulps)))
         for n, (m, d) in enumerate(BOTTOM_TIES):
             members = groups[n % len(groups)]
             for first in (True, False):
@@ -803,15 +812,16 @@ def _offset(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
 
 
 def _competing(k: int, members: tuple[int, ...], d: float, first: bool,
-               rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+               rng: np.random.Generator, ulps: int = 0) -> Callable[[list[np.ndarray]], None]:
     """Two entries of one group (who competes for one output) made its largest, `d` apart
-    (relative), the runner-up before the winner in index order or after it."""
+    (relative), or `ulps` ulps of the winner apart, the runner-up before the winner in index
+    order or after it."""
 
     def apply(values: list[np.ndarray]) -> None:
         flat = np.array(values[k], dtype=np.float64).reshape(-1)
         p, q = sorted(int(i) for i in rng.choice(members, size=2, replace=False))
         top = float(np.max(flat))
-        gap = d * max(abs(top), 1e-300)
+        gap = ulps * float(np.spacing(abs(top))) if ulps else d * max(abs(top), 1e-300)
         # Every other entry shifted (not clipped: no new ties) below the pair, so the near-tie is
         # the contest for the max of whatever window holds both, even where the group found on
         # the lines misses a member of the window.
@@ -1016,6 +1026,29 @@ def _nearest_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random
     values[0] = v
 
 
+# asymmetrical_vectored_lookup's values all this close to their row's target (log-uniform, either
+# side), the targets this far from 0 (either sign): squared distances of 1e-18 to 1e-14, whose
+# differences are below the rounding of a formula that works on v and the target apart
+# (v**2 - 2 v t + t**2, float32 copies), while the guard, relative to the draw's largest
+# squared distance, still holds.
+CLOSE_SPREAD = (1e-9, 1e-7)
+CLOSE_TARGETS = (0.5, 0.9)
+CLOSE_TIES = (1.05e-6, 1e-4, 1e-2)  # the GUARD_TIES drawn there
+
+
+def _close_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.Generator) -> None:
+    # Every value of each row within CLOSE_SPREAD of the row's target, far from 0 (g is what puts
+    # the target there, so it is as small), then the two nearest d apart as `_nearest_tie` puts them.
+    v, k, g = (np.array(a, dtype=np.float64) for a in values[:3])
+    for b in range(len(v)):
+        target = float(rng.choice([-1.0, 1.0])) * rng.uniform(*CLOSE_TARGETS)
+        spread = np.exp(rng.uniform(np.log(CLOSE_SPREAD[0]), np.log(CLOSE_SPREAD[1]), size=v.shape[1]))
+        v[b] = target + rng.choice([-1.0, 1.0], size=v.shape[1]) * spread
+        g[b] = v[b, int(np.argmax(k[b]))] - target
+    values[0], values[2] = v, g
+    _nearest_tie(values, d, first, rng)
+
+
 def _argmax_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.Generator) -> None:
     # asymmetrical_vectored_lookup: per row, k's two largest weights d apart (absolute, as
     # `_domain.asymmetric` measures them), the runner-up before the winner in index order or
@@ -1044,8 +1077,11 @@ def _argmax_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.
 
 # Per guard, the near-ties drawn at each of GUARD_TIES: (what is tied, how).
 _GUARD_TIES_MAKE = {
-    "unique_max": (("the max's winner and runner-up", _max_tie),),
-    "asymmetric": (("the two values nearest the target", _nearest_tie), ("the two largest weights of k", _argmax_tie)),
+    "unique_max": (("the max's winner and runner-up", _max_tie, GUARD_TIES),),
+    "asymmetric": (("the two values nearest the target", _nearest_tie, GUARD_TIES),
+                   ("the two largest weights of k", _argmax_tie, GUARD_TIES),
+                   ("the two values nearest the target, every value within 1e-7 of it, far from 0", _close_tie,
+                    CLOSE_TIES)),
 }
 
 
