@@ -16,7 +16,7 @@ import numpy as np
 
 # Relative: how clearly a max or an argmin must win. Float64 tells values 1e-6 apart with ten
 # orders of magnitude to spare, so a rounding error never hands the max (and the whole gradient)
-# to the runner-up; and the checker's near-ties of a guarded max start at 3e-6
+# to the runner-up; and the checker's near-ties of a guarded max start at 1.05e-6
 # (`_sampling.GUARD_TIES`), just outside it.
 GUARD_GAP = 1e-6
 

@@ -68,13 +68,28 @@ LATTICE_ULPS_AT_ZERO = {1: 1e-300, 4: 1e-17}
 # Down to float64's smallest normal (2.2e-308): subnormals are flushed to 0 by XLA.
 KINK_DISTANCES = (float(np.finfo(np.float64).tiny), 1e-306, 1e-300, 1e-100, 1e-15, 1e-12, 1e-9, 1e-7, 1e-6, 1e-5,
                   1e-4, 1e-3)
-# How far apart the two leaders of a guarded max or argmin are put (relative; `_domain.GUARD_GAP`).
-GUARD_TIES = (3e-6, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2)
+# How far apart the two leaders of a guarded max or argmin are put, in the units the guard
+# measures its gap in (`_domain.GUARD_GAP`, 1e-6 of them): from just outside the guard, where an
+# argmax that takes the first entry within 2e-6 of the max takes the runner-up, outwards.
+GUARD_TIES = (1.05e-6, 1.5e-6, 2e-6, 3e-6, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2)
 # How close two entries are put where f has a kink at ties (sort), relative: down to a few ulps.
 TIE_DISTANCES = (1e-15, 1e-12, 1e-9, 1e-7, 1e-5, 1e-3)
+# And in ulps of the winner: 1 ulp apart, two floats no tolerance of machine epsilon (or 4 of
+# them, or numpy's isclose at 1e-15) tells apart, which every comparison does.
+TIE_ULP_COUNTS = (1, 4)
 # Exactly on a kink is never drawn; this close is (float64's smallest normal: closer is a
 # subnormal, which XLA flushes to the kink itself).
 STRUCTURE_GAP = float(np.finfo(np.float64).tiny)
+# Two entries of an argument that avoids ties are this many ulps (of the larger) apart at least,
+# once subnormals are flushed to 0 as XLA flushes them: relative, not absolute, since sort and
+# max pool compare entries and never subtract them, so 3e-308 and 2.5e-308 (5e-309 apart, a
+# subnormal difference) are told apart by every comparison, while two subnormals, or a subnormal
+# and 0, are the same number to XLA: a tie, where no finite step resolves f.
+TIE_ULPS = 1
+# Near-ties at the bottom of float64 (sort, max pool), as (magnitude of the larger entry,
+# relative gap): just above the smallest normal with a gap below it (a tie-breaking jitter of
+# finfo.tiny * i reorders them), and at 1e-300 with a gap below 1e-300 (a jitter of 1e-300 * i).
+BOTTOM_TIES = ((3e-308, 1 / 6), (1e-300, 0.5))
 # How many ulps below 1 a mask's weight is put (probability vectors, masks in [0, 1]), with
 # other weights ALMOST_ZERO: 1 - M and M are then as small as float64 tells apart from 0.
 MASK_ULPS = (1, 4)
@@ -174,12 +189,17 @@ def _stratified(arg: Arg, rng: np.random.Generator, n: int) -> list[np.ndarray]:
 
 
 def _allowed(arg: Arg, values: np.ndarray, gap: float) -> bool:
+    # `gap`: STRUCTURE_GAP for a structure (as close to a kink as float64 tells apart), else an
+    # absolute distance that random draws keep from kinks and between entries (`_min_gap`).
     flat = np.sort(np.asarray(values, np.float64).reshape(-1))
     if "zero" in arg.avoid and np.min(np.abs(flat), initial=np.inf) < gap:
         return False
     if "ties" in arg.avoid and flat.size > 1:
-        scale = max(1.0, float(np.max(np.abs(flat))))
-        if np.min(np.diff(flat)) < gap * (scale if gap == STRUCTURE_GAP else 1.0):
+        if gap != STRUCTURE_GAP:
+            return bool(np.min(np.diff(flat)) >= gap)
+        flushed = np.sort(np.where(np.abs(flat) < STRUCTURE_GAP, 0.0, flat))
+        larger = np.maximum(np.abs(flushed[:-1]), np.abs(flushed[1:]))
+        if np.any(np.diff(flushed) < TIE_ULPS * np.spacing(larger)):
             return False
     return True
 
@@ -706,13 +726,11 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
             extra.append(_structured(puzzle, rng, label, _both(_set(a, first, rng), _set(b, second, rng))))
     for c in _coincidences(puzzle, rng):
         extra.append(_structured(puzzle, rng, _coincidence_label(puzzle, c, rng), _coinciding(puzzle, c, rng)))
-    if puzzle.guard is not None:
-        for d in GUARD_TIES:
+    for what, make, distances in _GUARD_TIES_MAKE[puzzle.guard] if puzzle.guard is not None else ():
+        for d in distances:
             for ahead in (True, False):  # the runner-up before the winner in index order, then after
-                label = (f"a near-tie of {_GUARD_TIE_WHAT[puzzle.guard]} ({d:g} apart, runner-up "
-                         f"{'first' if ahead else 'last'})")
-                extra.append(_structured(puzzle, rng, label,
-                                         _using_values(_GUARD_TIES_MAKE[puzzle.guard], d, ahead, rng)))
+                label = f"a near-tie of {what} ({d:g} apart, runner-up {'first' if ahead else 'last'})"
+                extra.append(_structured(puzzle, rng, label, _using_values(make, d, ahead, rng)))
     together = _together(puzzle)
     for m in TOGETHER_SCALES if together else ():
         names = ", ".join(puzzle.args[k].name for k in together)
@@ -745,6 +763,18 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
             for first in (True, False):
                 label = f"a near-tie in one window of {name} ({d:g} apart, runner-up {'first' if first else 'last'})"
                 extra.append(_structured(puzzle, rng, label, _competing(k, members, d, first, rng)))
+        for n, ulps in enumerate(TIE_ULP_COUNTS):
+            members = groups[n % len(groups)]
+            for first in (True, False):
+                label = (f"a near-tie in one window of {name} ({_ulps(ulps)} apart, runner-up "
+                         f"{'first' if first else 'last'})")
+                extra.append(_structured(puzzle, rng, label, _competing(k, members, 0.0, first, rng, ulps)))
+        for n, (m, d) in enumerate(BOTTOM_TIES):
+            members = groups[n % len(groups)]
+            for first in (True, False):
+                label = (f"a near-tie at the bottom of float64 in one window of {name} ({m:g} and "
+                         f"{m * (1 - d):.3g}, runner-up {'first' if first else 'last'})")
+                extra.append(_structured(puzzle, rng, label, _competing_at(k, members, m, d, first, rng)))
     scales = sorted({m for a in puzzle.args for m in a.magnitudes})
     for m in scales:
         names = ", ".join(a.name for a in puzzle.args if m in a.magnitudes)
@@ -782,15 +812,16 @@ def _offset(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
 
 
 def _competing(k: int, members: tuple[int, ...], d: float, first: bool,
-               rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+               rng: np.random.Generator, ulps: int = 0) -> Callable[[list[np.ndarray]], None]:
     """Two entries of one group (who competes for one output) made its largest, `d` apart
-    (relative), the runner-up before the winner in index order or after it."""
+    (relative), or `ulps` ulps of the winner apart, the runner-up before the winner in index
+    order or after it."""
 
     def apply(values: list[np.ndarray]) -> None:
         flat = np.array(values[k], dtype=np.float64).reshape(-1)
         p, q = sorted(int(i) for i in rng.choice(members, size=2, replace=False))
         top = float(np.max(flat))
-        gap = d * max(abs(top), 1e-300)
+        gap = ulps * float(np.spacing(abs(top))) if ulps else d * max(abs(top), 1e-300)
         # Every other entry shifted (not clipped: no new ties) below the pair, so the near-tie is
         # the contest for the max of whatever window holds both, even where the group found on
         # the lines misses a member of the window.
@@ -799,6 +830,21 @@ def _competing(k: int, members: tuple[int, ...], d: float, first: bool,
         if others.size and np.max(flat[others]) > ceiling:
             flat[others] -= np.max(flat[others]) - ceiling
         flat[p], flat[q] = (top - gap, top) if first else (top, top - gap)
+        values[k] = flat.reshape(np.shape(values[k]))
+
+    return apply
+
+
+def _competing_at(k: int, members: tuple[int, ...], m: float, d: float, first: bool,
+                  rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    """Two entries of one group made its largest, m and m (1 - d), the runner-up before the
+    winner in index order or after it: every other entry made negative, so the pair is the
+    contest for the max of whatever window holds both (BOTTOM_TIES)."""
+
+    def apply(values: list[np.ndarray]) -> None:
+        flat = -np.abs(np.array(values[k], dtype=np.float64).reshape(-1))
+        p, q = sorted(int(i) for i in rng.choice(members, size=2, replace=False))
+        flat[p], flat[q] = (m * (1 - d), m) if first else (m, m * (1 - d))
         values[k] = flat.reshape(np.shape(values[k]))
 
     return apply
@@ -827,8 +873,21 @@ CORNER_INSET = (1e-4, 1e-2)
 # Row signs of the region's arguments at its corners, (the first argument's, every other's):
 # +1 every row positive, -1 every row negative, 0 rows alternating from +.
 CORNER_SIGNS = ((1, 1), (1, -1), (1, 0), (0, 1))
-
-
+# Corners with every row of the region's arguments set, the last included: per argument, each
+# entry at the high edge (+1), the low edge (-1) or the middle of the domain (0), drawn where the
+# arguments have these shapes. q rows (+,+), (+,+), (-,-) against k rows (-,-), (0,0), (+,+):
+# row 0's score against key 0 is -12.7, the most negative the region allows, so under a causal
+# mask row 0's masked weights are e^(c + 12.7) for a finite mask constant c (6e-17 at c = -50)
+# where -inf gives exactly 0. Every row's softmax is saturated by a gap of 12.7 to its one
+# runner-up (the next is 25.4 down), masked or not, so the Q and K blocks' largest entries are
+# about 1e-5 and an entry of 1e-16 there exceeds the contract. The other arguments (v) are spread
+# apart (`_spread`), so no entry is small by a chance cancellation of two values: there a right
+# answer's rounding of 1e-16 in V - f would exceed the contract too (it did, on 0.1% of draws
+# with v uniform; spread, the reference answer stays below 0.003 of it and a mask constant of -50
+# is above 14 times it, on 3000 draws of either mask).
+CORNER_PATTERNS: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = (
+    (((1, 1), (1, 1), (-1, -1)), ((-1, -1), (0, 0), (1, 1))),
+)
 def _together(puzzle: Puzzle) -> list[int]:
     """The arguments scaled together by TOGETHER_SCALES: the plain ones of more than one entry
     (alone that small, exact formulas such as cos(x + pi/2) lose their relative accuracy)."""
@@ -855,7 +914,43 @@ def _corners(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
         label = (f"{names} at the corners of {m:g} times the domain "
                  f"({puzzle.args[region[0]].name} {what[first]}, the others {what[others]})")
         found.append(_structured(puzzle, rng, label, _at_corner(puzzle, region, m, first, others, rng)))
+    signs = {1: "+", -1: "-", 0: "0"}
+    for pattern in CORNER_PATTERNS:
+        if len(pattern) != len(region) or any(np.shape(p) != puzzle.args[k].shape for k, p in zip(region, pattern)):
+            continue
+        rows = "; ".join(f"{puzzle.args[k].name} rows " + ", ".join(f"({','.join(signs[e] for e in row)})" for row in p)
+                         for k, p in zip(region, pattern))
+        label = f"{names} at the corners of {m:g} times the domain, every row ({rows}), the others spread apart"
+        found.append(_structured(puzzle, rng, label, _at_corner_pattern(puzzle, region, m, pattern, rng)))
     return found
+
+
+def _at_corner_pattern(puzzle: Puzzle, region: list[int], m: float, pattern: tuple[tuple[tuple[int, ...], ...], ...],
+                       rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    # The region's arguments at the edges (or the middle) `pattern` names, the other plain floating
+    # arguments spread apart (CORNER_PATTERNS).
+    def apply(values: list[np.ndarray]) -> None:
+        for k, a in enumerate(puzzle.args):
+            if k in region:
+                where = np.asarray(pattern[region.index(k)], dtype=np.float64)
+                inset = np.exp(rng.uniform(np.log(CORNER_INSET[0]), np.log(CORNER_INSET[1]), size=a.shape))
+                wobble = (a.high - a.low) / 2 * CORNER_INSET[1] * rng.uniform(-1, 1, size=a.shape)
+                edge = np.where(where > 0, a.high, a.low) * (1 - inset)
+                values[k] = m * np.where(where == 0, (a.low + a.high) / 2 + wobble, edge)
+            elif a.differentiable and a.static is None and a.sampler == "uniform" and a.shape:
+                values[k] = _spread(a, rng)
+
+    return apply
+
+
+def _spread(arg: Arg, rng: np.random.Generator) -> np.ndarray:
+    """Along the first axis, the entries of each column one in each of as many equal slices of
+    the domain, in the middle half of it (in shuffled order): any two at least a sixth of the
+    domain apart for three rows."""
+    rows = arg.shape[0]
+    strata = rng.permuted(np.broadcast_to(np.arange(rows).reshape((rows,) + (1,) * (len(arg.shape) - 1)), arg.shape),
+                          axis=0)
+    return arg.low + (arg.high - arg.low) / rows * (strata + rng.uniform(0.25, 0.75, size=arg.shape))
 
 
 def _at_corner(puzzle: Puzzle, region: list[int], m: float, first: int, others: int,
@@ -887,10 +982,12 @@ def _using_values(
 
 
 def _max_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.Generator) -> None:
-    # tensor_lookup_2d: per channel, a second masked cell d below the winner (relative), before
-    # it in index order or after it: an argmax taken on rounded values picks the first of a tie.
+    # tensor_lookup_2d: per channel, a second masked cell d below the winner, in units of the
+    # largest masked value (what `_domain.unique_max` measures), before the winner in index order
+    # or after it: an argmax taken on rounded values, or within a tolerance, picks the first of a tie.
     arr, x, y = (np.array(v, dtype=np.float64) for v in values[:3])
     weights = np.outer(x, y)
+    scale = float(np.max(np.abs(weights[:, :, None] * arr)))
     for c in range(arr.shape[-1]):
         masked = weights * arr[:, :, c]
         best = np.unravel_index(np.argmax(masked), masked.shape)
@@ -899,29 +996,93 @@ def _max_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.Gen
             arr[..., c] = np.nan  # no second cell can compete: this base is refused
             continue
         other = others[int(rng.integers(len(others)))]
-        arr[other + (c,)] = masked[best] * (1 - d) / weights[other]
+        arr[other + (c,)] = (masked[best] - d * scale) / weights[other]
     values[0] = arr
 
 
 def _nearest_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.Generator) -> None:
     # asymmetrical_vectored_lookup: per row, a second value of v almost as near the target as
-    # the nearest one, on the target's other side.
+    # the nearest one, on the target's other side: its squared distance d more, in units of the
+    # draw's largest squared distance (what `_domain.asymmetric` measures).
     v, k, g = (np.array(a, dtype=np.float64) for a in values[:3])
+    targets = v[np.arange(len(v)), np.argmax(k, axis=1)] - g
+    distance = (v - targets[:, None]) ** 2
+    nearest = np.argmin(distance, axis=1)
+    moved = []
     for b in range(len(v)):
         pick = int(np.argmax(k[b]))
-        target = v[b, pick] - g[b]
-        nearest = int(np.argmin((v[b] - target) ** 2))
-        free = [i for i in range(v.shape[1]) if i not in (pick, nearest) and (i < nearest) == first]
+        free = [i for i in range(v.shape[1]) if i not in (pick, int(nearest[b])) and (i < nearest[b]) == first]
         if not free:
             v[b] = np.nan  # no place on that side: this base is refused
             continue
-        other = free[int(rng.integers(len(free)))]
-        v[b, other] = target - (v[b, nearest] - target) * (1 + d)
+        moved.append((b, free[int(rng.integers(len(free)))]))
+    kept = np.ones(distance.shape, dtype=bool)
+    for b, i in moved:
+        kept[b, i] = False
+    scale = float(np.max(distance[kept]))  # the moved values' old distances are gone
+    for b, i in moved:
+        side = np.sign(v[b, nearest[b]] - targets[b]) or 1.0
+        v[b, i] = targets[b] - side * np.sqrt(distance[b, nearest[b]] + d * scale)
     values[0] = v
 
 
-_GUARD_TIES_MAKE = {"unique_max": _max_tie, "asymmetric": _nearest_tie}
-_GUARD_TIE_WHAT = {"unique_max": "the max's winner and runner-up", "asymmetric": "the two values nearest the target"}
+# asymmetrical_vectored_lookup's values all this close to their row's target (log-uniform, either
+# side), the targets this far from 0 (either sign): squared distances of 1e-18 to 1e-14, whose
+# differences are below the rounding of a formula that works on v and the target apart
+# (v**2 - 2 v t + t**2, float32 copies), while the guard, relative to the draw's largest
+# squared distance, still holds.
+CLOSE_SPREAD = (1e-9, 1e-7)
+CLOSE_TARGETS = (0.5, 0.9)
+CLOSE_TIES = (1.05e-6, 1e-4, 1e-2)  # the GUARD_TIES drawn there
+
+
+def _close_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.Generator) -> None:
+    # Every value of each row within CLOSE_SPREAD of the row's target, far from 0 (g is what puts
+    # the target there, so it is as small), then the two nearest d apart as `_nearest_tie` puts them.
+    v, k, g = (np.array(a, dtype=np.float64) for a in values[:3])
+    for b in range(len(v)):
+        target = float(rng.choice([-1.0, 1.0])) * rng.uniform(*CLOSE_TARGETS)
+        spread = np.exp(rng.uniform(np.log(CLOSE_SPREAD[0]), np.log(CLOSE_SPREAD[1]), size=v.shape[1]))
+        v[b] = target + rng.choice([-1.0, 1.0], size=v.shape[1]) * spread
+        g[b] = v[b, int(np.argmax(k[b]))] - target
+    values[0], values[2] = v, g
+    _nearest_tie(values, d, first, rng)
+
+
+def _argmax_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.Generator) -> None:
+    # asymmetrical_vectored_lookup: per row, k's two largest weights d apart (absolute, as
+    # `_domain.asymmetric` measures them), the runner-up before the winner in index order or
+    # after it; a pair whose winner and runner-up have different entries nearest the target, so
+    # an argmax that takes the runner-up gets the backward pass wrong, not only the forward.
+    v, k, g = (np.array(a, dtype=np.float64) for a in values[:3])
+    n = k.shape[1]
+
+    def nearest(b: int, at: int) -> int:
+        return int(np.argmin((v[b] - (v[b, at] - g[b])) ** 2))
+
+    for b in range(len(k)):
+        pairs = [(w, r) for w in range(n) for r in range(n)
+                 if w != r and (r < w) == first and nearest(b, w) != nearest(b, r)]
+        if not pairs:
+            k[b] = np.nan  # every runner-up leads to the same entry: this base is refused
+            continue
+        w, r = pairs[int(rng.integers(len(pairs)))]
+        rest = [i for i in range(n) if i not in (w, r)]
+        low = rng.uniform(0.0, 0.3) * rng.dirichlet(np.ones(len(rest))) if rest else np.zeros(0)
+        k[b, rest] = low
+        share = 1.0 - float(np.sum(low))
+        k[b, w], k[b, r] = (share + d) / 2, (share - d) / 2
+    values[1] = k
+
+
+# Per guard, the near-ties drawn at each of GUARD_TIES: (what is tied, how).
+_GUARD_TIES_MAKE = {
+    "unique_max": (("the max's winner and runner-up", _max_tie, GUARD_TIES),),
+    "asymmetric": (("the two values nearest the target", _nearest_tie, GUARD_TIES),
+                   ("the two largest weights of k", _argmax_tie, GUARD_TIES),
+                   ("the two values nearest the target, every value within 1e-7 of it, far from 0", _close_tie,
+                    CLOSE_TIES)),
+}
 
 
 # Below this many combinations, every structure of one argument meets every one of the other:
