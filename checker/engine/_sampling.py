@@ -918,9 +918,11 @@ def _corners(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
     for pattern in CORNER_PATTERNS:
         if len(pattern) != len(region) or any(np.shape(p) != puzzle.args[k].shape for k, p in zip(region, pattern)):
             continue
-        rows = "; ".join(f"{puzzle.args[k].name} rows " + ", ".join(f"({','.join(signs[e] for e in row)})" for row in p)
+        rows = ", ".join(f"{puzzle.args[k].name} rows " + ", ".join(f"({','.join(signs[e] for e in row)})" for row in p)
                          for k, p in zip(region, pattern))
-        label = f"{names} at the corners of {m:g} times the domain, every row ({rows}), the others spread apart"
+        spread = [a.name for k, a in enumerate(puzzle.args) if k not in region and _spreads(a)]
+        label = (f"{names} at the corners of {m:g} times the domain, every row ({rows})"
+                 + (f", {', '.join(spread)} spread apart" if spread else ""))
         found.append(_structured(puzzle, rng, label, _at_corner_pattern(puzzle, region, m, pattern, rng)))
     return found
 
@@ -937,10 +939,15 @@ def _at_corner_pattern(puzzle: Puzzle, region: list[int], m: float, pattern: tup
                 wobble = (a.high - a.low) / 2 * CORNER_INSET[1] * rng.uniform(-1, 1, size=a.shape)
                 edge = np.where(where > 0, a.high, a.low) * (1 - inset)
                 values[k] = m * np.where(where == 0, (a.low + a.high) / 2 + wobble, edge)
-            elif a.differentiable and a.static is None and a.sampler == "uniform" and a.shape:
+            elif _spreads(a):
                 values[k] = _spread(a, rng)
 
     return apply
+
+
+def _spreads(arg: Arg) -> bool:
+    """Whether a corner pattern spreads this argument apart (one outside the region)."""
+    return arg.differentiable and arg.static is None and arg.sampler == "uniform" and bool(arg.shape)
 
 
 def _spread(arg: Arg, rng: np.random.Generator) -> np.ndarray:
