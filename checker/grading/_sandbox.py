@@ -63,6 +63,7 @@ RESULT_CAP = 64 * 1024 * 1024  # bytes of a result's arrays read back; larger on
 OUTPUT_CAP = 4000  # characters of an answer's printed output kept (the worker caps it too)
 TEXT_CAP = 2000  # characters of a problem's message or location kept
 PROCESSES = 256  # processes and threads a job may have at once (as root, per uid), plus 8 per core
+THREADS = PROCESSES + 8 * (os.cpu_count() or 1)  # the same, as the limit a job is held to
 KIT = Path(__file__).resolve().parents[2]  # the folder holding the `checker` package
 # The zygote's Python starts isolated (`-I`: no user site-packages, nothing from PYTHONPATH,
 # PYTHONSTARTUP or any PYTHON* variable, not the working directory on sys.path), with the
@@ -101,6 +102,7 @@ class _Ended:
     oom: bool = False  # its tree hit the memory limit of its control group
     oom_on: str = ""  # the stage it was on when that limit first killed one of its processes
     armed_for: float = 0.0  # seconds from the worker's arming to its end, on the grader's clock
+    threads: int = 0  # how many threads it held when its reaper killed it for too many (0: not so)
 
 
 class WorkerFailure(JacpuzzlesError):
@@ -368,7 +370,8 @@ class Pool:
         memory killer takes whichever worker is largest when the container runs short, and a
         classmate's processes can make it run short (red team, round 7); an answer that kills
         itself is only graded twice."""
-        if ended.returncode != -signal.SIGKILL or ended.timed_out or ended.oom or self._stopped.is_set():
+        if (ended.returncode != -signal.SIGKILL or ended.timed_out or ended.oom or ended.threads
+                or self._stopped.is_set()):
             return False
         if stage in retried:
             return False
@@ -412,6 +415,7 @@ class Pool:
         oom_on = ""
         worker: int | None = None
         status: int | None = None
+        threads = 0
         timed_out = False
         ready = False
         seen: set[str] = set()
@@ -432,6 +436,7 @@ class Pool:
                 armed_at = since
             elif event == "ended":
                 status = int(message["status"])
+                threads = int(message.get("threads") or 0)
             elif event == "reaped":
                 status = status if status is not None else int(message["status"])
                 oom = bool(message.get("oom"))
@@ -458,7 +463,7 @@ class Pool:
         current = final if final in stages else last
         armed_for = time.monotonic() - armed_at if armed_at is not None else 0.0
         return _Ended(status if status is not None else -9, timed_out, ready, _tail(jobdir / "stderr"), current, oom,
-                      oom_on or (current if oom else ""), armed_for)
+                      oom_on or (current if oom else ""), armed_for, threads)
 
 
 def remove_tree(path: Path) -> None:
@@ -509,7 +514,7 @@ def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limit
         hidden=tuple(sorted({str(folder.resolve()), *(str(Path(h).resolve()) for h in hidden)})),
         answers=tuple([str(p) for p in _reference_folders()] + [str(folder) for folder, _ in _catalog.packs()]),
         packs=tuple((str(folder), text) for folder, text in _catalog.packs()),
-        processes=PROCESSES + 8 * (os.cpu_count() or 1),
+        processes=THREADS,
         variants=dict(variants or {}),  # rendered by the zygote, before any answer runs
     )
     path = folder / "config.json"
@@ -715,6 +720,9 @@ def _died(path: str, ended: _Ended, limits: Limits) -> Problem:
         return Problem(Kind.TIMEOUT, f"exceeded the {limits.timeout:g} s time limit: {path} was still running after "
                                      f"{budget:g} s (import, calls and retries together), so its process was killed")
     how = _how(ended)
+    if ended.threads:
+        return Problem(Kind.EXCEPTION, f"exceeded the limit of {THREADS} threads: the process running {path} "
+                                       f"held {ended.threads}, so it was killed")
     if limits.memory_mb > 0 and (ended.oom or any(hint in ended.stderr for hint in _MEMORY_HINTS)):
         return Problem(Kind.EXCEPTION, f"exceeded the {limits.memory_mb} MB memory limit: the process running {path} "
                                        f"{how}")

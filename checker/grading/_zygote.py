@@ -71,6 +71,7 @@ PRELOAD = (
 WORKER_XLA_FLAGS = "--xla_cpu_use_fusion_emitters=false --xla_backend_optimization_level=0"
 _ORPHAN_SCAN = 0.5  # seconds between the zygote's looks for orphans to kill
 CLEARING = 20.0  # seconds a reaper spends killing what its job left, before the zygote takes over
+THREAD_WATCH = 0.01  # seconds between a reaper's counts of its worker's threads, where it counts them
 MEMORY_ALLOWANCE_MB = 768  # what a worker's tree uses beyond the zygote's shared pages (JAX's backend, compiling)
 _GROUPS: list[_cgroups.Groups] = []  # where this zygote's jobs get their groups, once probed
 
@@ -258,16 +259,50 @@ def _reaper(job: Job, pidns: bool, config: Config, confinement: Confinement,
         if os.read(armed, 1) == b"r":
             _send({"event": "armed", "id": job.id})
         os.close(armed)
-        _, status = os.waitpid(worker, 0)
+        # Where nothing else bounds the job's tasks (no process group, no uid of its own, no pid
+        # namespace in which this process could look at the worker), its threads are counted here.
+        watched = config.processes if folders is None and job.uid is None and not pidns else 0
+        status, threads = _wait(worker, watched)
         if folders is not None:
             _cgroups.seal(folders)  # nothing the job left can start another process
         if pidns:
             _kill_namespace()
         else:
             _kill_tree()
-        _send({"event": "ended", "id": job.id, "status": _returncode(status)})
+        _send({"event": "ended", "id": job.id, "status": _returncode(status), "threads": threads})
     finally:
         os._exit(0)
+
+
+def _wait(worker: int, threads: int) -> tuple[int, int]:
+    """Wait for the worker to end: its wait status, and how many threads it held when this
+    process killed it for holding more than `threads` (0: none, or it was not watched). A
+    worker that cannot start processes can still start threads, each a task of the machine's:
+    thousands of them would leave no pid to anyone's fork for as long as its job lasts (red
+    team, round 10). Watched every `THREAD_WATCH` seconds; `threads` 0 waits without looking."""
+    if threads <= 0:
+        return os.waitpid(worker, 0)[1], 0
+    status_file = f"/proc/{worker}/status"
+    while True:
+        pid, status = os.waitpid(worker, os.WNOHANG)
+        if pid:
+            return status, 0
+        held = _threads(status_file)
+        if held > threads:
+            _kill(worker)
+            return os.waitpid(worker, 0)[1], held
+        time.sleep(THREAD_WATCH)
+
+
+def _threads(status_file: str) -> int:
+    """The `Threads:` count of a /proc status file (0 when it cannot be read)."""
+    try:
+        for line in Path(status_file).read_text().splitlines():
+            if line.startswith("Threads:"):
+                return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
 
 
 def _kill_namespace() -> None:
