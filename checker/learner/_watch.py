@@ -668,31 +668,18 @@ def run(root: Path, seed: int, timeout: float, console: Console) -> int:
     threading.Thread(
         target=_watch_files, args=(root, runner.events, stop, why is not None), daemon=True, name="jacpuzzles-files"
     ).start()
+    if interactive and threading.current_thread() is threading.main_thread():
+        # The screen says Ctrl-C stops it: so it does, even where the watch was started with
+        # SIGINT ignored (inherited from a parent that ignores it, as pytest-xdist's workers do).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         if interactive:
-            code = _screen(runner, console, stop, why)
-        else:
-            code = _lines(runner, console, why)
+            return _screen(runner, console, stop, why)
+        return _lines(runner, console, why)
     except KeyboardInterrupt:
-        code = 0
+        return 0
     finally:
         stop.set()
-    _leave_now_if_warming(runner, code)
-    return code
-
-
-def _leave_now_if_warming(runner: _Watch, code: int) -> None:
-    """End the process at once when a warm-up is still under way in the background (JAX
-    importing, or compiling a puzzle's expected Jacobians): the learner asked to stop, and the
-    interpreter's shutdown would wait on that thread's locks (JAX's clean-up at exit takes the
-    lock its backend is made under), seen as a watch that outlived its Ctrl-C by 30 s on a busy
-    machine. The screen and the terminal are already restored and the summary printed; what the
-    warm-up writes to the cache is written whole or not at all."""
-    if runner.warming is None or not runner.warming.is_alive():
-        return
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
 
 
 def interactive_screen(console: Console) -> bool:
