@@ -41,6 +41,7 @@ from checker.grading._linux import (
     MS_REC,
     MS_REMOUNT,
     PR_SET_PDEATHSIG,
+    capabilities,
     libc,
     mount,
     pivot_root,
@@ -385,7 +386,7 @@ def lock_secure_bits() -> None:
     keeps it so."""
     import ctypes
 
-    if not _capabilities("CapEff") >> CAP_SETPCAP & 1:
+    if not capabilities("CapEff") >> CAP_SETPCAP & 1:
         return
     if libc().prctl(PR_SET_SECUREBITS, SECURE_BITS, 0, 0, 0) != 0:
         err = ctypes.get_errno()
@@ -399,22 +400,16 @@ def drop_capabilities_and_prove_it() -> None:
     locked."""
     from checker.grading import _linux
 
-    privileged = bool(_capabilities("CapEff") >> CAP_SETPCAP & 1)
+    privileged = bool(capabilities("CapEff") >> CAP_SETPCAP & 1)
     lock_secure_bits()
     _linux.drop_bounding_set()
     _linux.drop_capabilities()
-    if _capabilities("CapEff") != 0:
+    if capabilities("CapEff") != 0:
         raise OSError("capabilities were dropped, yet CapEff is not 0")
-    if privileged and (_capabilities("CapBnd") != 0 or libc().prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) != SECURE_BITS):
+    if privileged and (capabilities("CapBnd") != 0 or libc().prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) != SECURE_BITS):
         raise OSError("capabilities were dropped, yet the bounding set is not empty or the secure bits not locked")
 
 
-def _capabilities(name: str) -> int:
-    """This process's capability set `name` (CapEff, CapBnd...), from /proc/self/status."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(name + ":"):
-            return int(line.split()[1], 16)
-    raise OSError(f"no {name} in /proc/self/status")
 
 
 def probe_landlock(config: Config, view: View | None, enclosed: bool) -> tuple[str, LandlockPlan | None]:

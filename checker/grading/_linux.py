@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 # Namespaces (clone, unshare, setns).
@@ -84,13 +85,18 @@ def pivot_root(new: str, old: str) -> None:
         raise OSError(err, f"pivot_root failed: {os.strerror(err)}")
 
 
-def _capabilities(kind: str) -> int:
+def status_field(text: str, name: str) -> str:
+    """The first word of field `name` ("CapEff", "Threads", "VmSize"...) of a /proc status text;
+    OSError where it has none."""
+    for line in text.splitlines():
+        if line.startswith(name + ":"):
+            return line.split()[1]
+    raise OSError(f"/proc status has no {name}")
+
+
+def capabilities(kind: str) -> int:
     """This process's capability set `kind` ("CapEff", "CapPrm", "CapBnd"), from /proc."""
-    with open("/proc/self/status") as file:
-        for line in file:
-            if line.startswith(kind + ":"):
-                return int(line.split()[1], 16)
-    raise OSError(f"/proc/self/status has no {kind}")
+    return int(status_field(Path("/proc/self/status").read_text(), kind), 16)
 
 
 def drop_bounding_set() -> None:
@@ -99,16 +105,16 @@ def drop_bounding_set() -> None:
     and no_new_privs (set with the seccomp filter, and by `drop_capabilities`) keeps it so."""
     import ctypes
 
-    if _capabilities("CapEff") == 0:
+    if capabilities("CapEff") == 0:
         return
     c = libc()
     for cap in range(64):
-        if _capabilities("CapBnd") >> cap == 0:
+        if capabilities("CapBnd") >> cap == 0:
             break
         if c.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), f"cannot drop capability {cap} from the bounding set: "
                                               f"{os.strerror(ctypes.get_errno())}")
-    if _capabilities("CapBnd") != 0:
+    if capabilities("CapBnd") != 0:
         raise OSError("the capability bounding set is not empty after dropping it")
 
 
@@ -125,7 +131,7 @@ def drop_capabilities() -> None:
         raise OSError(ctypes.get_errno(), "capset: cannot give up the capabilities")
     if c.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "cannot set no_new_privs")
-    if _capabilities("CapEff") or _capabilities("CapPrm"):
+    if capabilities("CapEff") or capabilities("CapPrm"):
         raise OSError("capabilities are still held after capset")
 
 

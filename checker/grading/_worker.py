@@ -317,10 +317,10 @@ def _limit_memory(megabytes: int, status: int) -> None:
 def _address_space(status: int) -> int:
     """Bytes of address space this process maps now (VmSize), from its /proc status (`status`, a
     descriptor: each read from offset 0 is the status as it is now)."""
-    for line in os.pread(status, 1 << 16, 0).decode().splitlines():
-        if line.startswith("VmSize:"):
-            return int(line.split()[1]) * 1024
-    return 0
+    try:
+        return int(_linux.status_field(os.pread(status, 1 << 16, 0).decode(), "VmSize")) * 1024
+    except OSError:
+        return 0
 
 
 def _save(out: Path, index: int, run: Run, memory_mb: int) -> None:

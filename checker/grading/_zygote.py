@@ -51,7 +51,13 @@ from typing import TYPE_CHECKING, Any
 
 from checker.grading import _cgroups, _confine, _worker
 from checker.grading._confine import Confinement
-from checker.grading._linux import PR_SET_CHILD_SUBREAPER, PR_SET_DUMPABLE, PR_SET_PDEATHSIG, prctl
+from checker.grading._linux import (
+    PR_SET_CHILD_SUBREAPER,
+    PR_SET_DUMPABLE,
+    PR_SET_PDEATHSIG,
+    prctl,
+    status_field,
+)
 from checker.grading._messages import Config, Job
 
 if TYPE_CHECKING:
@@ -297,12 +303,9 @@ def _wait(worker: int, threads: int) -> tuple[int, int]:
 def _threads(status_file: str) -> int:
     """The `Threads:` count of a /proc status file (0 when it cannot be read)."""
     try:
-        for line in Path(status_file).read_text().splitlines():
-            if line.startswith("Threads:"):
-                return int(line.split()[1])
+        return int(status_field(Path(status_file).read_text(), "Threads"))
     except (OSError, ValueError):
-        pass
-    return 0
+        return 0
 
 
 def _kill_namespace() -> None:
