@@ -173,6 +173,9 @@ def test_every_attack_is_held_in_the_container(facts: dict[str, object]) -> None
     assert isinstance(entries, dict)
     for case in facts["cases"]:  # type: ignore[attr-defined]
         cumsum = entries[case]["results"]["cumsum"]
+        if case == "holds_many_threads" and cumsum["status"] == "error":  # no uid of its own: the reaper counts
+            assert "exceeded the limit of" in cumsum["message"], cumsum
+            continue
         assert cumsum["status"] == "pass" and "LEAKED" not in cumsum["output"], (facts["profile"], case, cumsum)
     assert grade["connections"] == 0 and grade["victim_alive"] and grade["planted"] == [], grade
     assert "planted" not in grade["bashrc"] and grade["bashrc_changed"] == [] and grade["secret_in_out"] == [], grade

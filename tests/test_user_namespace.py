@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from checker.grading import _linux
+from checker.grading import _confine, _linux
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux namespaces")
 
@@ -88,3 +89,60 @@ def test_the_switch_stands_for_a_refusal_and_root_needs_no_user_namespace(monkey
         assert said == "not needed: the grader runs as root"
     else:
         assert said == "turned off by JACPUZZLES_NO_USER_NAMESPACES"
+
+
+def test_a_worker_s_threads_are_counted_in_a_user_namespace_of_its_own(tmp_path: Path) -> None:
+    """Nested in the zygote's, a worker's own user namespace counts RLIMIT_NPROC for it alone:
+    with a limit of 8, some threads start and the rest are refused, though the uid has other
+    processes (this test's own, as the grader's uid has the grader's)."""
+    tmp_path.chmod(0o777)
+    __import__("resource")  # loaded as the worker has it: the other uid may not read Python's folders
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        said = ""
+        try:
+            if os.geteuid() == 0:
+                os.setgroups([])
+                os.setgid(UID)
+                os.setuid(UID)
+            refused = _linux.enter_user_namespace(os.getuid(), os.getgid())
+            others = _sleepers(2 * _confine.PROBE_TASKS)  # the uid's other processes: more than the limit
+            said = f"refused: {refused}" if refused else _confine.try_in_child(_confine.prove_own_task_count, "count")
+            for other in others:
+                os.kill(other, 9)
+        except BaseException as exc:  # noqa: BLE001 - reported to the test
+            said = repr(exc)
+        os.write(write, said.encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        said = pipe.read().decode()
+    os.waitpid(pid, 0)
+    if said.startswith("refused: "):
+        pytest.skip(f"this kernel refuses this user a user namespace: {said}")
+    assert said == ""
+
+
+def _sleepers(count: int) -> list[int]:
+    """`count` forked processes of this uid, each waiting to be killed."""
+    pids = []
+    for _ in range(count):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                while True:
+                    signal.pause()
+            finally:
+                os._exit(0)
+        pids.append(pid)
+    return pids
+
+
+def test_before_linux_5_14_no_task_count_is_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """There RLIMIT_NPROC counts every process of the uid on the machine, the grader's too."""
+    real = os.uname()
+    monkeypatch.setattr(os, "uname", lambda: os.uname_result((*real[:2], "5.10.0-28-amd64", *real[3:])))
+    with pytest.raises(OSError, match=r"Linux 5\.10\.0-28-amd64 counts RLIMIT_NPROC per uid"):
+        _linux.count_own_tasks(8)

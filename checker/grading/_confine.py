@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from checker.grading import _landlock
+from checker.grading import _landlock, _linux
 from checker.grading._linux import (
     AF_NETLINK,
     CLONE_NEWIPC,
@@ -56,6 +56,7 @@ PRIVATE = ("/tmp", "/var/tmp", "/dev/shm")  # each a private, empty, size-capped
 # files of the machine a worker reads beyond its own /proc under Landlock (JAX starts without them).
 CPU_FILES = ("/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible")
 UNPRIVILEGED_PROBE = 619999  # the uid the zygote's probe drops to (no such user exists)
+PROBE_TASKS = 8  # the task limit `prove_own_task_count` sets, and then meets
 
 # System calls a worker never needs, each a way out of its confinement or into another
 # process: refused by its seccomp filter with EPERM (`refuse_escape_calls`).
@@ -174,6 +175,7 @@ class Confinement:
     view: View | None  # as root: the file system of its namespaces
     landlock: LandlockPlan | None  # None where the kernel has no Landlock
     seccomp: bool  # the seccomp filter loads and refuses what it should
+    counted: bool = False  # as a plain user in namespaces: each worker's own tasks counted (`prove_own_task_count`)
 
 
 def probe(config: Config, view: View | None, user_namespace: str) -> dict[str, str]:
@@ -198,6 +200,13 @@ def probe(config: Config, view: View | None, user_namespace: str) -> dict[str, s
     if os.geteuid() != 0:  # a user namespace maps the grader's uid alone: no other to drop to
         found["user"] = (f"{not_root}, and its user namespace maps its own uid only" if user_namespace == ""
                          else not_root)
+        if enclosed:
+            def counted_as_a_job() -> None:
+                new_pid_namespace(strict=True)
+                enclose(config, view or plan_view(config), _probe_home())
+                prove_own_task_count()
+
+            found["counted"] = try_in_child(counted_as_a_job, "task count")
         return found
 
     def as_another_user() -> None:  # start JAX's backend and compile, as a worker will
@@ -214,6 +223,27 @@ def probe(config: Config, view: View | None, user_namespace: str) -> dict[str, s
 
     found["user"] = try_in_child(as_another_user, "user")
     return found
+
+
+def prove_own_task_count() -> None:
+    """`_linux.count_own_tasks` with a small limit, then proof that it counts this process's
+    own tasks only: some threads start, and past the limit none does."""
+    import threading
+
+    _linux.count_own_tasks(PROBE_TASKS)
+    done = threading.Event()
+    started = 0
+    try:
+        for _ in range(2 * PROBE_TASKS):
+            threading.Thread(target=done.wait, daemon=True).start()
+            started += 1
+    except RuntimeError:  # "can't start new thread": the limit
+        pass
+    finally:
+        done.set()
+    if not PROBE_TASKS // 2 <= started <= PROBE_TASKS:
+        raise OSError(f"with RLIMIT_NPROC {PROBE_TASKS} in a user namespace of its own, {started} threads started "
+                      f"(expected {PROBE_TASKS // 2} to {PROBE_TASKS})")
 
 
 def seccomp_available() -> str:

@@ -143,13 +143,9 @@ def enter_user_namespace(uid: int, gid: int) -> str:
     and refuse its capabilities)."""
 
     def enter() -> None:
-        unshare(CLONE_NEWUSER)
-        # Its own /proc files are root's while it is non-dumpable: writable again for the maps
-        # (the zygote, fresh from exec, nothing loaded yet, then sets it back).
+        map_own_ids(uid, gid)
+        # The zygote, fresh from exec, nothing loaded yet, sets it non-dumpable again itself.
         prctl(PR_SET_DUMPABLE, 1)
-        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
-            with open(f"/proc/self/{name}", "w") as file:  # setgroups first: the kernel requires it for gid_map
-                file.write(text)
 
     read, write = os.pipe()
     pid = os.fork()
@@ -172,6 +168,34 @@ def enter_user_namespace(uid: int, gid: int) -> str:
                 "container's seccomp filter?)")
     enter()
     return ""
+
+
+def map_own_ids(uid: int, gid: int) -> None:
+    """Make this single-threaded process the first of a new user namespace that maps `uid` and
+    `gid` alone, each to itself. Left non-dumpable (whatever it was)."""
+    unshare(CLONE_NEWUSER)
+    # Its own /proc files are root's while it is non-dumpable: writable for the maps meanwhile.
+    prctl(PR_SET_DUMPABLE, 1)
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as file:  # setgroups first: the kernel requires it for gid_map
+            file.write(text)
+    prctl(PR_SET_DUMPABLE, 0)
+
+
+def count_own_tasks(limit: int) -> None:
+    """Hold this process and all it starts to `limit` tasks (processes and threads) in all, as a
+    plain user whose uid is shared with the grader: in a user namespace of its own (nested in the
+    zygote's), where since Linux 5.14 the kernel counts `RLIMIT_NPROC` per user namespace, so the
+    count is of this process's own tasks only. (The limit is set after the namespace is made: the
+    kernel holds the namespace's parent level to the limit its maker had, none.) Before 5.14 the
+    count was of every process of the uid on the machine: refused there."""
+    import resource
+
+    release = tuple(int(part) for part in os.uname().release.split("-")[0].split(".")[:2] if part.isdigit())
+    if release < (5, 14):
+        raise OSError(f"Linux {os.uname().release} counts RLIMIT_NPROC per uid, not per user namespace (5.14+)")
+    map_own_ids(os.getuid(), os.getgid())
+    resource.setrlimit(resource.RLIMIT_NPROC, (limit, limit))
 
 
 def zygote_user_namespace() -> str:

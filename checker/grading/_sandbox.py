@@ -174,13 +174,14 @@ class Pool:
         self.enclosed = ready.get("namespaces") == ""
         self.user_namespace = ready.get("user_namespace") == ""  # a plain user's zygote in one of its own
         self.unprivileged = ready.get("user") == ""
-        self.missing = {k: str(v) for k, v in ready.items()
-                        if k in ("namespaces", "user", "groups", "seccomp", "landlock", "capabilities") and v}
+        self.missing = {k: str(v) for k, v in ready.items() if v and k in (
+            "namespaces", "user", "groups", "seccomp", "landlock", "capabilities", "counted")}
         self.filtered = ready.get("seccomp") == ""
         self.capless = ready.get("capabilities") == ""
         self.landlock = int(ready.get("landlock_abi", 0)) if ready.get("landlock") == "" else 0
         self.confined = self.enclosed or self.landlock > 0
         self.grouped = ready.get("groups") == ""
+        self.counted = ready.get("counted") == ""  # a plain user's workers: threads held to THREADS
         # Where the zygote makes each job's memory group (`{job}`: its id), and which kind of
         # groups they are: watched for the limit's kills (`_watch`).
         self._memory = str(ready.get("memory_groups", "")) if self.grouped else ""
@@ -214,12 +215,15 @@ class Pool:
         else:
             held.append("a memory limit per process")
             if self.filtered and not self.unprivileged:
-                held.append("no process but its own and its threads (seccomp: no process limit here)")
+                held.append(f"no process but its own, and at most {THREADS} threads (RLIMIT_NPROC in a user namespace "
+                            "of its own)" if self.counted else
+                            "no process but its own and its threads (seccomp: no process limit here)")
         held.append("the grader and its zygote non-dumpable" if self.undumpable else "the grader dumpable")
         missing = [f"{what} ({self.missing[key]})" for key, what in
                    (("namespaces", "no namespaces"), ("landlock", "no Landlock"), ("seccomp", "no seccomp filter"),
                     ("capabilities", "capabilities kept"), ("user", "no uid of their own"),
-                    ("groups", "no control groups")) if key in self.missing]
+                    ("groups", "no control groups"), ("counted", "threads bounded by the memory limit only"))
+                   if key in self.missing]
         line = "isolation: " + ", ".join(held) + " for each submission"
         if not self.confined:
             line += "; UNCONFINED: workers see the host's files, processes and network"

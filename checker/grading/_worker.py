@@ -94,6 +94,9 @@ def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, a
     _first_to_go()
     if job.enclose:
         _confine.enclose(config, confinement.view or _confine.plan_view(config), job.home)
+        if confinement.counted and job.uid is None and config.processes > 0:
+            # A plain user's: its threads held to the job's limit, in a user namespace of its own.
+            _linux.count_own_tasks(config.processes)
     if confinement.seccomp:
         _confine.refuse_escape_calls(processes=sealed or job.uid is not None)
     # In namespaces of its own (as root, or in the zygote's user namespace) it holds every

@@ -167,7 +167,7 @@ def _probe(config: Config, user_namespace: str) -> tuple[dict[str, Any], Confine
                         if _confine.seccomp_available() == "" else _confine.seccomp_available())
     found["capabilities"] = (_confine.try_in_child(_confine.drop_capabilities_and_prove_it, "capabilities")
                              if sys.platform.startswith("linux") else "not Linux")
-    return found, Confinement(view, plan, seccomp=found["seccomp"] == "")
+    return found, Confinement(view, plan, seccomp=found["seccomp"] == "", counted=found.get("counted") == "")
 
 
 def _faster_compilation() -> None:
