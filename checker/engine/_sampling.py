@@ -51,8 +51,8 @@ from checker.engine._settings import DEFAULT_SEED
 RANDOM_DRAWS = 6  # at least; more when an argument is small (see `_random_count`)
 VALUES_PER_ARGUMENT = 60  # random values each floating argument takes in all (entries x draws)
 # Magnitude bands: (label, low, high) of |entry|, drawn log-uniformly with random signs.
-# Zeros also meet entries this small (an isclose(x, 0) is wrong there); alone they are not
-# drawn, since exact formulas such as cos(x + pi/2) lose their relative accuracy below 1e-7.
+# Zeros also meet entries this small (an isclose(x, 0) is wrong there), and an argument of one
+# entry is drawn this small alone (`_plain`).
 MINUTE = ("minute", 1e-12, 1e-9)
 BANDS = (("tiny", 1e-7, 1e-6), ("small", 1e-4, 1e-3), ("large", 1e2, 1e3), ("huge", 1e3, 1e4))
 # Decades between 1e-7 and 1: a threshold or a small-angle shortcut anywhere below 1 is crossed.
@@ -77,6 +77,9 @@ TIE_DISTANCES = (1e-15, 1e-12, 1e-9, 1e-7, 1e-5, 1e-3)
 # And in ulps of the winner: 1 ulp apart, two floats no tolerance of machine epsilon (or 4 of
 # them, or numpy's isclose at 1e-15) tells apart, which every comparison does.
 TIE_ULP_COUNTS = (1, 4)
+# Near-ties 1 ulp apart in the middle of a group's order, each in both orders (`_competing_middle`),
+# and how many values it tries for one that `x / max(abs(x))` merges.
+MIDDLE_TIES, MIDDLE_TRIES = 3, 64
 # Exactly on a kink is never drawn; this close is (float64's smallest normal: closer is a
 # subnormal, which XLA flushes to the kink itself).
 STRUCTURE_GAP = float(np.finfo(np.float64).tiny)
@@ -241,6 +244,12 @@ def _band(arg: Arg, low: float, high: float, rng: np.random.Generator) -> np.nda
     return (_signs(arg, rng, n) * magnitudes).reshape(arg.shape)
 
 
+def _one_signed_band(arg: Arg, lo: float, hi: float, rng: np.random.Generator) -> np.ndarray:
+    """An argument of one entry between `lo` and `hi` (both of one sign), log-uniform in magnitude."""
+    magnitude = np.exp(rng.uniform(np.log(abs(lo)), np.log(abs(hi))))
+    return np.full(arg.shape, np.copysign(magnitude, lo))
+
+
 def _with_zeros(arg: Arg, count: int, base: Make) -> Make:
     def make(values: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
         out = np.array(base(values, rng), dtype=np.float64)
@@ -278,6 +287,16 @@ def _plain(arg: Arg) -> list[Structure]:
             found.append(Structure("two zero entries", _with_zeros(arg, 2, random)))
     for label, lo, hi in bands:
         found.append(Structure(names.get(label, f"{label} magnitudes"), _using(_band, arg, lo, hi)))
+    if size == 1:
+        # Alone, an entry is its Jacobian's whole scale (`cos`): the contract is relative to it
+        # there, and an answer that snaps a near-zero input or entry to 0 (`isclose(x, 0)`,
+        # `where(|J| < 1e-10, 0, J)`, `round(J, 15)`) is wrong however small it is (red team,
+        # round 12).
+        alone = (("a minute entry", *MINUTE[1:]), ("an entry below float32's normal range", *BELOW_FLOAT32))
+        for label, lo, hi in alone:
+            for sign in (1, -1) if arg.low < 0 else (1,):  # both sides of 0 (`x % 2pi` is wrong below it only)
+                found.append(Structure(f"{label}, {'positive' if sign > 0 else 'negative'} ({lo:g} to {hi:g})",
+                                       _using(_one_signed_band, arg, sign * lo, sign * hi)))
     if zeros_ok:
         for label, lo, hi in (*bands, MINUTE) if size > 1 else bands:
             found.append(Structure(f"a zero among {label} magnitudes", _with_zeros(arg, 1, _using(_band, arg, lo, hi))))
@@ -285,8 +304,6 @@ def _plain(arg: Arg) -> list[Structure]:
                 found.append(Structure(f"two zeros among {label} magnitudes",
                                        _with_zeros(arg, 2, _using(_band, arg, lo, hi))))
     if size > 1:
-        # Not for an argument of one entry: alone below 1e-7, exact formulas such as
-        # cos(x + pi/2) lose their relative accuracy (`_tolerance`).
         found.append(Structure(f"entries below float32's normal range ({BELOW_FLOAT32[0]:g} to {BELOW_FLOAT32[1]:g})",
                                _using(_band, arg, *BELOW_FLOAT32)))
         found.append(Structure(f"two entries whose product underflows ({UNDERFLOWING[0]:g} to {UNDERFLOWING[1]:g})",
@@ -769,6 +786,12 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                 label = (f"a near-tie in one window of {name} ({_ulps(ulps)} apart, runner-up "
                          f"{'first' if first else 'last'})")
                 extra.append(_structured(puzzle, rng, label, _competing(k, members, 0.0, first, rng, ulps)))
+        for n in range(MIDDLE_TIES):
+            members = groups[n % len(groups)]
+            for first in (True, False):
+                label = (f"a near-tie in the middle of one window of {name} (1 ulp apart, runner-up "
+                         f"{'first' if first else 'last'})")
+                extra.append(_structured(puzzle, rng, label, _competing_middle(k, members, first, rng)))
         for n, (m, d) in enumerate(BOTTOM_TIES):
             members = groups[n % len(groups)]
             for first in (True, False):
@@ -835,6 +858,41 @@ def _competing(k: int, members: tuple[int, ...], d: float, first: bool,
     return apply
 
 
+def _competing_middle(k: int, members: tuple[int, ...], first: bool,
+                      rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    """Two entries of one group 1 ulp apart between the others (where every pair of the group
+    is compared: `sort`), just below a power of two in magnitude, where scaling the entries by
+    a factor below 1 moves them to the next binade: chosen so that dividing by the largest
+    magnitude (`x / max(abs(x))`, "normalise first") rounds the two to one number, which an
+    answer then cannot order."""
+
+    def apply(values: list[np.ndarray]) -> None:
+        flat = np.array(values[k], dtype=np.float64).reshape(-1)
+        p, q = sorted(int(i) for i in rng.choice(members, size=2, replace=False))
+        others = [i for i in members if i not in (p, q)]
+        rest = np.delete(flat, [p, q])
+        largest = float(np.max(np.abs(rest))) if rest.size else 1.0
+        lo, hi = (float(np.min(flat[others])), float(np.max(flat[others]))) if len(others) > 1 else (0.0, largest)
+        low = high = 0.0
+        for _ in range(MIDDLE_TRIES):
+            v = rng.uniform(lo, hi)
+            if v == 0.0:
+                continue
+            edge = 2.0 ** np.floor(np.log2(abs(v)))  # the power of two at the bottom of v's binade
+            below = np.copysign(edge * (1 - rng.uniform(1e-3, 0.1) * 2.0 ** -8), v)  # just below it...
+            if not lo < below < hi:
+                continue  # ...and still between the others
+            low, high = sorted((float(below), float(np.nextafter(below, np.inf))))
+            if np.float64(low) / largest == np.float64(high) / largest:
+                break
+        if low == high:
+            return  # nothing between the others (a window of two): left as drawn
+        flat[p], flat[q] = (low, high) if first else (high, low)
+        values[k] = flat.reshape(np.shape(values[k]))
+
+    return apply
+
+
 def _competing_at(k: int, members: tuple[int, ...], m: float, d: float, first: bool,
                   rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
     """Two entries of one group made its largest, m and m (1 - d), the runner-up before the
@@ -890,7 +948,7 @@ CORNER_PATTERNS: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = (
 )
 def _together(puzzle: Puzzle) -> list[int]:
     """The arguments scaled together by TOGETHER_SCALES: the plain ones of more than one entry
-    (alone that small, exact formulas such as cos(x + pi/2) lose their relative accuracy)."""
+    (one alone gets its own small draws, `_plain`)."""
     return [k for k, a in enumerate(puzzle.args) if _is_plain(a) and _size(a) > 1]
 
 

@@ -223,9 +223,9 @@ def _run_traced(traced: dict[int, Any], puzzles: dict[int, tuple[Any, tuple[Draw
     from jax.extend.core import jaxpr_as_fun
 
     from checker.engine._runner import Problem, Run, _blocks
-    from checker.engine._settings import FAST_COMPILE
+    from checker.engine._settings import ANSWER_COMPILE
 
-    options: dict[str, Any] = {**FAST_COMPILE}
+    options: dict[str, Any] = {**ANSWER_COMPILE}
 
     order = sorted(traced)
     programs = [jax.vmap(jaxpr_as_fun(traced[i].jaxpr)) for i in order]
