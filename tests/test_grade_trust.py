@@ -5,6 +5,8 @@ from the submission, whatever an earlier worker wrote into the grader's copies."
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import shutil
@@ -266,6 +268,6 @@ def _a_rewritten_entry_is_graded_again(subs: Path, out: Path, scratch: Path, ent
     assert again.returncode == 0, again.stderr[-3000:]
     assert "not trusted b_victim.json" in again.stderr and "its signature does not check" in again.stderr
     assert "graded 1 submission, 2 unchanged" in again.stdout
-    rows = (out / "grades.csv").read_text().splitlines()
-    assert next(r for r in rows if r.startswith("b_victim,")).split(",")[1] == str(entry["max_score"])
+    rows = list(csv.reader(io.StringIO((out / "grades.csv").read_text())))
+    assert next(r for r in rows if r[0] == "b_victim")[1] == str(entry["max_score"])
     assert json.loads((out / "b_victim.json").read_text()) == entry

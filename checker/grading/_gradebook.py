@@ -26,6 +26,7 @@ from typing import IO, Any
 from rich.console import Console
 from rich.text import Text
 
+from checker.engine._errors import JacpuzzlesError
 from checker.engine._report import render, to_json
 from checker.engine._verdict import Verdict, counted, out_of
 
@@ -92,9 +93,23 @@ def feedback(doc: dict[str, Any], verdicts: Sequence[Verdict] | None, points: di
     return "".join(line.rstrip() + "\n" for line in out.getvalue().splitlines())  # rich pads lines to the width
 
 
+class CannotWrite(JacpuzzlesError):
+    """A file of the results folder could not be written (a full disk, a read-only folder): what
+    was graded before stays, and the same command carries on from there. Exit code 1."""
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write `text` to `path` so that a reader (or a re-run after `kill -9`) sees all or nothing."""
     # A short temporary name: `.<name>.partial` of a 250-byte name would not fit a file name.
+    try:
+        _write_atomic(path, text)
+    except OSError as exc:
+        raise CannotWrite(f"cannot write {path}: {exc.strerror or exc}; free space on that file system (or give "
+                          "--out a folder on another) and run the same command again: what was graded is kept, "
+                          "and grading carries on from there") from None
+
+
+def _write_atomic(path: Path, text: str) -> None:
     fd, partial = tempfile.mkstemp(prefix=".", suffix=".partial", dir=path.parent)
     try:
         # A learner's output may hold lone surrogates: kept as `\udcff` escapes, valid in JSON too.
@@ -117,10 +132,12 @@ def document_text(doc: dict[str, Any]) -> str:
 def grades_csv(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
     """`submission, score, max_score`, points per puzzle, then `status` (graded, ungradable or
     skipped) and `reason` (why not graded). Every text cell is `cell`-neutralised: a name or
-    reason a student chose is never a spreadsheet formula."""
+    reason a student chose is never a spreadsheet formula; and every text cell is quoted, so that
+    a spreadsheet splitting lines at `;` (the list separator of many locales) keeps a name such as
+    `x;=1+1` one cell that starts with `x` (red team, round 11)."""
     out = io.StringIO()
     # RFC 4180's line ends: the csv module then quotes a cell holding a carriage return too.
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
     ids = any("student" in doc for doc in docs)  # variants on: a student id column after the name
     writer.writerow(["submission", *(["student"] if ids else []), "score", "max_score", *names, "status", "reason"])
     for doc in docs:
@@ -138,12 +155,19 @@ def grades_csv(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
+# A separator some spreadsheet splits a line at, followed by a formula's start: a cell there.
+_FORMULA_AFTER_SEPARATOR = re.compile(r"([;,\t|])(?=[=+\-@\t\r])")
+
+
 def cell(value: Any) -> Any:
     """A CSV cell a spreadsheet shows as text: a string starting with `=`, `+`, `-`, `@`, tab or
-    carriage return gets a leading `'` (OWASP); numbers the kit computed stay numbers."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
+    carriage return gets a leading `'` (OWASP), and so does each part of it after a `;`, `,`,
+    tab or `|` (where a spreadsheet of another locale, or one told so, splits the line: red team,
+    round 11); numbers the kit computed stay numbers."""
+    if not isinstance(value, str):
+        return value
+    value = _FORMULA_AFTER_SEPARATOR.sub(r"\1'", value)
+    return "'" + value if value.startswith(_FORMULA_START) else value
 
 
 def _clean(text: str | None, cap: int = JUNIT_TEXT_CAP) -> str:

@@ -63,6 +63,11 @@ RESULT_CAP = 64 * 1024 * 1024  # bytes of a result's arrays read back; larger on
 OUTPUT_CAP = 4000  # characters of an answer's printed output kept (the worker caps it too)
 TEXT_CAP = 2000  # characters of a problem's message or location kept
 PROCESSES = 256  # processes and threads a job may have at once (as root, per uid), plus 8 per core
+# Below this many MB free on the scratch folder's file system, a job that left puzzles without a
+# result may have lost them to a full disk (a classmate's files): not its answer's doing.
+DISK_FLOOR_MB = 64
+DISK_WAIT = 2.0  # seconds before a job that met a full disk runs again, once
+DISK_STAGE = -2  # its key among the stages run again (`_again`'s -1 is the worker's start)
 THREADS = PROCESSES + 8 * (os.cpu_count() or 1)  # the same, as the limit a job is held to
 KIT = Path(__file__).resolve().parents[2]  # the folder holding the `checker` package
 # The zygote's Python starts isolated (`-I`: no user site-packages, nothing from PYTHONPATH,
@@ -343,6 +348,19 @@ class Pool:
             unfinished = [i for i in remaining if i not in runs]
             if not unfinished:
                 break
+            if _disk_full(jobdir, ended):
+                # Its results could not be written, whoever filled the disk (red team, round 11:
+                # a classmate's files filled it, and right answers were given 0): once more, later;
+                # then the grader's failure, graded again by the next run, never the answer's 0.
+                if DISK_STAGE in retried:
+                    raise WorkerFailure(f"the file system of the scratch folder {self.scratch} was full (below "
+                                        f"{DISK_FLOOR_MB} MB free) while this submission ran, twice: its results "
+                                        "could not be written. Free space there (or point TMPDIR at a larger file "
+                                        "system) and run the same command again")
+                retried.add(DISK_STAGE)
+                time.sleep(DISK_WAIT)
+                attempt += 1
+                continue
             if not ended.ready and not self._again(ended, -1, retried):
                 raise WorkerFailure(f"the grading worker failed before running any answer ({_how(ended)}): "
                                     f"{ended.stderr.strip()[-500:]}")
@@ -732,6 +750,17 @@ def _died(path: str, ended: _Ended, limits: Limits) -> Problem:
                                        f"{how}")
     return Problem(Kind.EXCEPTION, f"the process running {path} {how}: an answer must return its Jacobian, not end or "
                                    "crash its process; the other puzzles were graded in a fresh process")
+
+
+def _disk_full(jobdir: Path, ended: _Ended) -> bool:
+    """Whether a job's file system was (or still is) too full for its results."""
+    if "No space left on device" in ended.stderr or "[Errno 28]" in ended.stderr:
+        return True
+    try:
+        found = os.statvfs(jobdir)
+    except OSError:
+        return False
+    return found.f_bavail * found.f_frsize < DISK_FLOOR_MB * 1024 * 1024
 
 
 def _read_result(jobdir: Path, index: int, puzzle: str | Puzzle, draws: int, labels: Sequence[str] = ()) -> Run | None:

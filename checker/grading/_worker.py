@@ -39,6 +39,7 @@ CURRENT = "current"  # what the worker is on: "trace N" or "run N" (puzzle N), o
 BATCH = "batch"
 FILE_CAP = 256 * 1024 * 1024  # bytes any one file the worker (or an answer) may write
 WORKER_FILES = 1024  # descriptors a worker may hold (RLIMIT_NOFILE)
+PENDING_SIGNALS = 64  # queued signals a worker may hold (RLIMIT_SIGPENDING)
 WORKER_NICENESS = 10  # how much lower than the grader's a worker's scheduling priority is
 # Faster XLA compilation for the kit's small programs; tried first, dropped if this jaxlib lacks it.
 BATCH_OPTIONS: dict[str, Any] = {"xla_cpu_use_fusion_emitters": False}
@@ -109,6 +110,10 @@ def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, a
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
         _confine.become(job.uid)
     _linux.drop_capabilities()
+    # Queued signals are counted per user (per user namespace since Linux 5.14): one worker that
+    # queued its user's whole quota left every process of that user without a timer (red team,
+    # round 11), and as root every root process. Its own need is a handful.
+    resource.setrlimit(resource.RLIMIT_SIGPENDING, (PENDING_SIGNALS, PENDING_SIGNALS))
     prctl(PR_SET_DUMPABLE, 0)  # again: a uid change resets it to fs.suid_dumpable
     _private_home(jobdir)
     status = os.open("/proc/self/status", os.O_RDONLY | os.O_CLOEXEC)
