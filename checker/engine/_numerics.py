@@ -1,8 +1,7 @@
 """The numeric ground rules every check runs under: float64, with JAX's settings pinned.
 
-Answers and oracles both compute in float64. A formula that is exact in maths (`cos(x + pi/2)`
-for `-sin(x)`) then stays within the tolerance on every draw, so a verdict never depends on how
-close to zero a seed's draws happened to land (float32 lost those digits). The settings that
+Answers and oracles both compute in float64, so a right answer's rounding stays far inside the
+tolerance (float32 lost those digits), and a verdict never depends on rounding alone. The settings that
 change what JAX computes are pinned while the kit works and restored afterwards, so an answer
 that flips one (`jax.config.update("jax_enable_x64", False)` at import) changes neither the
 expected Jacobians nor later verdicts, and a notebook keeps its own settings.

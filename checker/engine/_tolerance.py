@@ -10,8 +10,9 @@ all-zero block is compared at scale 1. NaN and inf never pass.
 
 The expected Jacobians are float64 (`_numerics`), and the tolerance is the one of the precision
 the answer returns. A float64 answer, or a wider one (`np.longdouble`), gets rtol 1e-7: a
-formula that is exact in maths passes on every draw (`cos(x + pi/2)` is off by 2e-16 absolute,
-and no draw puts x closer to 0 than 1e-7), while a constant rounded to six digits fails. An
+constant rounded to six digits fails, and so does a formula exact in maths that keeps no digit
+of a small entry (`cos(x + pi/2)` for `-sin(x)` is off by 6e-17 absolute, all of a slope of
+1e-40, where a one-entry argument is drawn). An
 answer that returns float32 gets the float32 rule, rtol 2e-6 (a product of ten float32 roundings
 is within 1.2e-6); one that returns float16 or bfloat16 is read as numbers and judged by the
 float32 rule too, so it passes only where its values are exact (0, 1, 1/4, 2), and the judge

@@ -12,9 +12,9 @@ entry times float64's epsilon (while that largest entry is not 0) are kept. Inte
 keep their value along a line.
 
 A zero of an entry that is its block's largest there (a block of one entry, `cos`'s
--f sin(f x)) is never kept, as the criterion cannot hold: the contract's allowance at it is
-relative to that entry, and a formula exact in maths (`2 cos(2x + pi/2)`, off by 1e-16
-absolute) has no correct digit there. The contract lets such formulas pass on every draw.
+-f sin(f x)) is never kept, as the criterion cannot hold (nothing tells the zero from rounding
+where the entry is the block's scale); `_sampling` draws a one-entry argument itself at 1e-12 to
+1e-9 and 1e-41 to 1e-39, both signs, which reaches the zero at 0.
 
 The same evaluations give each output's support: which entries of an argument reach it at some
 point of the lines. Entries in the same support compete for that output (the window of a max
