@@ -56,6 +56,7 @@ PRIVATE = ("/tmp", "/var/tmp", "/dev/shm")  # each a private, empty, size-capped
 # files of the machine a worker reads beyond its own /proc under Landlock (JAX starts without them).
 CPU_FILES = ("/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible")
 UNPRIVILEGED_PROBE = 619999  # the uid the zygote's probe drops to (no such user exists)
+F_SETPIPE_SZ = 1031  # fcntl's command to resize a pipe (Linux)
 PROBE_TASKS = 8  # the task limit `prove_own_task_count` sets, and then meets
 
 # System calls a worker never needs, each a way out of its confinement or into another
@@ -291,6 +292,11 @@ def refuse_escape_calls(processes: bool = True) -> None:
                 pass
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "socket")
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "socketpair")
+    # No pipe grown past its 64 KB: pipe buffers are counted per user (not per user namespace)
+    # against fs.pipe-user-pages-soft, 64 MB, which one worker filled with 63 pipes of 1 MB, leaving
+    # every other process of its user 4 KB pipes (red team, round 13). Its 1024 descriptors hold
+    # at most 512 pipes of 64 KB: half the quota.
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "fcntl", seccomp.Arg(1, seccomp.EQ, F_SETPIPE_SZ))
     # Limits and priorities of other processes: as the grader's own user, prlimit(RLIMIT_CPU) of
     # the grader or a classmate's worker would kill it (Landlock does not cover these calls).
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "prlimit64", seccomp.Arg(0, seccomp.NE, 0))

@@ -65,7 +65,9 @@ TEXT_CAP = 2000  # characters of a problem's message or location kept
 PROCESSES = 256  # processes and threads a job may have at once (as root, per uid), plus 8 per core
 # Below this many MB free on the scratch folder's file system, a job that left puzzles without a
 # result may have lost them to a full disk (a classmate's files): not its answer's doing.
-DISK_FLOOR_MB = 64
+DISK_FLOOR_MB, DISK_FLOOR_FILES = 64, 1000
+# A job whose own folder holds this much when the disk is full filled it itself: its answer's doing.
+DISK_OWN_MB, DISK_OWN_FILES = 64, 10_000
 DISK_WAIT = 2.0  # seconds before a job that met a full disk runs again, once
 DISK_STAGE = -2  # its key among the stages run again (`_again`'s -1 is the worker's start)
 THREADS = PROCESSES + 8 * (os.cpu_count() or 1)  # the same, as the limit a job is held to
@@ -348,19 +350,6 @@ class Pool:
             unfinished = [i for i in remaining if i not in runs]
             if not unfinished:
                 break
-            if _disk_full(jobdir, ended):
-                # Its results could not be written, whoever filled the disk (red team, round 11:
-                # a classmate's files filled it, and right answers were given 0): once more, later;
-                # then the grader's failure, graded again by the next run, never the answer's 0.
-                if DISK_STAGE in retried:
-                    raise WorkerFailure(f"the file system of the scratch folder {self.scratch} was full (below "
-                                        f"{DISK_FLOOR_MB} MB free) while this submission ran, twice: its results "
-                                        "could not be written. Free space there (or point TMPDIR at a larger file "
-                                        "system) and run the same command again")
-                retried.add(DISK_STAGE)
-                time.sleep(DISK_WAIT)
-                attempt += 1
-                continue
             if not ended.ready and not self._again(ended, -1, retried):
                 raise WorkerFailure(f"the grading worker failed before running any answer ({_how(ended)}): "
                                     f"{ended.stderr.strip()[-500:]}")
@@ -376,6 +365,23 @@ class Pool:
             # none of them (the file is the worker's to rewrite) blames the first: every attempt
             # settles a puzzle, and a submission can never keep the grader retrying.
             culprit = unfinished[0] if claimed is None else claimed
+            if _disk_full(jobdir, ended):
+                own = _own_use(home)
+                if own[0] >= DISK_OWN_MB * 1024 * 1024 or own[1] >= DISK_OWN_FILES:  # it filled the disk itself
+                    for i in unfinished:  # its files stay in its folder for the puzzles after this one too
+                        runs[i] = Run(problem=_filled(items[i][1], own))
+                    break
+                # Its results could not be written, and others filled the disk (red team, round 11:
+                # a classmate's files, and right answers were given 0): once more, later; then the
+                # grader's failure, graded again by the next run, never the answer's 0.
+                if DISK_STAGE in retried:
+                    raise WorkerFailure(f"the file system of the scratch folder {self.scratch} was full (below "
+                                        f"{DISK_FLOOR_MB} MB or {DISK_FLOOR_FILES} files free) while this submission "
+                                        "ran, twice: its results could not be written. Free space there (or point "
+                                        "TMPDIR at a larger file system) and run the same command again")
+                retried.add(DISK_STAGE)
+                time.sleep(DISK_WAIT)
+                continue
             if allowance > 0 and self._again(ended, culprit, retried):
                 continue
             runs[culprit] = Run(problem=_died(items[culprit][1], ended, self.limits))
@@ -760,7 +766,33 @@ def _disk_full(jobdir: Path, ended: _Ended) -> bool:
         found = os.statvfs(jobdir)
     except OSError:
         return False
-    return found.f_bavail * found.f_frsize < DISK_FLOOR_MB * 1024 * 1024
+    short_of_files = found.f_files > 0 and found.f_favail < DISK_FLOOR_FILES  # 0 files: a file system without a table
+    return found.f_bavail * found.f_frsize < DISK_FLOOR_MB * 1024 * 1024 or short_of_files
+
+
+def _own_use(home: Path) -> tuple[int, int]:
+    """Bytes and files under a job's folder (its links not followed), however deep."""
+    size = files = 0
+    stack = [str(home)]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    files += 1
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                    elif entry.is_file(follow_symlinks=False):
+                        size += entry.stat(follow_symlinks=False).st_blocks * 512
+        except OSError:
+            continue
+    return size, files
+
+
+def _filled(path: str, own: tuple[int, int]) -> Problem:
+    """The verdict on an answer whose own files filled the scratch disk."""
+    return Problem(Kind.EXCEPTION, f"filled the grader's disk: the process running {path} left {own[0] // 2**20} MB "
+                                   f"in {own[1]} files in its folder, and its results could not be written; an answer "
+                                   "must return its Jacobian, not write files")
 
 
 def _read_result(jobdir: Path, index: int, puzzle: str | Puzzle, draws: int, labels: Sequence[str] = ()) -> Run | None:
