@@ -99,6 +99,12 @@ MASK_ULPS = (1, 4)
 # The smallest magnitude drawn: subnormals (below 2.2e-308) are flushed to 0 by XLA and
 # TensorFlow on CPU, so a value closer to 0 would be 0 to the oracles and not to numpy.
 ALMOST_ZERO = 1e-300
+# Just above float64's smallest normal (2.2e-308): a linear f scaled by a factor below 1 gives a
+# subnormal there, which XLA flushes to 0, so a slope computed as f(x) / x is 0 (red team, round 14).
+SMALLEST_NORMALS = (2.25e-308, 2.4e-308)  # so f(x) is subnormal for every factor below 0.93
+# The magnitudes an argument of one entry takes, one in each cell of this grid: (lowest, cells
+# per decade), up to 1 or the domain's edge.
+GRID = (1e-4, 20)
 # Entries below float32's smallest normal (1.2e-38) and far above float64's: an answer that
 # computes in float32 flushes them (XLA flushes float32's subnormals) and gives 0 for a block
 # proportional to them, while the float64 reference does not.
@@ -292,11 +298,22 @@ def _plain(arg: Arg) -> list[Structure]:
         # there, and an answer that snaps a near-zero input or entry to 0 (`isclose(x, 0)`,
         # `where(|J| < 1e-10, 0, J)`, `round(J, 15)`) is wrong however small it is (red team,
         # round 12).
-        alone = (("a minute entry", *MINUTE[1:]), ("an entry below float32's normal range", *BELOW_FLOAT32))
+        alone = (("a minute entry", *MINUTE[1:]), ("an entry below float32's normal range", *BELOW_FLOAT32),
+                 ("an entry just above float64's smallest normal", *SMALLEST_NORMALS))
         for label, lo, hi in alone:
             for sign in (1, -1) if arg.low < 0 else (1,):  # both sides of 0 (`x % 2pi` is wrong below it only)
                 found.append(Structure(f"{label}, {'positive' if sign > 0 else 'negative'} ({lo:g} to {hi:g})",
                                        _using(_one_signed_band, arg, sign * lo, sign * hi)))
+        # A shortcut below a threshold (`where(|x| < 1e-3, -x, -sin(x))`) is wrong only in a band
+        # just under it, a tenth of a decade wide (red team, round 14): a magnitude in every
+        # twentieth of a decade, signs alternating, so each band holds one of each sign.
+        top = min(1.0, max(abs(arg.low), abs(arg.high)))
+        cells = np.geomspace(GRID[0], top, int(round(np.log10(top / GRID[0]) * GRID[1])) + 1)
+        for k, (lo, hi) in enumerate(itertools.pairwise(cells)):
+            sign = -1 if k % 2 and arg.low < 0 else 1
+            side = "negative" if sign < 0 else "positive"
+            found.append(Structure(f"an entry of magnitude {lo:.3g} to {hi:.3g}, {side}",
+                                   _using(_one_signed_band, arg, sign * lo, sign * hi)))
     if zeros_ok:
         for label, lo, hi in (*bands, MINUTE) if size > 1 else bands:
             found.append(Structure(f"a zero among {label} magnitudes", _with_zeros(arg, 1, _using(_band, arg, lo, hi))))
