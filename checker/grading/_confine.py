@@ -56,7 +56,10 @@ PRIVATE = ("/tmp", "/var/tmp", "/dev/shm")  # each a private, empty, size-capped
 # files of the machine a worker reads beyond its own /proc under Landlock (JAX starts without them).
 CPU_FILES = ("/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible")
 UNPRIVILEGED_PROBE = 619999  # the uid the zygote's probe drops to (no such user exists)
-F_SETPIPE_SZ = 1031  # fcntl's command to resize a pipe (Linux)
+# fcntl's commands a worker may not use: resize a pipe, take a lease, watch a folder (dnotify),
+# set a record lock (POSIX and open file description ones, waiting or not).
+F_SETPIPE_SZ, F_SETLEASE, F_NOTIFY, F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW = 1031, 1024, 1026, 6, 7, 37, 38
+FCNTL_REFUSED = (F_SETPIPE_SZ, F_SETLEASE, F_NOTIFY, F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW)
 PROBE_TASKS = 8  # the task limit `prove_own_task_count` sets, and then meets
 
 # System calls a worker never needs, each a way out of its confinement or into another
@@ -296,7 +299,13 @@ def refuse_escape_calls(processes: bool = True) -> None:
     # against fs.pipe-user-pages-soft, 64 MB, which one worker filled with 63 pipes of 1 MB, leaving
     # every other process of its user 4 KB pipes (red team, round 13). Its 1024 descriptors hold
     # at most 512 pipes of 64 KB: half the quota.
-    rules.add_rule(seccomp.ERRNO(errno.EPERM), "fcntl", seccomp.Arg(1, seccomp.EQ, F_SETPIPE_SZ))
+    # Nor a lease (as uid 0, a write lease on a root-owned file it may read made every process of
+    # the host that opened it wait: red team, round 15), a directory notification (dnotify, as
+    # inotify), or a file lock: POSIX record locks are kernel memory no limit counts (1.8 million
+    # of them, 350 MB: round 15), and a worker has no file to share.
+    for command in FCNTL_REFUSED:
+        rules.add_rule(seccomp.ERRNO(errno.EPERM), "fcntl", seccomp.Arg(1, seccomp.EQ, command))
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "flock")
     # Limits and priorities of other processes: as the grader's own user, prlimit(RLIMIT_CPU) of
     # the grader or a classmate's worker would kill it (Landlock does not cover these calls).
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "prlimit64", seccomp.Arg(0, seccomp.NE, 0))
