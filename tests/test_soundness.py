@@ -159,7 +159,7 @@ def test_the_cache_key_covers_the_numeric_settings(monkeypatch: pytest.MonkeyPat
 # relative to the entry.
 EXACT = {
     "sin(-x)": lambda x: jnp.sin(-x)[:, None],
-    "-sin(x), negated twice": lambda x: -(-(-jnp.sin(x)))[:, None],
+    "negative(sin(x))": lambda x: jnp.negative(jnp.sin(x))[:, None],
 }
 # Exact in maths, yet no correct digit near 0, where the contract is relative to the entry
 # itself (a block of one entry): x + pi/2 and x % 2pi round x away (red team, round 12: an
