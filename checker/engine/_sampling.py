@@ -105,6 +105,7 @@ SMALLEST_NORMALS = (2.25e-308, 2.4e-308)  # so f(x) is subnormal for every facto
 # The magnitudes an argument of one entry takes, one in each cell of this grid: (lowest, cells
 # per decade), up to 1 or the domain's edge.
 GRID = (1e-4, 20)
+SWEEP_FLOOR = SMALLEST_NORMALS[0]  # arguments of several entries take these, and the GRID, swept
 # Entries below float32's smallest normal (1.2e-38) and far above float64's: an answer that
 # computes in float32 flushes them (XLA flushes float32's subnormals) and gives 0 for a block
 # proportional to them, while the float64 reference does not.
@@ -130,6 +131,7 @@ class Structure:
 
     label: str
     make: Make
+    paired: bool = True  # combined with the other arguments' structures (`_pairs`), or drawn alone only
 
 
 def seed_for(puzzle: Puzzle, seed: int) -> np.random.Generator:
@@ -321,6 +323,11 @@ def _plain(arg: Arg) -> list[Structure]:
                 found.append(Structure(f"two zeros among {label} magnitudes",
                                        _with_zeros(arg, 2, _using(_band, arg, lo, hi))))
     if size > 1:
+        sweep = _sweep_bands(arg)
+        parts = -(-len(sweep) // size)
+        for k in range(parts):
+            found.append(Structure(f"a sweep of magnitudes {SWEEP_FLOOR:g} to 1 ({k + 1} of {parts})",
+                                   _using(_sweep, arg, sweep[k * size:(k + 1) * size]), paired=False))
         found.append(Structure(f"entries below float32's normal range ({BELOW_FLOAT32[0]:g} to {BELOW_FLOAT32[1]:g})",
                                _using(_band, arg, *BELOW_FLOAT32)))
         found.append(Structure(f"two entries whose product underflows ({UNDERFLOWING[0]:g} to {UNDERFLOWING[1]:g})",
@@ -350,6 +357,31 @@ def _plain(arg: Arg) -> list[Structure]:
         found.append(Structure("equal entries",
                                lambda values, rng: np.full(arg.shape, _random(arg, rng).reshape(-1)[0])))
     return found
+
+
+def _sweep_bands(arg: Arg) -> list[tuple[float, float]]:
+    """The signed bands an argument of several entries sweeps, one entry in each: the one-entry
+    magnitudes (`_plain`'s `alone`), both signs, then the GRID's cells, signs alternating.
+
+    An elementwise mistake lives in one entry whatever its neighbours hold (a shortcut below a
+    threshold, a slope taken as f(x) / x that a flushed subnormal zeroes: red team, round 14), so
+    these are dealt out `size` to a draw rather than one to a draw as for one entry."""
+    top = min(1.0, max(abs(arg.low), abs(arg.high)))
+    cells = np.geomspace(GRID[0], top, int(round(np.log10(top / GRID[0]) * GRID[1])) + 1) if top > GRID[0] else []
+    bands = [(sign * lo, sign * hi) for lo, hi in (SMALLEST_NORMALS, BELOW_FLOAT32, MINUTE[1:]) for sign in (1, -1)]
+    bands += [((-1) ** k * lo, (-1) ** k * hi) for k, (lo, hi) in enumerate(itertools.pairwise(cells))]
+    if arg.low >= 0 or arg.high <= 0:  # one sign only: every band on that side
+        side = 1.0 if arg.low >= 0 else -1.0
+        bands = list(dict.fromkeys((side * abs(lo), side * abs(hi)) for lo, hi in bands))
+    return [(lo, hi) for lo, hi in bands if arg.low <= min(lo, hi) and max(lo, hi) <= arg.high]
+
+
+def _sweep(arg: Arg, bands: list[tuple[float, float]], rng: np.random.Generator) -> np.ndarray:
+    # One entry log-uniform in each band, the rest of the argument random, in a random order.
+    out = _random(arg, rng).reshape(-1).astype(np.float64)
+    for k, (lo, hi) in enumerate(bands):
+        out[k] = np.copysign(np.exp(rng.uniform(np.log(abs(lo)), np.log(abs(hi)))), lo)
+    return rng.permutation(out).reshape(arg.shape)
 
 
 def _underflowing_pair(arg: Arg, rng: np.random.Generator) -> np.ndarray:
@@ -754,7 +786,7 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
             label = f"{s.label} ({puzzle.args[k].name})" if several else s.label
             extra.append(_structured(puzzle, rng, label, _set(k, s, rng)))
     for a, b in itertools.combinations([k for k, s in enumerate(per_arg) if s], 2):
-        sa, sb = per_arg[a], per_arg[b]
+        sa, sb = ([s for s in per_arg[k] if s.paired] for k in (a, b))
         for first, second in _pairs(sa, sb):
             label = f"{puzzle.args[a].name}: {first.label}; {puzzle.args[b].name}: {second.label}"
             extra.append(_structured(puzzle, rng, label, _both(_set(a, first, rng), _set(b, second, rng))))
