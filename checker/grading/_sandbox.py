@@ -68,6 +68,7 @@ PROCESSES = 256  # processes and threads a job may have at once (as root, per ui
 DISK_FLOOR_MB, DISK_FLOOR_FILES = 64, 1000
 # A job whose own folder holds this much when the disk is full filled it itself: its answer's doing.
 DISK_OWN_MB, DISK_OWN_FILES = 64, 10_000
+DISK_LOOK = 0.02  # seconds between two looks at the scratch folder's free space (`_DiskWatch`)
 DISK_WAIT = 2.0  # seconds before a job that met a full disk runs again, once
 DISK_STAGE = -2  # its key among the stages run again (`_again`'s -1 is the worker's start)
 THREADS = PROCESSES + 8 * (os.cpu_count() or 1)  # the same, as the limit a job is held to
@@ -149,6 +150,7 @@ class Pool:
         self._jobs = 0
         self._events: dict[str, queue.Queue[dict[str, Any]]] = {}
         self._stopped = threading.Event()
+        self._disk = _DiskWatch(scratch, self._stopped)
         self.undumpable = _linux.prctl(_linux.PR_SET_DUMPABLE, 0) == 0
         # Workers running as other uids (as root) pass through to their own folders only; a
         # worker of the grader's own uid has no need to.
@@ -338,6 +340,7 @@ class Pool:
                       enclose=self.enclosed,
                       batch=batch, puzzles=tuple(items[i] for i in remaining), indices=tuple(remaining))
             stages = {f"{what} {i}" for i in remaining for what in ("trace", "run")} | {BATCH}
+            began = time.monotonic()
             ended = self._drive(job, jobdir, stages, granted, allowance)
             allowance -= ended.armed_for
             if self._stopped.is_set():
@@ -365,7 +368,7 @@ class Pool:
             # none of them (the file is the worker's to rewrite) blames the first: every attempt
             # settles a puzzle, and a submission can never keep the grader retrying.
             culprit = unfinished[0] if claimed is None else claimed
-            if _disk_full(jobdir, ended):
+            if self._disk.full_since(began):
                 own = _own_use(home)
                 if own[0] >= DISK_OWN_MB * 1024 * 1024 or own[1] >= DISK_OWN_FILES:  # it filled the disk itself
                     for i in unfinished:  # its files stay in its folder for the puzzles after this one too
@@ -758,12 +761,35 @@ def _died(path: str, ended: _Ended, limits: Limits) -> Problem:
                                    "crash its process; the other puzzles were graded in a fresh process")
 
 
-def _disk_full(jobdir: Path, ended: _Ended) -> bool:
-    """Whether a job's file system was (or still is) too full for its results."""
-    if "No space left on device" in ended.stderr or "[Errno 28]" in ended.stderr:
-        return True
+class _DiskWatch:
+    """The scratch folder's free space, looked at every DISK_LOOK seconds while the pool runs.
+
+    A job whose results are missing lost them to a full disk only if the grader saw the disk
+    full while the job ran: what the job says (`No space left on device` on its stderr, the
+    worker's DISK_FULL status) an answer can say without filling anything, and a classmate's
+    files can be gone again by the time the job has ended (held open and unlinked, they are
+    freed with the process that held them)."""
+
+    def __init__(self, folder: Path, stopped: threading.Event) -> None:
+        self.folder = folder
+        self.last_full = -1.0  # time.monotonic() when the disk was last seen below the floor
+        self._stopped = stopped
+        threading.Thread(target=self._look, name="disk-watch", daemon=True).start()
+
+    def _look(self) -> None:
+        while not self._stopped.wait(DISK_LOOK):
+            if _below_floor(self.folder):
+                self.last_full = time.monotonic()
+
+    def full_since(self, began: float) -> bool:
+        """Whether the disk was seen full at `began` (time.monotonic()) or later, now included."""
+        return self.last_full >= began or _below_floor(self.folder)
+
+
+def _below_floor(folder: Path) -> bool:
+    """Whether the file system of `folder` has less than DISK_FLOOR_MB or DISK_FLOOR_FILES free."""
     try:
-        found = os.statvfs(jobdir)
+        found = os.statvfs(folder)
     except OSError:
         return False
     short_of_files = found.f_files > 0 and found.f_favail < DISK_FLOOR_FILES  # 0 files: a file system without a table

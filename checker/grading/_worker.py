@@ -14,6 +14,8 @@ together as one program; any answer that does not trace cleanly runs as `check` 
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import resource
@@ -40,6 +42,10 @@ BATCH = "batch"
 FILE_CAP = 256 * 1024 * 1024  # bytes any one file the worker (or an answer) may write
 WORKER_FILES = 1024  # descriptors a worker may hold (RLIMIT_NOFILE)
 PENDING_SIGNALS = 64  # queued signals a worker may hold (RLIMIT_SIGPENDING)
+# The exit status of a worker whose results could not be written for a full disk (its stderr,
+# a file, may hold nothing then). An answer can exit with it too: the grader goes by what it saw
+# of the disk itself (`_sandbox._DiskWatch`), and this tells the reader of a report why.
+DISK_FULL = 75
 WORKER_NICENESS = 10  # how much lower than the grader's a worker's scheduling priority is
 # Faster XLA compilation for the kit's small programs; tried first, dropped if this jaxlib lacks it.
 BATCH_OPTIONS: dict[str, Any] = {"xla_cpu_use_fusion_emitters": False}
@@ -63,10 +69,11 @@ def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tu
         if os.getppid() == 1 and not pidns:
             os._exit(1)
         _run_job(job, config, draws, jobdir, status)
-    except BaseException:  # noqa: BLE001 - the kit's own failure, for the grader to report
-        traceback.print_exc()
-        sys.stderr.flush()
-        os._exit(70)
+    except BaseException as exc:  # noqa: BLE001 - the kit's own failure, for the grader to report
+        with contextlib.suppress(BaseException):  # stderr is a file: on a full disk, printing fails too
+            traceback.print_exc()
+            sys.stderr.flush()
+        os._exit(DISK_FULL if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT) else 70)
     os._exit(0)  # no interpreter shutdown: threads an answer left behind can't hold it up
 
 
