@@ -309,9 +309,7 @@ def _plain(arg: Arg) -> list[Structure]:
         # A shortcut below a threshold (`where(|x| < 1e-3, -x, -sin(x))`) is wrong only in a band
         # just under it, a tenth of a decade wide (red team, round 14): a magnitude in every
         # twentieth of a decade, signs alternating, so each band holds one of each sign.
-        top = min(1.0, max(abs(arg.low), abs(arg.high)))
-        cells = np.geomspace(GRID[0], top, int(round(np.log10(top / GRID[0]) * GRID[1])) + 1)
-        for k, (lo, hi) in enumerate(itertools.pairwise(cells)):
+        for k, (lo, hi) in enumerate(itertools.pairwise(_grid_cells(arg))):
             sign = -1 if k % 2 and arg.low < 0 else 1
             side = "negative" if sign < 0 else "positive"
             found.append(Structure(f"an entry of magnitude {lo:.3g} to {hi:.3g}, {side}",
@@ -359,6 +357,14 @@ def _plain(arg: Arg) -> list[Structure]:
     return found
 
 
+def _grid_cells(arg: Arg) -> list[float]:
+    """The edges of the GRID's cells, from GRID[0] up to 1 or the domain's edge if nearer."""
+    top = min(1.0, max(abs(arg.low), abs(arg.high)))
+    if top <= GRID[0]:
+        return []
+    return [float(v) for v in np.geomspace(GRID[0], top, int(round(np.log10(top / GRID[0]) * GRID[1])) + 1)]
+
+
 def _sweep_bands(arg: Arg) -> list[tuple[float, float]]:
     """The signed bands an argument of several entries sweeps, one entry in each: the one-entry
     magnitudes (`_plain`'s `alone`), both signs, then the GRID's cells, signs alternating.
@@ -366,8 +372,7 @@ def _sweep_bands(arg: Arg) -> list[tuple[float, float]]:
     An elementwise mistake lives in one entry whatever its neighbours hold (a shortcut below a
     threshold, a slope taken as f(x) / x that a flushed subnormal zeroes: red team, round 14), so
     these are dealt out `size` to a draw rather than one to a draw as for one entry."""
-    top = min(1.0, max(abs(arg.low), abs(arg.high)))
-    cells = np.geomspace(GRID[0], top, int(round(np.log10(top / GRID[0]) * GRID[1])) + 1) if top > GRID[0] else []
+    cells = _grid_cells(arg)
     bands = [(sign * lo, sign * hi) for lo, hi in (SMALLEST_NORMALS, BELOW_FLOAT32, MINUTE[1:]) for sign in (1, -1)]
     bands += [((-1) ** k * lo, (-1) ** k * hi) for k, (lo, hi) in enumerate(itertools.pairwise(cells))]
     if arg.low >= 0 or arg.high <= 0:  # one sign only: every band on that side

@@ -48,7 +48,7 @@ from checker.engine._verdict import Kind, Status
 from checker.grading import _landlock, _linux
 from checker.grading._cgroups import oom_recorded
 from checker.grading._messages import Config, Job
-from checker.grading._worker import BATCH, CURRENT
+from checker.grading._worker import BATCH, CURRENT, DISK_FULL
 
 STARTUP_BUDGET = 120.0  # seconds for the zygote to import JAX, or a worker to start (a busy machine)
 JOB_FOLDER_SIZE = "1g"  # as root with namespaces, each job's folder is a tmpfs this size (docs/grading.md)
@@ -730,6 +730,8 @@ def _how(ended: _Ended) -> str:
         except ValueError:
             name = f"signal {-ended.returncode}"
         return f"was killed by {name}"
+    if ended.returncode == DISK_FULL:
+        return f"exited with status {DISK_FULL} (it could not write its results: its disk was full)"
     return f"exited with status {ended.returncode}"
 
 
