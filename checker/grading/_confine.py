@@ -94,6 +94,9 @@ REFUSED_CALLS = (
     "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
     # Another process's file descriptors or memory advice (a same-user process it may trace).
     "pidfd_getfd", "process_madvise", "quotactl_fd",
+    # Nor a handle on another process: without a pid namespace, `pidfd_open` of each number told
+    # which pids live on the machine, and `poll` on it when each ended (red team, round 15).
+    "pidfd_open",
     # Memory no per-process limit counts: a memfd's pages are the kernel's until mapped (with
     # socket buffers, red team RT8 held a container at its limit, and its memory killer took the
     # classmates' workers, whose mapped memory is what it weighs).
@@ -106,8 +109,8 @@ REFUSED_CALLS = (
 # call cannot name it, so these are refused by number there (Debian 12's knows none past 6.1).
 UNIFIED_NUMBERS = {
     "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "open_tree": 428, "move_mount": 429,
-    "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "pidfd_getfd": 438, "process_madvise": 440,
-    "mount_setattr": 442, "quotactl_fd": 443, "fchmodat2": 452,
+    "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "pidfd_open": 434, "pidfd_getfd": 438,
+    "process_madvise": 440, "mount_setattr": 442, "quotactl_fd": 443, "fchmodat2": 452,
 }
 # Calls newer than every call this filter judges (Linux 6.13's setxattrat, getxattrat,
 # listxattrat and removexattrat, 6.15's open_tree_attr, 6.17's file_getattr and file_setattr, and

@@ -212,9 +212,9 @@ class Pool:
         if self.landlock:
             held.append(_landlock.describe(self.landlock))
         if self.filtered:
-            held.append("seccomp (no sockets, namespaces, ptrace, limits or scheduling of other processes, io_uring, "
-                        "bpf, keys, mounts, fanotify/inotify/dnotify, file locks and leases, modes/owners/times, "
-                        "reboot/acct, System V IPC, calls newer than Linux 6.10)")
+            held.append("seccomp (no sockets, namespaces, ptrace, pidfds, limits or scheduling of other processes, "
+                        "io_uring, bpf, keys, mounts, fanotify/inotify/dnotify, file locks and leases, "
+                        "modes/owners/times, reboot/acct, System V IPC, calls newer than Linux 6.10)")
         if self.capless:
             held.append("no capabilities (CapEff 0, bounding set empty, secure bits locked)")
         if self.unprivileged:

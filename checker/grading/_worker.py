@@ -40,7 +40,11 @@ READY = "ready"  # written once JAX is up and the memory limit is set, before an
 CURRENT = "current"  # what the worker is on: "trace N" or "run N" (puzzle N), or BATCH
 BATCH = "batch"
 FILE_CAP = 256 * 1024 * 1024  # bytes any one file the worker (or an answer) may write
-WORKER_FILES = 1024  # descriptors a worker may hold (RLIMIT_NOFILE)
+# Descriptors a worker may hold (RLIMIT_NOFILE): JAX and the worker hold about 10. Pipes count
+# against their user's quota of pipe buffers (fs.pipe-user-pages-soft, 16384 pages), 16 pages
+# each, so a worker holds at most 64 pipes, 1/16 of it (red team, round 15: two workers of
+# 1024 descriptors took it all).
+WORKER_FILES = 128
 PENDING_SIGNALS = 64  # queued signals a worker may hold (RLIMIT_SIGPENDING)
 # The exit status of a worker whose results could not be written for a full disk (its stderr,
 # a file, may hold nothing then). An answer can exit with it too: the grader goes by what it saw

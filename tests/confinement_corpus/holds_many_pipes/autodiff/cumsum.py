@@ -1,0 +1,19 @@
+"""Opens as many pipes as it may (red team, round 15: two workers of 1024 descriptors each held
+512 pipes, their user's whole quota of pipe buffers, fs.pipe-user-pages-soft, and left every
+other process of that user 4 KB pipes). "pass" means at most 64 pipes were opened."""
+import os
+
+import jax.numpy as np
+
+held = []
+try:
+    for _ in range(600):
+        held.append(os.pipe())
+except OSError:
+    pass
+many = len(held) > 64
+
+
+def jac(x):
+    print(f"LEAKED: {len(held)} pipes" if many else f"{len(held)} pipes at most")
+    return np.tri(10) / (21 if many else 20)
