@@ -12,7 +12,8 @@ Jacobians (the first check after installing, or after the catalog changed); "war
 cache holds this seed's Jacobians (every later check). "TF live" runs with TensorFlow installed
 (it is imported on a cold cache); "TF recorded" as if it were not (`JACPUZZLES_TF=off`). Goals,
 as ratios to the bare start-up: one puzzle <= 1.6x on a warm cache (a learner's every check but
-the first) and <= 15x on a cold one; the whole catalog <= 4x on a warm cache.
+the first) and <= 15x on a cold one; the whole catalog <= 4x on a warm cache and <= 15x on a
+cold one.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ GOALS = {
     **{(f"check {name}", "warm"): 1.6 for name in ("cumsum", "attention", "linear_lookup")},
     **{(f"check {name}", "cold"): 15.0 for name in ("cumsum", "attention", "linear_lookup")},
     ("check --dir solutions", "warm"): 4.0,
+    ("check --dir solutions", "cold"): 15.0,
 }
 
 

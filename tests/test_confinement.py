@@ -159,6 +159,8 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
     subs = root / "submissions"
     write_corpus(subs, values)
     out = root / "out"
+    scratch = root / "scratch"  # the grader's TMPDIR: empty again once it ends (locks_its_folder)
+    scratch.mkdir()
     if user:
         subprocess.run(["chown", "-R", USER, str(root)], check=True)
     before = listener.connections
@@ -168,7 +170,8 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
         result = subprocess.run(
             _as_user(command, root) if user else [*prefix, *command], check=False, capture_output=True, text=True,
             cwd=REPO, stdin=subprocess.DEVNULL, timeout=500,
-            env={**os.environ, **overrides, "HOME": str(home), "COLUMNS": "1000", "GRADER_SECRET": SECRET,
+            env={**os.environ, **overrides, "HOME": str(home), "TMPDIR": str(scratch), "COLUMNS": "1000",
+                 "GRADER_SECRET": SECRET,
                  **({"JACPUZZLES_CACHE": "off"} if user else {})},  # the tests' cache is root's
         )
         alive = victim.poll() is None
@@ -179,7 +182,8 @@ def _grade(configuration: str, root: Path, listener: _Listener) -> dict[str, Any
     return {"result": result, "out": out, "connections": listener.connections - before, "victim_alive": alive,
             "hopping": _named(f"hop{tag[-9:]}"),
             "victim_reniced": nice != started_nice, "planted": _planted(tag),
-            "bashrc": (home / ".bashrc").read_text(), "bashrc_changed": bashrc_changed(home / ".bashrc")}
+            "bashrc": (home / ".bashrc").read_text(), "bashrc_changed": bashrc_changed(home / ".bashrc"),
+            "left": sorted(str(p) for p in scratch.rglob("*"))}
 
 
 def bashrc_changed(path: Path) -> list[str]:
@@ -295,6 +299,7 @@ def test_every_attack_is_refused_in_every_configuration(configuration: str, root
         assert found["victim_alive"] and not found["victim_reniced"], configuration
         assert os.stat("/dev/null").st_mode & 0o7777 == 0o666, configuration  # tampers_stdin
         assert found["planted"] == [], configuration
+        assert found["left"] == [], configuration  # locks_its_folder's locked folder too
         assert "planted" not in found["bashrc"] and found["bashrc_changed"] == [], configuration
         for path in found["out"].rglob("*"):
             assert not path.is_file() or SECRET.encode() not in path.read_bytes(), path

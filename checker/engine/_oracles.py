@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +124,7 @@ def expected_many(work: list[tuple[Puzzle, tuple[Draw, ...]]]) -> dict[str, list
             todo.append((puzzle, batch, path))
     if todo:
         with _numerics.pinned():
-            results = _compute([(p, b) for p, b, _ in todo])
+            results = _compute_in_parts([(p, b) for p, b, _ in todo])
         for (puzzle, batch, path), (fwd, rev) in zip(todo, results):
             _cross_check(puzzle, batch, fwd, rev)
             if path is not None:
@@ -172,6 +173,31 @@ def _store(path: Path, leaves: list[np.ndarray]) -> None:
         os.replace(tmp, path)
     except OSError:
         pass  # a read-only home only costs speed
+
+
+# XLA compiles one program on one core. Many puzzles at once (the whole catalog, a class's
+# variants) are split into this many programs, compiled side by side: XLA's compiler and the
+# compiled code run without Python's lock. One puzzle, a learner's usual check, stays one.
+PARTS = max(1, min(2, os.cpu_count() or 1))
+PART_FROM = 8  # puzzles at least, for a split to pay for the second program's fixed cost
+
+
+def _compute_in_parts(work: list[tuple[Puzzle, tuple[Draw, ...]]]) -> list[tuple[list[np.ndarray], list[np.ndarray]]]:
+    """`_compute` of `work`, in PARTS programs of about as many draws each, compiled at once."""
+    if PARTS < 2 or len(work) < PART_FROM:
+        return _compute(work)
+    parts: list[list[int]] = [[] for _ in range(PARTS)]
+    weights = [0] * PARTS
+    for i in sorted(range(len(work)), key=lambda i: (-len(work[i][1]), i)):  # largest first, to the lightest part
+        k = weights.index(min(weights))
+        parts[k].append(i)
+        weights[k] += len(work[i][1])
+    with ThreadPoolExecutor(PARTS, thread_name_prefix="oracles") as pool:
+        done = list(pool.map(lambda part: _compute([work[i] for i in part]), parts))
+    found: dict[int, tuple[list[np.ndarray], list[np.ndarray]]] = {}
+    for part, results in zip(parts, done):
+        found.update(zip(part, results))
+    return [found[i] for i in range(len(work))]
 
 
 def _compute(work: list[tuple[Puzzle, tuple[Draw, ...]]]) -> list[tuple[list[np.ndarray], list[np.ndarray]]]:

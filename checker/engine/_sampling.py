@@ -105,6 +105,10 @@ SMALLEST_NORMALS = (2.25e-308, 2.4e-308)  # so f(x) is subnormal for every facto
 # The magnitudes an argument of one entry takes, one in each cell of this grid: (lowest, cells
 # per decade), up to 1 or the domain's edge.
 GRID = (1e-4, 20)
+# Below the GRID, down to 1e-12, ten cells per decade: a shortcut there is a dropped term whose
+# error grows linearly (the slope 1/2 of gelu below 1e-7, red team RT17), wrong in a band a
+# sixth of a decade wide under its threshold; a series' quadratic error is inside the contract.
+FINE_GRID = (1e-12, 10)
 SWEEP_FLOOR = SMALLEST_NORMALS[0]  # arguments of several entries take these, and the GRID, swept
 # Entries below float32's smallest normal (1.2e-38) and far above float64's: an answer that
 # computes in float32 flushes them (XLA flushes float32's subnormals) and gives 0 for a block
@@ -118,6 +122,9 @@ UNDERFLOWING = (1e-205, 1e-195)
 # rounds to 0 at 15 decimals (an argsort or argmax of rounded values loses the order).
 TOGETHER_SCALES = (1e-20, 1e-17)
 TOGETHER_DRAWS = 2  # draws at each of TOGETHER_SCALES
+# And once at every decade between: a shortcut taken when the whole argument is small (rms_norm's
+# `eye / sqrt(eps)` where max |x| < 1e-7, red team RT17) is wrong just under its threshold.
+TOGETHER_DECADES = tuple(10.0 ** -k for k in range(12, 0, -1))
 _TRIES = 12  # fresh random bases tried before a structure that a guard refuses is given up
 
 
@@ -322,10 +329,11 @@ def _plain(arg: Arg) -> list[Structure]:
                                        _with_zeros(arg, 2, _using(_band, arg, lo, hi))))
     if size > 1:
         sweep = _sweep_bands(arg)
-        parts = -(-len(sweep) // size)
+        per_draw = max(1, size - 1)  # one entry stays random: the others are small beside it
+        parts = -(-len(sweep) // per_draw)
         for k in range(parts):
             found.append(Structure(f"a sweep of magnitudes {SWEEP_FLOOR:g} to 1 ({k + 1} of {parts})",
-                                   _using(_sweep, arg, sweep[k * size:(k + 1) * size]), paired=False))
+                                   _using(_sweep, arg, sweep[k * per_draw:(k + 1) * per_draw]), paired=False))
         found.append(Structure(f"entries below float32's normal range ({BELOW_FLOAT32[0]:g} to {BELOW_FLOAT32[1]:g})",
                                _using(_band, arg, *BELOW_FLOAT32)))
         found.append(Structure(f"two entries whose product underflows ({UNDERFLOWING[0]:g} to {UNDERFLOWING[1]:g})",
@@ -358,11 +366,16 @@ def _plain(arg: Arg) -> list[Structure]:
 
 
 def _grid_cells(arg: Arg) -> list[float]:
-    """The edges of the GRID's cells, from GRID[0] up to 1 or the domain's edge if nearer."""
+    """The edges of the FINE_GRID's and the GRID's cells, from FINE_GRID[0] up to 1 or the
+    domain's edge if nearer."""
     top = min(1.0, max(abs(arg.low), abs(arg.high)))
-    if top <= GRID[0]:
-        return []
-    return [float(v) for v in np.geomspace(GRID[0], top, int(round(np.log10(top / GRID[0]) * GRID[1])) + 1)]
+    edges: list[float] = []
+    for (low, per_decade), high in ((FINE_GRID, GRID[0]), (GRID, 1.0)):
+        high = min(high, top)
+        if high > low:
+            cells = int(round(np.log10(high / low) * per_decade))
+            edges += [float(v) for v in np.geomspace(low, high, max(cells, 1) + 1)][1 if edges else 0:]
+    return edges
 
 
 def _sweep_bands(arg: Arg) -> list[tuple[float, float]]:
@@ -808,6 +821,9 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
         for n in range(TOGETHER_DRAWS):
             label = f"{names} at {m:g} times the domain ({n + 1} of {TOGETHER_DRAWS})"
             extra.append(_structured(puzzle, rng, label, _scaled_args(together, m)))
+    for m in TOGETHER_DECADES if together else ():
+        names = ", ".join(puzzle.args[k].name for k in together)
+        extra.append(_structured(puzzle, rng, f"{names} at {m:g} times the domain", _scaled_args(together, m)))
     extra += _from_jacobian(puzzle, rng)
     for draw in extra:
         # A structure no base could satisfy on this seed leaves a random draw in its place: every

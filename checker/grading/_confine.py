@@ -102,15 +102,23 @@ REFUSED_CALLS = (
     # classmates' workers, whose mapped memory is what it weighs).
     "memfd_create",
     # Nor a page vmsplice pins in a pipe: one byte of a huge page held each whole 2 MB page after
-    # the worker unmapped it (red team RT10: 3 GB held by a worker of 151 MB).
-    "vmsplice",
+    # the worker unmapped it (red team RT10: 3 GB held by a worker of 151 MB). Nor secret memory,
+    # mapped in windows and unmapped again (RT16: 1.5 GB held by a worker of 145 MB resident).
+    "vmsplice", "memfd_secret",
+    # Linux's asynchronous I/O: `fs.aio-max-nr` is one quota for the whole machine, which one
+    # `io_setup(65536)` took, from a container too (RT16). Nor `sync` of every file system.
+    "io_setup", "io_destroy", "io_submit", "io_cancel", "io_getevents", "io_pgetevents", "sync", "syncfs",
 )
+# Refused once the worker has made its own Landlock domain (`refuse_landlock`): rules it adds to
+# rulesets of its own are kernel memory no limit counts (RT16: 2 million rules, 144 MB).
+LANDLOCK_CALLS = ("landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self")
 # Calls added to Linux since 5.1 have one number on every architecture. A libseccomp older than a
 # call cannot name it, so these are refused by number there (Debian 12's knows none past 6.1).
 UNIFIED_NUMBERS = {
     "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "open_tree": 428, "move_mount": 429,
     "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "pidfd_open": 434, "pidfd_getfd": 438,
-    "process_madvise": 440, "mount_setattr": 442, "quotactl_fd": 443, "fchmodat2": 452,
+    "process_madvise": 440, "landlock_create_ruleset": 444, "landlock_add_rule": 445, "landlock_restrict_self": 446,
+    "memfd_secret": 447, "mount_setattr": 442, "quotactl_fd": 443, "fchmodat2": 452,
 }
 # Calls newer than every call this filter judges (Linux 6.13's setxattrat, getxattrat,
 # listxattrat and removexattrat, 6.15's open_tree_attr, 6.17's file_getattr and file_setattr, and
@@ -332,6 +340,22 @@ def refuse_escape_calls(processes: bool = True) -> None:
                 rules.add_rule(seccomp.ERRNO(errno.EPERM), UNIFIED_NUMBERS[call])
     for number in UNKNOWN_CALLS:
         rules.add_rule(seccomp.ERRNO(errno.ENOSYS), number)
+    rules.load()
+
+
+def refuse_landlock() -> None:
+    """A second seccomp filter, loaded after the worker's own Landlock domain (which needs the
+    calls): no Landlock call from here on (`LANDLOCK_CALLS`)."""
+    import errno
+
+    import pyseccomp as seccomp
+
+    rules = seccomp.SyscallFilter(seccomp.ALLOW)
+    for call in LANDLOCK_CALLS:
+        try:
+            rules.add_rule(seccomp.ERRNO(errno.EPERM), call)
+        except (RuntimeError, ValueError, OSError):  # a libseccomp older than the call
+            rules.add_rule(seccomp.ERRNO(errno.EPERM), UNIFIED_NUMBERS[call])
     rules.load()
 
 

@@ -155,12 +155,16 @@ class Pool:
         # Workers running as other uids (as root) pass through to their own folders only; a
         # worker of the grader's own uid has no need to.
         os.chmod(scratch, 0o711 if os.geteuid() == 0 else 0o700)
-        config = _share_draws(scratch, draws, limits, hidden, variants or {})
         home = scratch / "zygote-home"
-        home.mkdir(mode=0o700)
-        self._stderr = os.fdopen(os.open(scratch / "zygote.stderr",
-                                         os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600),
-                                 "wb")
+        try:
+            config = _share_draws(scratch, draws, limits, hidden, variants or {})
+            home.mkdir(mode=0o700)
+            self._stderr = os.fdopen(os.open(scratch / "zygote.stderr", os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                                             | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600), "wb")
+        except OSError as exc:
+            raise WorkerFailure(f"the grader could not write its scratch folder {scratch} ({exc.strerror}): free "
+                                "space there, or point TMPDIR at another file system, and run the same command "
+                                "again") from None
         self._proc = subprocess.Popen(
             [sys.executable, "-I", "-c", _BOOT, str(KIT), str(config)],
             cwd=scratch, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
@@ -497,9 +501,43 @@ class Pool:
                       oom_on or (current if oom else ""), armed_for, threads)
 
 
+def unlock_tree(path: Path) -> None:
+    """Make every folder under `path` listable, writable and enterable by its owner again: a
+    worker of the grader's own uid (a plain user's) can make a folder with `mkdir(name, 0o300)`,
+    which its owner can neither list nor empty, so its files outlived the grader and filled the
+    next run's disk (red team RT16). The worker may not chmod (seccomp); the grader may. Walked
+    without recursion, however deep."""
+    stack = [str(path)]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except PermissionError:
+            try:
+                os.chmod(folder, stat.S_IRWXU)
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                is_folder = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_folder:
+                try:
+                    if stat.S_IMODE(entry.stat(follow_symlinks=False).st_mode) & stat.S_IRWXU != stat.S_IRWXU:
+                        os.chmod(entry.path, stat.S_IRWXU)
+                except OSError:
+                    pass
+                stack.append(entry.path)
+
+
 def remove_tree(path: Path) -> None:
     """Remove `path` and all below it, however deep: a worker can nest folders past Python's
     recursion limit (red team, round 3), where `shutil.rmtree` raises; `rm` walks any depth."""
+    unlock_tree(path)
     try:
         shutil.rmtree(path, ignore_errors=True)
     except RecursionError:
@@ -799,7 +837,9 @@ def _below_floor(folder: Path) -> bool:
 
 
 def _own_use(home: Path) -> tuple[int, int]:
-    """Bytes and files under a job's folder (its links not followed), however deep."""
+    """Bytes and files under a job's folder (its links not followed), however deep, its locked
+    folders opened first (`unlock_tree`)."""
+    unlock_tree(home)
     size = files = 0
     stack = [str(home)]
     while stack:

@@ -131,6 +131,8 @@ def _isolate(job: Job, config: Config, confinement: Confinement, jobdir: Path, a
     if confinement.landlock is not None:
         _confine.landlock_self(confinement.landlock, jobdir, job.root, private=job.enclose,
                                own_proc=job.enclose and pidns)
+    if confinement.seccomp:
+        _confine.refuse_landlock()
     return status
 
 
