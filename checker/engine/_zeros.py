@@ -66,7 +66,7 @@ def key(puzzle: Puzzle) -> str:
     text = f"{puzzle.name}|{puzzle.variant!r}|{puzzle.code}|{puzzle.backward}|{puzzle.outs!r}|{shapes!r}|{puzzle.guard}"
     # Not the JAX version: a zero found under one version is a zero to within ulps under the next,
     # and the expected Jacobians at it are computed afresh anyway; so the shipped table holds.
-    text += f"|{LINES}|{GRID}|{ZEROS}|{BISECTIONS}|{ZERO_ULPS}"
+    text += f"|{LINES}|{GRID}|{ZEROS}|{BISECTIONS}|{ZERO_ULPS}|{BESIDE}|{BESIDE_BAND}"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -290,6 +290,7 @@ def _search(puzzle: Puzzle, sampler: Sampler) -> Found:
     kept: list[tuple[str, tuple[np.ndarray, ...]]] = []
     blocks_used: list[int] = []
     zero_at: list[tuple[int, int]] = []
+    on_line: list[int] = []
     for end in (lo, hi):
         leaves = _evaluate(program, puzzle, _padded([_at(puzzle, lines[c[0]], t) for c, t in zip(chosen, end)], batch))
         for i, c in enumerate(chosen):
@@ -304,11 +305,46 @@ def _search(puzzle: Puzzle, sampler: Sampler) -> Found:
             kept.append((_label(puzzle, c[2], c[3]), point))
             blocks_used.append(c[2])
             zero_at.append((c[2], c[3]))
+            on_line.append(c[0])
     # Every block that has a zero first, then the rest, up to ZEROS.
     firsts = [i for i, b in enumerate(blocks_used) if b not in blocks_used[:i]]
     picked = sorted((firsts + [i for i in range(len(kept)) if i not in firsts])[:ZEROS])
-    zeros = tuple((kept[i][0], _shrink(program, puzzle, sampler, batch, kept[i][1], *zero_at[i])) for i in picked)
-    return Found(zeros, groups)
+    zeros: list[tuple[str, tuple[np.ndarray, ...]]] = []
+    for i in picked:
+        point = _shrink(program, puzzle, sampler, batch, kept[i][1], *zero_at[i])
+        zeros.append((kept[i][0], point))
+        beside = _beside(program, puzzle, sampler, batch, point, lines[on_line[i]], *zero_at[i])
+        if beside is not None:
+            zeros.append((kept[i][0].replace("crossing zero", "beside its zero"), beside))
+    return Found(tuple(zeros), groups)
+
+
+# Beside each zero, the entry at about this share of its block's largest entry (kept between
+# BESIDE_BAND's ends): just above the contract's 1e-12 there, so an answer that snaps entries
+# below any share of its block's scale larger than this (`where(abs(J) < 1e-10 * abs(J).max(),
+# 0, J)`, red team RT17) is refused, where at the zero itself snapping loses nothing.
+BESIDE = 3e-12
+BESIDE_BAND = (1.5e-12, 1e-11)
+BESIDE_STEPS = np.array([s * 10.0 ** -k for k in range(4, 16) for s in (1.0, -1.0)])  # along the line
+
+
+def _beside(program: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: tuple[np.ndarray, ...],
+            line: tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]], block: int,
+            entry: int) -> tuple[np.ndarray, ...] | None:
+    """`point` moved along its line to where the zero entry is BESIDE of its block's largest
+    entry, or None when no step of BESIDE_STEPS lands inside BESIDE_BAND."""
+    start, end = line
+    points = [tuple((v + t * (e - s)).astype(v.dtype) if a.dtype in FLOAT_DTYPES and a.static is None else v
+                    for a, v, s, e in zip(puzzle.args, point, start, end)) for t in BESIDE_STEPS]
+    leaves = _evaluate(program, puzzle, _padded(points, batch))
+    rows = leaves[block][: len(points)]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.abs(rows[:, entry]) / np.max(np.abs(rows), axis=1)
+    inside = np.flatnonzero((share >= BESIDE_BAND[0]) & (share <= BESIDE_BAND[1]))
+    for k in sorted(inside, key=lambda k: abs(np.log(share[k] / BESIDE))):
+        if sampler.valid(puzzle, points[k], structured=True):
+            return points[k]
+    return None
 
 
 SHRINK_VALUES = 12  # values each other entry tries, evenly over its domain
