@@ -122,9 +122,10 @@ UNDERFLOWING = (1e-205, 1e-195)
 # rounds to 0 at 15 decimals (an argsort or argmax of rounded values loses the order).
 TOGETHER_SCALES = (1e-20, 1e-17)
 TOGETHER_DRAWS = 2  # draws at each of TOGETHER_SCALES
-# And once at every decade between: a shortcut taken when the whole argument is small (rms_norm's
-# `eye / sqrt(eps)` where max |x| < 1e-7, red team RT17) is wrong just under its threshold.
-TOGETHER_DECADES = tuple(10.0 ** -k for k in range(12, 0, -1))
+# And once at 1 and 3 times every decade between: a shortcut taken when the whole argument is
+# small (rms_norm's `eye / sqrt(eps)` where max |x| < 1e-7, or where mean(x^2) < 1e-15: red team
+# RT17) is wrong just under its threshold, a threshold on a square or a mean at that of a root.
+TOGETHER_DECADES = tuple(m * 10.0 ** -k for k in range(12, 0, -1) for m in (1.0, 3.0))
 _TRIES = 12  # fresh random bases tried before a structure that a guard refuses is given up
 
 
