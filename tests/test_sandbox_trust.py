@@ -16,6 +16,7 @@ import queue
 import threading
 import time
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -158,19 +159,32 @@ def test_the_start_up_proof_stops_grading_with_one_line_when_the_reference_answe
     )
 
 
-@pytest.mark.parametrize("claim", ["batch", "trace 7", "run 0", ""])
-def test_a_worker_that_keeps_claiming_a_stage_cannot_keep_the_grader_retrying(tmp_path: Path, claim: str) -> None:
-    """A worker killed for time on every attempt, whose `current` file names the batch, a puzzle
-    it was not given, or one already settled: each attempt settles a puzzle, so the submission
-    ends after at most one attempt more than it has puzzles (the grading corpus's `budget_reset`
-    once kept a class run retrying without end)."""
+@pytest.fixture
+def bare_pool(tmp_path: Path) -> Iterator[_sandbox.Pool]:
+    """A Pool without its zygote, holding what `_attempts` reads: for tests that stand in for
+    `_drive`. Its disk watch's thread ends with the test."""
     pool = object.__new__(_sandbox.Pool)
     pool.limits = _sandbox.Limits(timeout=2, memory_mb=512)
     pool.counts = {"cumsum": 3, "neg": 3, "relu": 3}
     pool.labels = {name: ["x0", "x1", "x2"] for name in pool.counts}
+    pool.puzzles = {}
     pool.last_words = ""
+    pool.scratch = tmp_path
     pool._stopped = threading.Event()
+    pool._disk = _sandbox._DiskWatch(tmp_path, pool._stopped)
     pool.enclosed = False
+    yield pool
+    pool._stopped.set()
+
+
+@pytest.mark.parametrize("claim", ["batch", "trace 7", "run 0", ""])
+def test_a_worker_that_keeps_claiming_a_stage_cannot_keep_the_grader_retrying(tmp_path: Path, claim: str,
+                                                                              bare_pool: _sandbox.Pool) -> None:
+    """A worker killed for time on every attempt, whose `current` file names the batch, a puzzle
+    it was not given, or one already settled: each attempt settles a puzzle, so the submission
+    ends after at most one attempt more than it has puzzles (the grading corpus's `budget_reset`
+    once kept a class run retrying without end)."""
+    pool = bare_pool
     attempts: list[list[int]] = []
 
     def drive(job: Job, jobdir: Path, stages: set[str], *budgets: object) -> _sandbox._Ended:
@@ -202,7 +216,7 @@ def test_a_record_that_breaks_the_readers_is_that_answer_s_error(tmp_path: Path,
 
 @pytest.mark.parametrize(("count", "budgets"), [(3, None), (6, 3)], ids=["grading", "evidence"])
 def test_a_worker_walking_through_stages_gets_each_budget_once_per_submission(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int, budgets: int | None
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int, budgets: int | None, bare_pool: _sandbox.Pool
 ) -> None:
     """A worker that rewrites `current` through the stages of the puzzles still to run, on every
     attempt, gets no fresh budget for each (its submission's time would grow with the square of
@@ -213,15 +227,7 @@ def test_a_worker_walking_through_stages_gets_each_budget_once_per_submission(
     budgets for P failing puzzles, here 3 for 6 runs of one puzzle's variants."""
     budget = 0.3
     monkeypatch.setattr(_sandbox.Limits, "puzzle_budget", lambda self: budget)
-    pool = object.__new__(_sandbox.Pool)
-    pool.limits = _sandbox.Limits(timeout=2, memory_mb=512)
-    pool.counts = {"cumsum": 3, "neg": 3, "relu": 3}
-    pool.labels = {name: ["x0", "x1", "x2"] for name in pool.counts}
-    pool.puzzles = {}
-    pool.last_words = ""
-    pool.scratch = tmp_path
-    pool._stopped = threading.Event()
-    pool.enclosed = False
+    pool = bare_pool
     killed: list[threading.Event] = []
 
     def kill(reaper: int, worker: int | None) -> None:
