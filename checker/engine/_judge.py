@@ -634,7 +634,9 @@ def _shift_diagnoses(
 ) -> list[Diagnosis]:
     # Compared on the overlap only: the slice that slides in from past the edge has no expected
     # value (a one-based `arange(1, 11)` continues the pattern there). A Jacobian that is the same
-    # shifted (a constant row) says nothing about shifts, so it is skipped. Input axes are tried
+    # shifted (a constant row) says nothing about shifts, so it is skipped, and so is an answer that
+    # is (`|g| * ones` beside an expected row `(-g, g, g)` matches it shifted, and is no off-by-one).
+    # Input axes are tried
     # first: a band shifted along the input is also shifted along the output, and learners write
     # the input index in terms of the output one (`Is == Os + 10`).
     for axis in [*range(len(out_shape), want.ndim), *range(len(out_shape))]:
@@ -643,7 +645,8 @@ def _shift_diagnoses(
         for step in (1, -1):
             dst, src = _overlap(want.shape[axis], step)
             moved, yours = _along(want, axis, src), _along(g, axis, dst)
-            if close(_along(want, axis, dst), moved).all() or not close(yours, moved).all():
+            if (close(_along(want, axis, dst), moved).all() or not close(yours, moved).all()
+                    or close(yours, _along(g, axis, src)).all()):
                 continue
             if axis < len(out_shape):
                 where = f"the output's axis {axis}" if len(out_shape) > 1 else "the output index"
