@@ -109,7 +109,12 @@ GRID = (1e-4, 20)
 # error grows linearly (the slope 1/2 of gelu below 1e-7, red team RT17), wrong in a band a
 # sixth of a decade wide under its threshold; a series' quadratic error is inside the contract.
 FINE_GRID = (1e-12, 10)
-SWEEP_FLOOR = SMALLEST_NORMALS[0]  # arguments of several entries take these, and the GRID, swept
+# In a sweep (an argument of several entries) the bottom of the normal range is 1e-307 to 2e-307:
+# times a factor below 0.11 (`neg`'s -0.1) it is subnormal, flushed to 0 by XLA, while times a
+# variant's scale of 0.25 it stays normal, where TensorFlow and XLA flush it alike (at 2.25e-308,
+# TensorFlow's Jacobian of a lookup scaled by 0.25 was 0 where XLA's was not).
+SWEEP_SMALLEST = (1e-307, 2e-307)
+SWEEP_FLOOR = SWEEP_SMALLEST[0]  # arguments of several entries take these, and the GRID, swept
 # Entries below float32's smallest normal (1.2e-38) and far above float64's: an answer that
 # computes in float32 flushes them (XLA flushes float32's subnormals) and gives 0 for a block
 # proportional to them, while the float64 reference does not.
@@ -387,7 +392,7 @@ def _sweep_bands(arg: Arg) -> list[tuple[float, float]]:
     threshold, a slope taken as f(x) / x that a flushed subnormal zeroes: red team, round 14), so
     these are dealt out `size` to a draw rather than one to a draw as for one entry."""
     cells = _grid_cells(arg)
-    bands = [(sign * lo, sign * hi) for lo, hi in (SMALLEST_NORMALS, BELOW_FLOAT32, MINUTE[1:]) for sign in (1, -1)]
+    bands = [(sign * lo, sign * hi) for lo, hi in (SWEEP_SMALLEST, BELOW_FLOAT32, MINUTE[1:]) for sign in (1, -1)]
     bands += [((-1) ** k * lo, (-1) ** k * hi) for k, (lo, hi) in enumerate(itertools.pairwise(cells))]
     if arg.low >= 0 or arg.high <= 0:  # one sign only: every band on that side
         side = 1.0 if arg.low >= 0 else -1.0
