@@ -386,11 +386,13 @@ def _grid_cells(arg: Arg) -> list[float]:
 
 def _sweep_bands(arg: Arg) -> list[tuple[float, float]]:
     """The signed bands an argument of several entries sweeps, one entry in each: the one-entry
-    magnitudes (`_plain`'s `alone`), both signs, then the GRID's cells, signs alternating.
+    magnitudes (`_plain`'s `alone`, the normal range's bottom as SWEEP_SMALLEST), both signs, then
+    the FINE_GRID's and GRID's cells, signs alternating.
 
     An elementwise mistake lives in one entry whatever its neighbours hold (a shortcut below a
     threshold, a slope taken as f(x) / x that a flushed subnormal zeroes: red team, round 14), so
-    these are dealt out `size` to a draw rather than one to a draw as for one entry."""
+    these are dealt out `size - 1` to a draw (one entry stays random) rather than one to a draw
+    as for one entry."""
     cells = _grid_cells(arg)
     bands = [(sign * lo, sign * hi) for lo, hi in (SWEEP_SMALLEST, BELOW_FLOAT32, MINUTE[1:]) for sign in (1, -1)]
     bands += [((-1) ** k * lo, (-1) ** k * hi) for k, (lo, hi) in enumerate(itertools.pairwise(cells))]
