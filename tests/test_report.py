@@ -31,6 +31,9 @@ def test_compact_numbers_fit_four_characters() -> None:
         12345.0: "1e4",
         1e-5: "1e-5",
         -2.5e-7: "-2e-7",
+        9.96e-8: "1e-7",  # rounds up to the next power of ten, never "10e-8"
+        -0.00999: "-1e-2",
+        99999.0: "1e5",
     }
     for value, text in cases.items():
         assert compact(value) == text, value

@@ -149,24 +149,30 @@ HOSTILE_OUTPUT = "\n".join([
     "text ##[error]mid-line legacy command",
     "a\r::warning::after a carriage return",
     "\u2028::error::after a line separator",
+    "x\u2028::error::after a line separator mid-line",
+    "\ufeff::error::after a byte-order mark",
+    "a\x85::error::after a next-line character",
 ])
 
 
 def _is_command(line: str) -> bool:
-    """Whether a GitHub Actions runner reads `line` as a workflow command (ActionCommand.cs):
-    `::` at its start after whitespace, or a legacy `##[` anywhere."""
-    return line.lstrip().startswith("::") or "##[" in line
+    """Whether a GitHub Actions runner could read `line` as a workflow command (ActionCommand.cs):
+    `::` at its start after whitespace, or a legacy `##[` anywhere; also after any other line
+    separator (U+2028, U+2029, NEL) or a byte-order mark, which some readers of a log count."""
+    parts = re.split("[\u2028\u2029\x85]", line)
+    return any(part.lstrip().lstrip("\ufeff").lstrip().startswith("::") for part in parts) or "##[" in line
 
 
 def test_neutralised_text_holds_no_workflow_command_and_reads_the_same() -> None:
     shown = _gradebook.neutralised(HOSTILE_OUTPUT)
     lines = re.split("\r\n|\r|\n", shown)  # the runner's line breaks
     assert not any(_is_command(line) for line in lines), lines
+    assert "::" not in shown  # nowhere, whatever a reader takes for a line's start
     assert shown.replace("\u200b", "") == HOSTILE_OUTPUT.replace("\r", "\n")
     assert (
-        lines[0] == "\u200b::notice title=Grade::100/100 points" and lines[4] == "#\u200b#[group]Autograding complete"
+        lines[0] == ":\u200b:notice title=Grade:\u200b:100/100 points" and lines[4] == "#\u200b#[group]Autograding complete"
     )
-    assert _gradebook.neutralised("plain :: text, #[x] and ## heading") == "plain :: text, #[x] and ## heading"
+    assert _gradebook.neutralised("a ::: b, #[x] and ## heading") == "a :\u200b:\u200b: b, #[x] and ## heading"
 
 
 def test_the_end_of_run_table_holds_no_workflow_command_even_where_a_long_name_folds() -> None:
@@ -183,9 +189,9 @@ def test_the_end_of_run_table_holds_no_workflow_command_even_where_a_long_name_f
         log = Console(file=io.StringIO(), width=80)
         _gradebook.print_neutralised(log, _table(docs))
         lines = log.file.getvalue().splitlines()  # type: ignore[attr-defined]
-        assert any(line.lstrip().startswith("\u200b::warning::pwn") for line in lines), lines
+        assert any(line.lstrip().startswith(":\u200b:warning:\u200b:pwn") for line in lines), lines
         assert not any(_is_command(line) for line in lines), lines
-        folded += any(line.lstrip().startswith("\u200b::error::folded") for line in lines)
+        folded += any(line.lstrip().startswith(":\u200b:error:\u200b:folded") for line in lines)
     assert folded
 
 
@@ -246,7 +252,7 @@ def test_the_classroom_result_s_messages_hold_no_workflow_command(
     """The reporter prints a test's message into its own step's log (`Error: <message>`)."""
     _, result = _classroom_log(tmp_path, monkeypatch, HOSTILE_OUTPUT)
     message = result["tests"][0]["message"]
-    assert "\u200b::notice title=Grade::100/100 points" in message
+    assert ":\u200b:notice title=Grade:\u200b:100/100 points" in message
     assert not any(_is_command(line) for line in re.split("\r\n|\r|\n", message))
 
 
@@ -280,7 +286,7 @@ def test_the_pytest_plugin_s_failure_text_holds_no_workflow_command(tmp_path: Pa
         env={**os.environ, "PYTHONPATH": str(REPO), "GITHUB_ACTIONS": "true"},
     )
     assert result.returncode == 1 and "1 failed" in result.stdout, result.stdout[-3000:] + result.stderr[-2000:]
-    assert "\u200b::notice title=Grade::100/100 points" in result.stdout
+    assert ":\u200b:notice title=Grade:\u200b:100/100 points" in result.stdout
     assert not any(_is_command(line) for line in re.split("\r\n|\r|\n", result.stdout + result.stderr))
 
 

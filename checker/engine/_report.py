@@ -69,7 +69,10 @@ def compact(value: float) -> str:
         if "e" not in text:
             return sign + (text[1:] if text.startswith("0.") else text)
     exponent = int(math.floor(math.log10(size)))
-    return f"{sign}{round(size / 10**exponent)}e{exponent}"
+    mantissa = round(size / 10**exponent)
+    if mantissa == 10:  # 9.96e-8 rounds up to the next power of ten: 1e-7, never 10e-8
+        mantissa, exponent = 1, exponent + 1
+    return f"{sign}{mantissa}e{exponent}"
 
 
 def _cell_style(value: float, top: float) -> Style:

@@ -212,17 +212,20 @@ def junit_xml(docs: Sequence[dict[str, Any]]) -> str:
 # A GitHub Actions runner reads a workflow command from any line of a step's output that starts,
 # after whitespace, with `::` (`::notice ...`, `::add-mask::`, `::stop-commands::`), and a legacy
 # one wherever `##[` appears in a line; the log viewer also formats lines starting with `##[`
-# (`##[group]`). U+200B is not whitespace to the runner, and shows as nothing.
-_COMMAND_LINE = re.compile(r"(?m)^([^\S\r\n]*)(?=::)")
+# (`##[group]`). What counts as a line break or as whitespace differs between the runner, its log
+# viewer and whatever reads the log next (U+2028, NEL, a byte-order mark), so no `::` is left
+# anywhere, not only at a line's start: a zero-width space goes between every two colons. U+200B
+# is not whitespace to the runner, and shows as nothing.
+_DOUBLE_COLON = re.compile(r":(?=:)")
 _ZERO_WIDTH = "\u200b"
 
 
 def neutralised(text: str) -> str:
     """`text` (what an answer printed, a name, a message) as lines a CI runner reads no command
-    from: a zero-width space before a line's leading `::`, and inside every `##[`. Carriage
-    returns count as line breaks, as the runner counts them."""
+    from: a zero-width space inside every `::` and every `##[`. Carriage returns count as line
+    breaks, as the runner counts them."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return _COMMAND_LINE.sub(lambda m: m.group(1) + _ZERO_WIDTH, text).replace("##[", "#" + _ZERO_WIDTH + "#[")
+    return _DOUBLE_COLON.sub(":" + _ZERO_WIDTH, text).replace("##[", "#" + _ZERO_WIDTH + "#[")
 
 
 @contextlib.contextmanager
