@@ -169,9 +169,8 @@ def test_neutralised_text_holds_no_workflow_command_and_reads_the_same() -> None
     assert not any(_is_command(line) for line in lines), lines
     assert "::" not in shown  # nowhere, whatever a reader takes for a line's start
     assert shown.replace("\u200b", "") == HOSTILE_OUTPUT.replace("\r", "\n")
-    assert (
-        lines[0] == ":\u200b:notice title=Grade:\u200b:100/100 points" and lines[4] == "#\u200b#[group]Autograding complete"
-    )
+    assert lines[0] == ":\u200b:notice title=Grade:\u200b:100/100 points"
+    assert lines[4] == "#\u200b#[group]Autograding complete"
     assert _gradebook.neutralised("a ::: b, #[x] and ## heading") == "a :\u200b:\u200b: b, #[x] and ## heading"
 
 
