@@ -1,8 +1,10 @@
 """A scratch disk filled by a submission: a job whose results could not be written because the
-disk was full is run again once, then `ungradable` (graded again by the next run), never given
-0; a job that filled the disk with files of its own folder is blamed for it. Each class is
-graded one job at a time, so what the disk holds when each job runs does not depend on timing.
-The scratch folder is a small tmpfs mounted for the test (root), and namespaces are off, so job
+disk was full is run again, alone, on a disk with room; if the disk fills then, the job is
+blamed for it (files held open after they were removed show in no folder: red team RT18), as is
+a job that filled the disk with files of its own folder. A classmate's right answer is never
+given 0 for it. Most classes are graded one job at a time, so what the disk holds when each job
+runs does not depend on timing; the two graded side by side hold whatever the timing. The
+scratch folder is a small tmpfs mounted for the test (root), and namespaces are off, so job
 folders live on it."""
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ except OSError:
     pass
 '''
 # The same, but each file unlinked while held open: the job's folder looks empty (the space is
-# freed when the worker ends), so the job is not blamed and ends `ungradable`, never 0.
+# freed when the worker ends), and only running it alone tells whose doing the full disk was.
 FILL_UNLINKED = '''
 import os
 _home = os.environ["HOME"]
@@ -49,6 +51,19 @@ try:
         os.unlink(_path)
         for _ in range(4):
             _f.write(b"\\1" * (16 << 20))
+except OSError:
+    pass
+'''
+
+# Space reserved with fallocate in a file unlinked and held open: no byte written, no folder shows it.
+RESERVE_UNLINKED = '''
+import os
+_path = os.path.join(os.environ["HOME"], "reserved")
+_held = open(_path, "wb")
+os.unlink(_path)
+try:
+    for _i in range(1024):
+        os.posix_fallocate(_held.fileno(), _i << 24, 1 << 24)
 except OSError:
     pass
 '''
@@ -79,22 +94,43 @@ def _grades(out: Path) -> dict[str, dict[str, str]]:
     return {row["submission"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
 
 
-def _grade(subs: Path, out: Path, scratch: Path) -> dict[str, dict[str, str]]:
+def _grade(subs: Path, out: Path, scratch: Path, jobs: int = 1) -> dict[str, dict[str, str]]:
     env = environ(TMPDIR=str(scratch), JACPUZZLES_NO_NAMESPACES="1", COLUMNS="200")  # job folders on the tmpfs
-    result = run_grade(subs, wait=500, env=env, out=out, assignment=ASSIGNMENT, timeout=15, jobs=1)
+    result = run_grade(subs, wait=500, env=env, out=out, assignment=ASSIGNMENT, timeout=15, jobs=jobs)
     assert result.returncode in (0, 1), result.stderr[-2000:]
     return _grades(out)
 
 
-def test_results_lost_to_a_full_disk_are_ungradable_never_0(small_scratch: Path, tmp_path: Path) -> None:
+def test_a_disk_filled_with_files_no_folder_shows_is_blamed_on_whoever_fills_it_alone(
+        small_scratch: Path, tmp_path: Path) -> None:
     # Graded in name order: the filler first, its classmate after it, on a disk freed again.
     subs = _class(tmp_path, {"a_filler": FILL_UNLINKED + RIGHT, "b_right": RIGHT})
-    grades = _grade(subs, tmp_path / "out", small_scratch)
+    out = tmp_path / "out"
+    grades = _grade(subs, out, small_scratch)
     filler = grades["a_filler"]
-    assert filler["status"] == "ungradable", filler
-    assert "was full" in filler["reason"], filler
+    assert filler["status"] == "graded" and filler["score"] == "0", filler
+    assert "ran alone" in (out / "a_filler.json").read_text()
     assert grades["b_right"]["status"] == "graded" and float(grades["b_right"]["cumsum"]) > 0, grades["b_right"]
     assert not list(small_scratch.iterdir()), list(small_scratch.iterdir())  # nothing left behind
+
+
+@pytest.mark.parametrize(("fill", "answer"), [("written", "right"), ("written", "wrong"), ("reserved", "wrong")])
+def test_side_by_side_a_filler_gets_0_and_its_classmates_their_marks_even_with_the_results_on_that_disk(
+        small_scratch: Path, tmp_path: Path, fill: str, answer: str) -> None:
+    """Red team RT18: with two jobs at once, a filler of files held open made its classmates
+    `ungradable`, a wrong filler turned its own 0 into `ungradable`, space reserved with
+    fallocate made the grader's own folders for classmates fail, and where the results folder
+    shared the disk the whole run stopped. Both classmates run beside the filler."""
+    filler = (FILL_UNLINKED if fill == "written" else RESERVE_UNLINKED) + (RIGHT if answer == "right" else WRONG)
+    subs = _class(tmp_path, {"a_filler": filler, "b_right": RIGHT, "c_right": RIGHT})
+    scratch = small_scratch / "tmp"
+    scratch.mkdir()
+    out = small_scratch / "out"  # the results folder on the disk being filled
+    grades = _grade(subs, out, scratch, jobs=2)
+    assert grades["a_filler"]["status"] == "graded" and grades["a_filler"]["score"] == "0", grades["a_filler"]
+    for name in ("b_right", "c_right"):
+        assert grades[name]["status"] == "graded" and float(grades[name]["cumsum"]) > 0, grades[name]
+    assert not list(scratch.iterdir()), list(scratch.iterdir())
 
 
 def test_a_submission_filling_the_disk_with_its_own_files_is_blamed(small_scratch: Path, tmp_path: Path) -> None:

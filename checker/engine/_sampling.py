@@ -109,12 +109,13 @@ GRID = (1e-4, 20)
 # error grows linearly (the slope 1/2 of gelu below 1e-7, red team RT17), wrong in a band a
 # sixth of a decade wide under its threshold; a series' quadratic error is inside the contract.
 FINE_GRID = (1e-12, 10)
-# In a sweep (an argument of several entries) the bottom of the normal range is 1e-307 to 2e-307:
-# times a factor below 0.11 (`neg`'s -0.1) it is subnormal, flushed to 0 by XLA, while times a
-# variant's scale of 0.25 it stays normal, where TensorFlow and XLA flush it alike (at 2.25e-308,
-# TensorFlow's Jacobian of a lookup scaled by 0.25 was 0 where XLA's was not).
+# In a sweep (an argument of several entries) the bottom of the normal range is SMALLEST_NORMALS,
+# as for one entry, where only XLA judges (a variant's f(x) / x scaled by 0.25 or 0.5 is 0 there:
+# red team RT19). Where TensorFlow judges too (the indexing chapter) it is 1e-307 to 2e-307: times
+# a factor below 0.11 (`neg`'s -0.1) still subnormal, while times a variant's scale of 0.25 it
+# stays normal, where TensorFlow and XLA flush alike (at 2.25e-308, TensorFlow's Jacobian of a
+# lookup scaled by 0.25 was 0 where XLA's was not).
 SWEEP_SMALLEST = (1e-307, 2e-307)
-SWEEP_FLOOR = SWEEP_SMALLEST[0]  # arguments of several entries take these, and the GRID, swept
 # Entries below float32's smallest normal (1.2e-38) and far above float64's: an answer that
 # computes in float32 flushes them (XLA flushes float32's subnormals) and gives 0 for a block
 # proportional to them, while the float64 reference does not.
@@ -294,8 +295,9 @@ def _constant(arg: Arg, value: int, rng: np.random.Generator) -> np.ndarray:
     return np.asarray(value, dtype=arg.dtype)
 
 
-def _plain(arg: Arg) -> list[Structure]:
-    """Uniform floats: zeros, magnitudes, near-zero entries, equal entries, kinks and near-ties."""
+def _plain(arg: Arg, smallest: tuple[float, float]) -> list[Structure]:
+    """Uniform floats: zeros, magnitudes, near-zero entries, equal entries, kinks and near-ties.
+    A sweep's bottom of the normal range is `smallest` (`_smallest`)."""
     size = _size(arg)
     random = _using(_random, arg)
     found: list[Structure] = []
@@ -334,11 +336,11 @@ def _plain(arg: Arg) -> list[Structure]:
                 found.append(Structure(f"two zeros among {label} magnitudes",
                                        _with_zeros(arg, 2, _using(_band, arg, lo, hi))))
     if size > 1:
-        sweep = _sweep_bands(arg)
+        sweep = _sweep_bands(arg, smallest)
         per_draw = max(1, size - 1)  # one entry stays random: the others are small beside it
         parts = -(-len(sweep) // per_draw)
         for k in range(parts):
-            found.append(Structure(f"a sweep of magnitudes {SWEEP_FLOOR:g} to 1 ({k + 1} of {parts})",
+            found.append(Structure(f"a sweep of magnitudes {smallest[0]:g} to 1 ({k + 1} of {parts})",
                                    _using(_sweep, arg, sweep[k * per_draw:(k + 1) * per_draw]), paired=False))
         found.append(Structure(f"entries below float32's normal range ({BELOW_FLOAT32[0]:g} to {BELOW_FLOAT32[1]:g})",
                                _using(_band, arg, *BELOW_FLOAT32)))
@@ -384,9 +386,9 @@ def _grid_cells(arg: Arg) -> list[float]:
     return edges
 
 
-def _sweep_bands(arg: Arg) -> list[tuple[float, float]]:
+def _sweep_bands(arg: Arg, smallest: tuple[float, float]) -> list[tuple[float, float]]:
     """The signed bands an argument of several entries sweeps, one entry in each: the one-entry
-    magnitudes (`_plain`'s `alone`, the normal range's bottom as SWEEP_SMALLEST), both signs, then
+    magnitudes (`_plain`'s `alone`, the normal range's bottom as `smallest`), both signs, then
     the FINE_GRID's and GRID's cells, signs alternating.
 
     An elementwise mistake lives in one entry whatever its neighbours hold (a shortcut below a
@@ -394,7 +396,7 @@ def _sweep_bands(arg: Arg) -> list[tuple[float, float]]:
     these are dealt out `size - 1` to a draw (one entry stays random) rather than one to a draw
     as for one entry."""
     cells = _grid_cells(arg)
-    bands = [(sign * lo, sign * hi) for lo, hi in (SWEEP_SMALLEST, BELOW_FLOAT32, MINUTE[1:]) for sign in (1, -1)]
+    bands = [(sign * lo, sign * hi) for lo, hi in (smallest, BELOW_FLOAT32, MINUTE[1:]) for sign in (1, -1)]
     bands += [((-1) ** k * lo, (-1) ** k * hi) for k, (lo, hi) in enumerate(itertools.pairwise(cells))]
     if arg.low >= 0 or arg.high <= 0:  # one sign only: every band on that side
         side = 1.0 if arg.low >= 0 else -1.0
@@ -671,8 +673,16 @@ def _is_plain(arg: Arg) -> bool:
     )
 
 
-def structures(arg: Arg) -> list[Structure]:
-    """The special structures `arg` is put through, by its kind (see the module's docstring)."""
+def _smallest(puzzle: Puzzle) -> tuple[float, float]:
+    """The bottom of the normal range a sweep of `puzzle`'s arguments takes (SWEEP_SMALLEST)."""
+    from checker.engine import _tf_oracle  # it imports this module
+
+    return SWEEP_SMALLEST if _tf_oracle.covers(puzzle) else SMALLEST_NORMALS
+
+
+def structures(arg: Arg, smallest: tuple[float, float] = SMALLEST_NORMALS) -> list[Structure]:
+    """The special structures `arg` is put through, by its kind (see the module's docstring);
+    a sweep's bottom of the normal range is `smallest` (`_smallest` of its puzzle)."""
     if arg.static is not None:
         return []
     if arg.dtype in INT_DTYPES:
@@ -682,7 +692,7 @@ def structures(arg: Arg) -> list[Structure]:
     if _is_index(arg):
         return _indices(arg)
     if _is_plain(arg):
-        return _plain(arg)
+        return _plain(arg, smallest)
     return []
 
 
@@ -792,7 +802,8 @@ def _set(k: int, structure: Structure, rng: np.random.Generator) -> Callable[[li
 
 def plan(puzzle: Puzzle) -> list[tuple[str, list[str]]]:
     """Per argument, the structures it is put through (for the docs: seed-independent)."""
-    return [(a.name, [s.label for s in structures(a)]) for a in puzzle.args if structures(a)]
+    smallest = _smallest(puzzle)
+    return [(a.name, [s.label for s in structures(a, smallest)]) for a in puzzle.args if structures(a, smallest)]
 
 
 def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
@@ -804,7 +815,7 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
     result = [Draw(f"random draw {k + 1}", tuple(column[k] for column in columns)) for k in range(n)]
     if puzzle.guard is not None:  # a draw the guard refuses is drawn again
         result = [d if _valid(puzzle, d.values) else _random_draw(puzzle, rng, k + 1) for k, d in enumerate(result)]
-    per_arg = [structures(a) for a in puzzle.args]
+    per_arg = [structures(a, _smallest(puzzle)) for a in puzzle.args]
     several = sum(1 for s in per_arg if s) > 1
     extra: list[Draw | None] = []
     for k, found in enumerate(per_arg):
@@ -887,6 +898,7 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
             label = f"{names} at {m:g} times the domain{beyond} ({n + 1} of {REGION_DRAWS})"
             extra.append(_structured(puzzle, rng, label, _scaled(puzzle, m)))
     extra += _corners(puzzle, rng)
+    extra += _flat_segments(puzzle, rng)
     for k, a in enumerate(puzzle.args):
         for m in a.offsets:
             for n in range(REGION_DRAWS):
@@ -1028,6 +1040,45 @@ def _together(puzzle: Puzzle) -> list[int]:
     """The arguments scaled together by TOGETHER_SCALES: the plain ones of more than one entry
     (one alone gets its own small draws, `_plain`)."""
     return [k for k, a in enumerate(puzzle.args) if _is_plain(a) and _size(a) > 1]
+
+
+# A lookup's slope in its index is a_hi - a_lo, 0 where the two entries it interpolates between
+# are equal. There an answer that takes the segment as flat when they are `isclose` (`rtol=1e-9`,
+# red team RT19) is wrong by the whole slope, which the contract judges relative to itself (a
+# block of one entry): draws with the index inside a segment whose ends are these shares apart
+# (either sign), a right answer's a_hi - a_lo being exact there (Sterbenz).
+FLAT_GAPS = (1e-7, 1e-10, 1e-13)
+
+
+def _flat_segments(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
+    """Per scalar index and vector it looks up (`linear_lookup`), a draw for each of FLAT_GAPS."""
+    extra: list[Draw | None] = []
+    for i, index in enumerate(puzzle.args):
+        if not (_is_index(index) and index.shape == () and index.dtype in FLOAT_DTYPES):
+            continue
+        for k, arr in enumerate(puzzle.args):
+            if not (_is_plain(arr) and len(arr.shape) == 1 and arr.shape[0] > 1):
+                continue
+            first = max(0, math.ceil(index.low))
+            last = min(arr.shape[0] - 2, math.floor(index.high) - 1)
+            for gap in FLAT_GAPS:
+                if last < first:
+                    break
+                label = f"{index.name} between two entries of {arr.name} {gap:g} apart, relative"
+                extra.append(_structured(puzzle, rng, label, _flat(i, k, first, last, gap, rng)))
+    return extra
+
+
+def _flat(i: int, k: int, first: int, last: int, gap: float,
+          rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    def apply(values: list[np.ndarray]) -> None:
+        at = int(rng.integers(first, last + 1))
+        values[i] = np.asarray(at + rng.uniform(0.2, 0.8))
+        arr = np.array(values[k], dtype=np.float64)
+        arr[at + 1] = arr[at] * (1.0 + float(rng.choice([-1.0, 1.0])) * gap)
+        values[k] = arr
+
+    return apply
 
 
 def _corner_region(puzzle: Puzzle) -> tuple[list[int], float]:

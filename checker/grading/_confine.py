@@ -24,6 +24,7 @@ import numpy as np
 from checker.grading import _landlock, _linux
 from checker.grading._linux import (
     AF_NETLINK,
+    CLONE_FILES,
     CLONE_NEWIPC,
     CLONE_NEWNET,
     CLONE_NEWNS,
@@ -281,7 +282,8 @@ def refuse_escape_calls(processes: bool = True) -> None:
     (`unshare` and `setns` fail with EPERM, `clone` with CLONE_NEWUSER too; `clone3`, whose flags
     a filter cannot read, fails with ENOSYS, and the C library falls back to `clone`): in a user
     namespace of its own a worker would hold every capability over a network namespace of its
-    own, its loopback up, socket buffers that cgroup v1 does not charge to the job. No socket of
+    own, its loopback up, socket buffers that cgroup v1 does not charge to the job. No thread
+    with a descriptor table of its own (a `clone` with CLONE_THREAD and without CLONE_FILES). No socket of
     any family: no TCP or UDP to the grader's machine or beyond, no netlink (whose queued replies
     cgroup v1 does not charge either), no unix socket to a service of the host (Landlock does not
     cover connecting to a named one), and no `socketpair` (the buffers of its queued bytes are
@@ -297,6 +299,11 @@ def refuse_escape_calls(processes: bool = True) -> None:
     rules = seccomp.SyscallFilter(seccomp.ALLOW)
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+    # A thread shares its process's descriptor table: one made without CLONE_FILES would have a
+    # table, and a descriptor limit, of its own (red team RT18: 30 such threads held 3840
+    # descriptors, their user's whole pipe quota, and files unlinked and held open).
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone",
+                   seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_THREAD | CLONE_FILES, CLONE_THREAD))
     if not processes:
         rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_THREAD, 0))
         for call in ("fork", "vfork"):

@@ -17,7 +17,9 @@ same `Run`s as the in-process runner, so the judge never knows.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
+import functools
 import hashlib
 import io
 import json
@@ -31,11 +33,11 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -69,10 +71,10 @@ DISK_FLOOR_MB, DISK_FLOOR_FILES = 64, 1000
 # A job whose own folder holds this much when the disk is full filled it itself: its answer's doing.
 DISK_OWN_MB, DISK_OWN_FILES = 64, 10_000
 DISK_LOOK = 0.02  # seconds between two looks at the scratch folder's free space (`_DiskWatch`)
-DISK_WAIT = 2.0  # seconds before a job that met a full disk runs again, once
-DISK_STAGE = -2  # its key among the stages run again (`_again`'s -1 is the worker's start)
+DISK_WAIT = 5.0  # seconds a job that met a full disk waits for room once it runs alone
 THREADS = PROCESSES + 8 * (os.cpu_count() or 1)  # the same, as the limit a job is held to
 KIT = Path(__file__).resolve().parents[2]  # the folder holding the `checker` package
+T = TypeVar("T")
 # The zygote's Python starts isolated (`-I`: no user site-packages, nothing from PYTHONPATH,
 # PYTHONSTARTUP or any PYTHON* variable, not the working directory on sys.path), with the
 # kit's own folder first: a `numpy.py` or `checker/` in a submission, or a `.pth` planted in
@@ -151,6 +153,7 @@ class Pool:
         self._events: dict[str, queue.Queue[dict[str, Any]]] = {}
         self._stopped = threading.Event()
         self._disk = _DiskWatch(scratch, self._stopped)
+        self._gate = _Gate()
         self.undumpable = _linux.prctl(_linux.PR_SET_DUMPABLE, 0) == 0
         # Workers running as other uids (as root) pass through to their own folders only; a
         # worker of the grader's own uid has no need to.
@@ -313,16 +316,50 @@ class Pool:
             self._jobs += 1
             number = self._jobs
         uid = self._uids[0] + number if self._uids is not None else None
-        home = Path(tempfile.mkdtemp(prefix=f"job{number}-", dir=self.scratch))
-        home.chmod(0o711 if uid is not None else 0o700)  # a worker of another uid passes through to its own folders
-        capped = self.enclosed and _capped_folder(home)
+        self._gate.enter()
+        home: Path | None = None
+        capped = False
         try:
-            code = _private_copy(root, [path for _, path in items], home / "code", uid, sums)
+            home = Path(self._with_room(lambda: tempfile.mkdtemp(prefix=f"job{number}-", dir=self.scratch)))
+            home.chmod(0o711 if uid is not None else 0o700)  # a worker of another uid passes through to its own folders
+            capped = self.enclosed and _capped_folder(home)
+            code = self._with_room(functools.partial(_fresh_copy, root, [path for _, path in items], home / "code",
+                                                     uid, sums))
             return self._attempts(number, code, items, home, uid, budgets)
         finally:
-            if capped:
+            self._gate.leave()
+            if capped and home is not None:
                 _release_folder(home)
-            remove_tree(home)
+            if home is not None:
+                remove_tree(home)
+
+    def _with_room(self, make: Callable[[], T]) -> T:
+        """`make()` (a job's folder, its copy of the answers); if the disk is full, once more
+        when no other job runs and the disk has room (red team RT18: a classmate's `fallocate`
+        made the grader's own `mkdir` fail, and the submission `ungradable`)."""
+        try:
+            return make()
+        except OSError as exc:
+            if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+        self._gate.alone()
+        if not self._disk.room_within(DISK_WAIT):
+            raise WorkerFailure(f"the file system of the scratch folder {self.scratch} is full (below "
+                                f"{DISK_FLOOR_MB} MB or {DISK_FLOOR_FILES} files free) with no submission running: "
+                                "this one's folder could not be made. Free space there (or point TMPDIR at a larger "
+                                "file system) and run the same command again")
+        return make()
+
+    @contextlib.contextmanager
+    def alone(self) -> Iterator[None]:
+        """Hold every job back while the block runs: once the jobs running have ended, none
+        runs until it is over (the results folder written when a classmate's files had filled
+        the disk it shares with the scratch folder, red team RT18)."""
+        self._gate.alone()
+        try:
+            yield
+        finally:
+            self._gate.leave()
 
     def _attempts(self, number: int, code: Path, items: Sequence[tuple[str, str]], home: Path, uid: int | None,
                   budgets: int | None = None) -> list[Run]:
@@ -334,10 +371,11 @@ class Pool:
         granted: set[str] = set()
         allowance = (2 * len(items) + 1 if budgets is None else budgets) * self.limits.puzzle_budget()
         retried: set[int] = set()  # puzzles (-1: the worker's start) run again after a kill from outside
+        alone = False  # whether it runs with no other job running (after meeting a full disk)
         while len(runs) < len(items):
             remaining = [i for i in range(len(items)) if i not in runs]
             jobdir = home / f"attempt-{attempt}"
-            jobdir.mkdir(mode=0o700)
+            self._with_room(lambda: jobdir.mkdir(mode=0o700))  # noqa: B023 (called at once)
             if uid is not None:
                 os.chown(jobdir, uid, uid)
             job = Job(id=f"{number}.{attempt}", jobdir=str(jobdir), root=str(code), home=str(home), uid=uid,
@@ -378,16 +416,22 @@ class Pool:
                     for i in unfinished:  # its files stay in its folder for the puzzles after this one too
                         runs[i] = Run(problem=_filled(items[i][1], own))
                     break
-                # Its results could not be written, and others filled the disk (red team, round 11:
-                # a classmate's files, and right answers were given 0): once more, later; then the
-                # grader's failure, graded again by the next run, never the answer's 0.
-                if DISK_STAGE in retried:
-                    raise WorkerFailure(f"the file system of the scratch folder {self.scratch} was full (below "
-                                        f"{DISK_FLOOR_MB} MB or {DISK_FLOOR_FILES} files free) while this submission "
-                                        "ran, twice: its results could not be written. Free space there (or point "
-                                        "TMPDIR at a larger file system) and run the same command again")
-                retried.add(DISK_STAGE)
-                time.sleep(DISK_WAIT)
+                if alone:  # nothing else ran, and the disk had room when it started: its doing
+                    for i in unfinished:
+                        runs[i] = Run(problem=_filled_unseen(items[i][1]))
+                    break
+                # Its results could not be written, and the disk was full. A classmate may have
+                # filled it (red team, round 11: right answers were given 0) with files no folder
+                # shows (RT18: unlinked and held open, or space reserved by fallocate), so the
+                # grader cannot tell whose doing it was by looking: once more, with no other job
+                # running, on a disk with room. Filled again then, it is this answer's doing.
+                self._gate.alone()
+                alone = True
+                if not self._disk.room_within(DISK_WAIT):
+                    raise WorkerFailure(f"the file system of the scratch folder {self.scratch} is full (below "
+                                        f"{DISK_FLOOR_MB} MB or {DISK_FLOOR_FILES} files free) with no submission "
+                                        "running: this one's results could not be written. Free space there (or "
+                                        "point TMPDIR at a larger file system) and run the same command again")
                 continue
             if allowance > 0 and self._again(ended, culprit, retried):
                 continue
@@ -608,6 +652,14 @@ def _release_folder(home: Path) -> None:
     _linux.libc().umount2(str(home).encode(), _linux.MNT_DETACH)
 
 
+def _fresh_copy(root: Path, paths: list[str], code: Path, uid: int | None,
+                sums: Mapping[str, str] | None = None) -> Path:
+    """`_private_copy` into `code`, what an earlier try left there removed first."""
+    if code.exists():
+        remove_tree(code)
+    return _private_copy(root, paths, code, uid, sums)
+
+
 def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None,
                   sums: Mapping[str, str] | None = None) -> Path:
     """The submission's answer files, copied where only its worker may read them (0700 folders,
@@ -825,6 +877,62 @@ class _DiskWatch:
         """Whether the disk was seen full at `began` (time.monotonic()) or later, now included."""
         return self.last_full >= began or _below_floor(self.folder)
 
+    def room_within(self, seconds: float) -> bool:
+        """Whether the disk has room, now or within `seconds` (files held open by a process
+        that has just ended are freed with it)."""
+        deadline = time.monotonic() + seconds
+        while _below_floor(self.folder):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(DISK_LOOK)
+        return True
+
+
+class _Gate:
+    """Jobs run side by side (`enter`), or one alone (`alone`): a job that met a full disk runs
+    again with no other job running, and a job waiting to run alone holds back jobs not yet
+    started, so that it does not wait forever."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._running = 0  # jobs running side by side
+        self._waiting = 0  # jobs waiting to run alone
+        self._alone: int | None = None  # the thread running alone
+        self._sharing: set[int] = set()  # the threads running side by side
+
+    def enter(self) -> None:
+        with self._changed:
+            self._changed.wait_for(lambda: self._alone is None and not self._waiting)
+            self._running += 1
+            self._sharing.add(threading.get_ident())
+
+    def alone(self) -> None:
+        """From now on, the calling thread runs alone: it waits until no other job runs. A
+        thread that had `enter`ed gives up its place side by side."""
+        me = threading.get_ident()
+        with self._changed:
+            if self._alone == me:
+                return
+            if me in self._sharing:
+                self._sharing.discard(me)
+                self._running -= 1
+            self._waiting += 1
+            self._changed.notify_all()
+            self._changed.wait_for(lambda: self._alone is None and self._running == 0)
+            self._waiting -= 1
+            self._alone = me
+
+    def leave(self) -> None:
+        """The calling thread's job is over, run side by side or alone."""
+        me = threading.get_ident()
+        with self._changed:
+            if self._alone == me:
+                self._alone = None
+            elif me in self._sharing:
+                self._sharing.discard(me)
+                self._running -= 1
+            self._changed.notify_all()
+
 
 def _below_floor(folder: Path) -> bool:
     """Whether the file system of `folder` has less than DISK_FLOOR_MB or DISK_FLOOR_FILES free."""
@@ -854,6 +962,14 @@ def _own_use(home: Path) -> tuple[int, int]:
         except OSError:
             continue
     return size, files
+
+
+def _filled_unseen(path: str) -> Problem:
+    """The verdict on an answer that filled the scratch disk while it ran with no other job."""
+    return Problem(Kind.EXCEPTION, f"filled the grader's disk: while the process running {path} ran alone, the disk "
+                                   "its folder is on became full (files held open after they were removed, or space "
+                                   "reserved), and its results could not be written; an answer must return its "
+                                   "Jacobian, not write files")
 
 
 def _filled(path: str, own: tuple[int, int]) -> Problem:
