@@ -43,6 +43,8 @@ EDGES = GENERIC_EDGES + ("integer", "half-integer", "one-hot", "repeated")
 GUARDS = ("unique_max", "asymmetric")
 KINDS = ("jac", "vjp")
 FLOAT_DTYPES = ("float32", "float64")
+# The chapters whose puzzles TensorFlow judges too (`_tf_oracle`): they have its reference functions.
+TF_CHAPTERS = ("indexing",)
 INT_DTYPES = ("int32", "int64")
 
 
@@ -153,6 +155,12 @@ class Puzzle:
     def is_vjp(self) -> bool:
         """A backward-pass puzzle: the answer is `vjp(*args, g)`, not `jac(*args)`."""
         return self.kind == "vjp"
+
+    @property
+    def tf_judged(self) -> bool:
+        """Whether TensorFlow judges this puzzle too: a non-canonical variant unless the catalog
+        says why not (`no_tf`)."""
+        return self.chapter in TF_CHAPTERS and not (self.variant and self.no_tf)
 
     @property
     def answer_name(self) -> str:

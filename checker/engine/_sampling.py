@@ -675,9 +675,7 @@ def _is_plain(arg: Arg) -> bool:
 
 def _smallest(puzzle: Puzzle) -> tuple[float, float]:
     """The bottom of the normal range a sweep of `puzzle`'s arguments takes (SWEEP_SMALLEST)."""
-    from checker.engine import _tf_oracle  # it imports this module
-
-    return SWEEP_SMALLEST if _tf_oracle.covers(puzzle) else SMALLEST_NORMALS
+    return SWEEP_SMALLEST if puzzle.tf_judged else SMALLEST_NORMALS
 
 
 def structures(arg: Arg, smallest: tuple[float, float] = SMALLEST_NORMALS) -> list[Structure]:

@@ -35,7 +35,7 @@ from checker.engine._sampling import Draw
 from checker.engine._tolerance import close, failing_draws
 
 # Chapters whose puzzles have a TensorFlow reference.
-CHAPTERS = ("indexing",)
+CHAPTERS = _catalog.TF_CHAPTERS
 RECORDING = _catalog._DATA / "tf_recorded.npz"
 RECORDING_INFO = _catalog._DATA / "tf_recorded.json"
 RECORD_COMMAND = "python -m checker dev record-tf"
@@ -55,7 +55,7 @@ class TFResult:
 def covers(puzzle: Puzzle) -> bool:
     """Whether `puzzle` has a TensorFlow reference: a non-canonical variant has one unless the
     catalog says why not (`no_tf`)."""
-    return puzzle.chapter in CHAPTERS and not (puzzle.variant and puzzle.no_tf)
+    return puzzle.tf_judged
 
 
 def installed_version() -> str | None:
