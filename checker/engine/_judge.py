@@ -555,11 +555,6 @@ def _near_lattice_diagnoses(
     gap, kind = min((g, k) for g, k in _lattice_gaps(puzzle, draws[d]) if 0 < g <= _NEAR)
     farthest = max(min(g for g, _ in _lattice_gaps(puzzle, draws[s]) if 0 < g <= _NEAR) for s in suspects)
     passing = [draws[e] for e in range(len(draws)) if e not in set(suspects)]
-    # A draw as near the lattice that passes: the index's nearness is not what the answer gets
-    # wrong (red team RT19: a linear lookup's slope snapped where the table held 1e-196, on a
-    # draw whose index happened to lie 4 ulps from 3.5).
-    if any(0 < g <= farthest for x in passing for g, k in _lattice_gaps(puzzle, x) if k == kind):
-        return []
     on = any(x.label.startswith(f"{kind} draw") for x in passing)
     beyond = any(farthest < g <= _NEAR for x in passing for g, k in _lattice_gaps(puzzle, x) if k == kind)
     if kind == "integer":
