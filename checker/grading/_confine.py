@@ -32,6 +32,7 @@ from checker.grading._linux import (
     CLONE_NEWUSER,
     CLONE_NEWUTS,
     CLONE_THREAD,
+    CLOSE_RANGE_UNSHARE,
     MNT_DETACH,
     MS_BIND,
     MS_NODEV,
@@ -283,7 +284,8 @@ def refuse_escape_calls(processes: bool = True) -> None:
     a filter cannot read, fails with ENOSYS, and the C library falls back to `clone`): in a user
     namespace of its own a worker would hold every capability over a network namespace of its
     own, its loopback up, socket buffers that cgroup v1 does not charge to the job. No thread
-    with a descriptor table of its own (a `clone` with CLONE_THREAD and without CLONE_FILES). No socket of
+    with a descriptor table of its own (a `clone` with CLONE_THREAD and without CLONE_FILES, a
+    `close_range` with CLOSE_RANGE_UNSHARE). No socket of
     any family: no TCP or UDP to the grader's machine or beyond, no netlink (whose queued replies
     cgroup v1 does not charge either), no unix socket to a service of the host (Landlock does not
     cover connecting to a named one), and no `socketpair` (the buffers of its queued bytes are
@@ -304,6 +306,10 @@ def refuse_escape_calls(processes: bool = True) -> None:
     # descriptors, their user's whole pipe quota, and files unlinked and held open).
     rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone",
                    seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_THREAD | CLONE_FILES, CLONE_THREAD))
+    # Nor later: `close_range` with CLOSE_RANGE_UNSHARE gives the calling thread a table of its
+    # own (red team RT20: 30 threads, 62 pipes each).
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "close_range",
+                   seccomp.Arg(2, seccomp.MASKED_EQ, CLOSE_RANGE_UNSHARE, CLOSE_RANGE_UNSHARE))
     if not processes:
         rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_THREAD, 0))
         for call in ("fork", "vfork"):
