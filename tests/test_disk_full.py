@@ -13,6 +13,7 @@ import csv
 import io
 import os
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -70,16 +71,19 @@ except OSError:
 
 
 @pytest.fixture
-def small_scratch(tmp_path: Path):  # type: ignore[no-untyped-def]
+def small_scratch():  # type: ignore[no-untyped-def]
     if os.geteuid() != 0:
         pytest.skip("mounting a small tmpfs as the scratch folder needs root")
-    scratch = tmp_path / "scratch"
-    scratch.mkdir()
+    # Not under pytest's own temporary folder: that is 0700, and as root the workers run as
+    # other users, who must pass through every folder above their own.
+    scratch = Path(tempfile.mkdtemp(prefix="jacpuzzles-disk-"))
+    scratch.chmod(0o711)
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200m", "tmpfs", str(scratch)], check=True)
     try:
         yield scratch
     finally:
         subprocess.run(["umount", "-l", str(scratch)], check=False)
+        scratch.rmdir()
 
 
 def _class(root: Path, answers: dict[str, str]) -> Path:
@@ -152,3 +156,28 @@ def test_saying_the_disk_was_full_without_filling_it_is_no_excuse(small_scratch:
     assert grades["a_liar"]["status"] == "graded" and grades["a_liar"]["score"] == "0", grades["a_liar"]
     assert "killed by SIGKILL" in (out / "a_liar.json").read_text()  # an error of its own, not the disk's
     assert grades["b_right"]["status"] == "graded" and float(grades["b_right"]["cumsum"]) > 0, grades["b_right"]
+
+
+# A worker that met a full disk the grader's watch did not see: a classmate's fallocate can fill
+# the last megabytes for a few milliseconds whenever another job makes a file (red team RT20,
+# X16), and the worker then exits with DISK_FULL. The first attempt only says so (its HOME is
+# in the folder of the job's first attempt; namespaces are off here). The exit is libc's: the
+# kit's os._exit at import is an error of the answer's own.
+SAYS_FULL_ONCE = '''
+import ctypes, os
+if "/attempt-0/" in os.environ["HOME"]:
+    ctypes.CDLL(None)._exit(75)
+'''
+SAYS_FULL_ALWAYS = "import ctypes\nctypes.CDLL(None)._exit(75)\n"
+
+
+def test_a_worker_that_met_a_full_disk_the_watch_missed_runs_again_alone(small_scratch: Path, tmp_path: Path) -> None:
+    subs = _class(tmp_path, {"a_met_it": SAYS_FULL_ONCE + RIGHT, "b_says_it": SAYS_FULL_ALWAYS + RIGHT,
+                             "c_right": RIGHT})
+    out = tmp_path / "out"
+    grades = _grade(subs, out, small_scratch, jobs=2)
+    assert grades["a_met_it"]["status"] == "graded" and float(grades["a_met_it"]["cumsum"]) > 0, grades["a_met_it"]
+    # Saying so every time, alone too, is an answer's own doing: 0, never `ungradable`.
+    assert grades["b_says_it"]["status"] == "graded" and grades["b_says_it"]["score"] == "0", grades["b_says_it"]
+    assert "ran alone" in (out / "b_says_it.json").read_text()
+    assert grades["c_right"]["status"] == "graded" and float(grades["c_right"]["cumsum"]) > 0, grades["c_right"]

@@ -395,6 +395,39 @@ class Pool:
             unfinished = [i for i in remaining if i not in runs]
             if not unfinished:
                 break
+            # A full disk met: seen by the grader's watch, or the worker's own DISK_FULL status.
+            # The watch looks every DISK_LOOK seconds, and a classmate's fallocate can fill the
+            # last megabytes for a few milliseconds, whenever another job makes a file, and give
+            # them back (red team RT20, X16): then only the worker that met it can tell. What it
+            # says decides only that it runs again alone; alone, a full disk is its own doing.
+            seen = self._disk.full_since(began)
+            full = seen or ended.returncode == DISK_FULL
+            if full and ended.ready:
+                own = _own_use(home)
+                if own[0] >= DISK_OWN_MB * 1024 * 1024 or own[1] >= DISK_OWN_FILES:  # it filled the disk itself
+                    for i in unfinished:  # its files stay in its folder for the puzzles after this one too
+                        runs[i] = Run(problem=_filled(items[i][1], own))
+                    break
+                if alone:  # nothing else ran, and the disk had room when it started: its doing
+                    for i in unfinished:
+                        runs[i] = Run(problem=_filled_unseen(items[i][1], seen))
+                    break
+            if full and not alone:
+                # Its results could not be written (or, before any answer ran, its worker could
+                # not start), and the disk was full. A classmate may have filled it (red team,
+                # round 11: right answers were given 0) with files no folder shows (RT18:
+                # unlinked and held open, or space reserved by fallocate), so the grader cannot
+                # tell whose doing it was by looking: once more, with no other job running, on a
+                # disk with room. Filled again then, it is this answer's doing.
+                self._gate.alone()
+                alone = True
+                if not self._disk.room_within(DISK_WAIT):
+                    raise WorkerFailure(f"the file system of the scratch folder {self.scratch} is full (below "
+                                        f"{DISK_FLOOR_MB} MB or {DISK_FLOOR_FILES} files free) with no submission "
+                                        "running: this one's results could not be written. Free space there (or "
+                                        "point TMPDIR at a larger file system) and run the same command again")
+                attempt += 1
+                continue
             if not ended.ready and not self._again(ended, -1, retried):
                 raise WorkerFailure(f"the grading worker failed before running any answer ({_how(ended)}): "
                                     f"{ended.stderr.strip()[-500:]}")
@@ -410,29 +443,6 @@ class Pool:
             # none of them (the file is the worker's to rewrite) blames the first: every attempt
             # settles a puzzle, and a submission can never keep the grader retrying.
             culprit = unfinished[0] if claimed is None else claimed
-            if self._disk.full_since(began):
-                own = _own_use(home)
-                if own[0] >= DISK_OWN_MB * 1024 * 1024 or own[1] >= DISK_OWN_FILES:  # it filled the disk itself
-                    for i in unfinished:  # its files stay in its folder for the puzzles after this one too
-                        runs[i] = Run(problem=_filled(items[i][1], own))
-                    break
-                if alone:  # nothing else ran, and the disk had room when it started: its doing
-                    for i in unfinished:
-                        runs[i] = Run(problem=_filled_unseen(items[i][1]))
-                    break
-                # Its results could not be written, and the disk was full. A classmate may have
-                # filled it (red team, round 11: right answers were given 0) with files no folder
-                # shows (RT18: unlinked and held open, or space reserved by fallocate), so the
-                # grader cannot tell whose doing it was by looking: once more, with no other job
-                # running, on a disk with room. Filled again then, it is this answer's doing.
-                self._gate.alone()
-                alone = True
-                if not self._disk.room_within(DISK_WAIT):
-                    raise WorkerFailure(f"the file system of the scratch folder {self.scratch} is full (below "
-                                        f"{DISK_FLOOR_MB} MB or {DISK_FLOOR_FILES} files free) with no submission "
-                                        "running: this one's results could not be written. Free space there (or "
-                                        "point TMPDIR at a larger file system) and run the same command again")
-                continue
             if allowance > 0 and self._again(ended, culprit, retried):
                 continue
             runs[culprit] = Run(problem=_died(items[culprit][1], ended, self.limits))
@@ -856,11 +866,10 @@ def _died(path: str, ended: _Ended, limits: Limits) -> Problem:
 class _DiskWatch:
     """The scratch folder's free space, looked at every DISK_LOOK seconds while the pool runs.
 
-    A job whose results are missing lost them to a full disk only if the grader saw the disk
-    full while the job ran: what the job says (`No space left on device` on its stderr, the
-    worker's DISK_FULL status) an answer can say without filling anything, and a classmate's
-    files can be gone again by the time the job has ended (held open and unlinked, they are
-    freed with the process that held them)."""
+    A classmate's files can be gone again by the time a job has ended (held open and unlinked,
+    they are freed with the process that held them), so the grader looks while jobs run. What a
+    job says (its worker's DISK_FULL status) an answer can say without filling anything: it
+    earns the job a run alone (`Pool._attempts`), never a mark."""
 
     def __init__(self, folder: Path, stopped: threading.Event) -> None:
         self.folder = folder
@@ -964,8 +973,14 @@ def _own_use(home: Path) -> tuple[int, int]:
     return size, files
 
 
-def _filled_unseen(path: str) -> Problem:
-    """The verdict on an answer that filled the scratch disk while it ran with no other job."""
+def _filled_unseen(path: str, seen: bool) -> Problem:
+    """The verdict on an answer that filled the scratch disk while it ran with no other job:
+    `seen` by the grader's watch, or only said by its worker's exit status."""
+    if not seen:
+        return Problem(Kind.EXCEPTION, f"filled the grader's disk: while the process running {path} ran alone, it "
+                                       f"ended with status {DISK_FULL}, the disk its folder is on full, and its "
+                                       "results were not written; an answer must return its Jacobian, not fill the "
+                                       "disk or end its process")
     return Problem(Kind.EXCEPTION, f"filled the grader's disk: while the process running {path} ran alone, the disk "
                                    "its folder is on became full (files held open after they were removed, or space "
                                    "reserved), and its results could not be written; an answer must return its "
