@@ -9,11 +9,13 @@ folders live on it."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import os
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -181,3 +183,30 @@ def test_a_worker_that_met_a_full_disk_the_watch_missed_runs_again_alone(small_s
     assert grades["b_says_it"]["status"] == "graded" and grades["b_says_it"]["score"] == "0", grades["b_says_it"]
     assert "ran alone" in (out / "b_says_it.json").read_text()
     assert grades["c_right"]["status"] == "graded" and float(grades["c_right"]["cumsum"]) > 0, grades["c_right"]
+
+
+def test_a_disk_filled_from_outside_during_a_lone_run_blames_nobody(small_scratch: Path, tmp_path: Path) -> None:
+    """Something outside the grader fills the disk while a job runs alone and keeps it full
+    after the job's processes end: the job is `ungradable` with that reason, never 0."""
+    subs = _class(tmp_path, {"a_right": SAYS_FULL_ONCE + RIGHT})
+    out = tmp_path / "out"
+    done = threading.Event()
+
+    def fill_at_the_lone_run() -> None:
+        while not done.wait(0.01):
+            if any(small_scratch.glob("*/job*/attempt-1")):
+                with open(small_scratch / "outside", "wb") as f, contextlib.suppress(OSError):
+                    while True:
+                        f.write(b"\1" * (16 << 20))
+                return
+
+    filler = threading.Thread(target=fill_at_the_lone_run, daemon=True)
+    filler.start()
+    try:
+        grades = _grade(subs, out, small_scratch)
+    finally:
+        done.set()
+        filler.join()
+        (small_scratch / "outside").unlink(missing_ok=True)
+    assert grades["a_right"]["status"] == "ungradable", grades["a_right"]
+    assert "something outside the grader fills it" in grades["a_right"]["reason"], grades["a_right"]

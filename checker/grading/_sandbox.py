@@ -408,7 +408,16 @@ class Pool:
                     for i in unfinished:  # its files stay in its folder for the puzzles after this one too
                         runs[i] = Run(problem=_filled(items[i][1], own))
                     break
-                if alone:  # nothing else ran, and the disk had room when it started: its doing
+                if alone:  # nothing else ran, and the disk had room when it started: its doing,
+                    # unless the disk stays full with its processes gone (what they held is freed
+                    # with them) and its folder's files counted as free: then something outside
+                    # the grader filled it
+                    if not self._disk.room_within(DISK_WAIT, own):
+                        raise WorkerFailure(f"the file system of the scratch folder {self.scratch} became full "
+                                            f"(below {DISK_FLOOR_MB} MB or {DISK_FLOOR_FILES} files free) while this "
+                                            "submission ran alone, and stayed full after its processes ended: "
+                                            "something outside the grader fills it. Free space there (or point "
+                                            "TMPDIR at a file system of its own) and run the same command again")
                     for i in unfinished:
                         runs[i] = Run(problem=_filled_unseen(items[i][1], seen))
                     break
@@ -886,11 +895,12 @@ class _DiskWatch:
         """Whether the disk was seen full at `began` (time.monotonic()) or later, now included."""
         return self.last_full >= began or _below_floor(self.folder)
 
-    def room_within(self, seconds: float) -> bool:
+    def room_within(self, seconds: float, freed: tuple[int, int] = (0, 0)) -> bool:
         """Whether the disk has room, now or within `seconds` (files held open by a process
-        that has just ended are freed with it)."""
+        that has just ended are freed with it), counting `freed` (bytes, files: a job's folder
+        about to be removed) as free."""
         deadline = time.monotonic() + seconds
-        while _below_floor(self.folder):
+        while _below_floor(self.folder, freed):
             if time.monotonic() >= deadline:
                 return False
             time.sleep(DISK_LOOK)
@@ -943,14 +953,16 @@ class _Gate:
             self._changed.notify_all()
 
 
-def _below_floor(folder: Path) -> bool:
-    """Whether the file system of `folder` has less than DISK_FLOOR_MB or DISK_FLOOR_FILES free."""
+def _below_floor(folder: Path, freed: tuple[int, int] = (0, 0)) -> bool:
+    """Whether the file system of `folder` has less than DISK_FLOOR_MB or DISK_FLOOR_FILES free,
+    `freed` (bytes, files) counted as free."""
     try:
         found = os.statvfs(folder)
     except OSError:
         return False
-    short_of_files = found.f_files > 0 and found.f_favail < DISK_FLOOR_FILES  # 0 files: a file system without a table
-    return found.f_bavail * found.f_frsize < DISK_FLOOR_MB * 1024 * 1024 or short_of_files
+    # 0 files: a file system without a table
+    short_of_files = found.f_files > 0 and found.f_favail + freed[1] < DISK_FLOOR_FILES
+    return found.f_bavail * found.f_frsize + freed[0] < DISK_FLOOR_MB * 1024 * 1024 or short_of_files
 
 
 def _own_use(home: Path) -> tuple[int, int]:
