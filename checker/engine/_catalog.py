@@ -144,6 +144,11 @@ class Puzzle:
     backward: str = ""  # a custom gradient's source (hidden from the learner): `backward(*args, g)`
     guard: str | None = None
     why: str = ""  # why the reference answer is right (`jacpuzzles solution`), 1-3 sentences
+    # Multiples of every decade from 1e-12 to 1e-1 its plain arguments are also drawn at
+    # together, every entry the domain's edge times the scale, signs balanced: a shortcut taken
+    # when the whole input is small, wrong in a band as narrow as the term it drops allows
+    # (`_sampling.TOGETHER_DECADES`).
+    level_steps: tuple[float, ...] = ()
     variant: Choices = ()  # the parameters' choices this puzzle was rendered with; () canonical
     # The parameters (`_variants` renders the other variants from them), and why a non-canonical
     # variant has no TensorFlow reference ("" when the reference follows the parameters).
@@ -342,7 +347,7 @@ def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
 
 # The fields a `[[puzzle]]` entry and its `[[puzzle.args]]` may have (autodiff.toml's header).
 PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", "hints", "kind", "function", "backward",
-                 "guard", "why", "params", "no_tf")
+                 "guard", "why", "params", "no_tf", "level_steps")
 ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes",
               "offsets")
 
@@ -378,6 +383,7 @@ def _build(chapter: str, where: str, raw: dict[str, Any], compiled: bool = False
             backward=raw.get("backward", "").strip() + "\n" if raw.get("backward") else "",
             guard=raw.get("guard"),
             why=str(raw.get("why", "")).strip(),
+            level_steps=tuple(float(m) for m in raw.get("level_steps", ())),
         )
     except KeyError as missing:
         raise CatalogError(where, f"missing field {missing}") from None
@@ -546,6 +552,9 @@ def _rendered(base: Puzzle, at: tuple[tuple[str, int], ...]) -> Puzzle:
 def _validate(where: str, puzzle: Puzzle) -> None:
     if puzzle.kind not in KINDS:
         raise CatalogError(where, f"kind {puzzle.kind!r} is not one of {KINDS}")
+    steps = list(puzzle.level_steps)
+    if steps and (steps != sorted(set(steps)) or steps[0] < 1 or steps[-1] >= 10):
+        raise CatalogError(where, f"level_steps {steps} must rise from 1 and stay below 10 (multiples of a decade)")
     if puzzle.guard is not None and puzzle.guard not in GUARDS:
         raise CatalogError(where, f"guard {puzzle.guard!r} is not one of {GUARDS}")
     cotangents = [a for a in puzzle.args if a.cotangent]

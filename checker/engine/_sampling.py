@@ -132,6 +132,12 @@ TOGETHER_DRAWS = 2  # draws at each of TOGETHER_SCALES
 # small (rms_norm's `eye / sqrt(eps)` where max |x| < 1e-7, or where mean(x^2) < 1e-15: red team
 # RT17) is wrong just under its threshold, a threshold on a square or a mean at that of a root.
 TOGETHER_DECADES = tuple(m * 10.0 ** -k for k in range(12, 0, -1) for m in (1.0, 3.0))
+# Where the catalog says (`Puzzle.level_steps`: the normalisers, whose shortcut drops a term
+# growing as x^2), at finer steps of the same decades too, every entry at the domain's edge times
+# the scale, random signs. The dropped term is a product of two entries, so it reaches the
+# contract's edge only where the second largest entry is near the largest, and then in a band
+# of a sixth of a decade under the threshold (red team RT19: `rms_norm` as `eye / sqrt(eps)`
+# below 1e-8, wrong from 7e-9): random entries at 1 and 3 times a decade hit it on some seeds.
 _TRIES = 12  # fresh random bases tried before a structure that a guard refuses is given up
 
 
@@ -841,6 +847,10 @@ def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
     for m in TOGETHER_DECADES if together else ():
         names = ", ".join(puzzle.args[k].name for k in together)
         extra.append(_structured(puzzle, rng, f"{names} at {m:g} times the domain", _scaled_args(together, m)))
+    for m in [10.0 ** -k * step for k in range(12, 0, -1) for step in puzzle.level_steps] if together else ():
+        names = ", ".join(puzzle.args[k].name for k in together)
+        label = f"{names} at {m:.3g} times the domain, every entry at its edge"
+        extra.append(_structured(puzzle, rng, label, _level_args(puzzle, together, m, rng)))
     extra += _from_jacobian(puzzle, rng)
     for draw in extra:
         # A structure no base could satisfy on this seed leaves a random draw in its place: every
@@ -1034,6 +1044,25 @@ CORNER_SIGNS = ((1, 1), (1, -1), (1, 0), (0, 1))
 CORNER_PATTERNS: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = (
     (((1, 1), (1, 1), (-1, -1)), ((-1, -1), (0, 0), (1, 1))),
 )
+def _level_args(puzzle: Puzzle, which: list[int], m: float,
+                rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    """Each argument of `which`: every entry m times its domain's edge, as many of each sign
+    along the first axis as its length allows, in random order. Balanced, the entries stay
+    level once their mean is taken out (a layer norm's centring): of one sign, they would all
+    centre to 0, and the term a shortcut drops with them."""
+
+    def apply(values: list[np.ndarray]) -> None:
+        for k in which:
+            a = puzzle.args[k]
+            edge = m * max(abs(a.low), abs(a.high))
+            length, rest = a.shape[0], math.prod(a.shape[1:])
+            signs = np.resize([1.0, -1.0], length)
+            columns = [rng.permutation(signs * rng.choice([-1.0, 1.0])) for _ in range(rest)]
+            values[k] = edge * np.stack(columns, axis=-1).reshape(a.shape)
+
+    return apply
+
+
 def _together(puzzle: Puzzle) -> list[int]:
     """The arguments scaled together by TOGETHER_SCALES: the plain ones of more than one entry
     (one alone gets its own small draws, `_plain`)."""

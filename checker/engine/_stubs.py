@@ -133,6 +133,9 @@ def draws_plan(puzzle: Puzzle) -> tuple[str, list[tuple[str, list[str]]]]:
     if together:
         extra.append(", ".join(f"`{puzzle.args[k].name}`" for k in together) + " together at "
                      + ", ".join(f"{m:g}" for m in _sampling.TOGETHER_SCALES) + " times the domain")
+        if puzzle.level_steps:
+            extra.append(", ".join(f"`{puzzle.args[k].name}`" for k in together) + " with every entry at the "
+                         f"domain's edge times {len(puzzle.level_steps)} steps of every decade from 1e-12 to 0.1")
     region, m = _sampling._corner_region(puzzle)
     if region:
         names = ", ".join(f"`{puzzle.args[k].name}`" for k in region)
