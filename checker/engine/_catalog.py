@@ -106,6 +106,10 @@ class Arg:
     # Sizes of a common offset the argument's entries are also drawn around, with a small spread
     # (1e-4 to 1e-3): where a normaliser's one-pass variance E[x^2] - E[x]^2 cancels.
     offsets: tuple[float, ...] = ()
+    # Relative spreads its entries are also drawn within, around a common value of at least half
+    # the domain's edge: entries `allclose` to one another far from 0, where a shortcut takes
+    # them as equal (softmax's uniform weights).
+    spreads: tuple[float, ...] = ()
 
     @property
     def differentiable(self) -> bool:
@@ -292,6 +296,7 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             cotangent=bool(raw.get("cotangent", False)),
             magnitudes=tuple(float(m) for m in raw.get("magnitudes", ())),
             offsets=tuple(float(m) for m in raw.get("offsets", ())),
+            spreads=tuple(float(m) for m in raw.get("spreads", ())),
         )
     except KeyError as missing:
         raise CatalogError(where, f"an argument has no {missing}") from None
@@ -312,6 +317,10 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
                            or any(m <= 0 for m in arg.magnitudes)):
         raise CatalogError(where, f"argument {arg.name}: magnitudes {arg.magnitudes} need a uniform float argument and "
                                   "positive scales")
+    if arg.spreads and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or math.prod(arg.shape) < 2
+                        or any(not 0 < m < 1e-3 for m in arg.spreads)):
+        raise CatalogError(where, f"argument {arg.name}: spreads {arg.spreads} need a uniform float argument of two or "
+                                  "more entries, each spread between 0 and 1e-3")
     if arg.offsets and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or math.prod(arg.shape) < 2
                         or any(m <= 0 for m in arg.offsets)):
         raise CatalogError(where, f"argument {arg.name}: offsets {arg.offsets} need a uniform float argument of two or "
@@ -349,7 +358,7 @@ def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
 PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", "hints", "kind", "function", "backward",
                  "guard", "why", "params", "no_tf", "level_steps")
 ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes",
-              "offsets")
+              "offsets", "spreads")
 
 
 def _unknown(where: str, raw: dict[str, Any], known: tuple[str, ...], what: str) -> None:

@@ -908,6 +908,12 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
     extra += _corners(puzzle, rng)
     extra += _flat_segments(puzzle, rng)
     for k, a in enumerate(puzzle.args):
+        for spread in a.spreads:
+            for n in range(REGION_DRAWS):
+                label = (f"{a.name}: entries within {spread:g} of one another, relatively, at half the domain's edge "
+                         f"or beyond ({n + 1} of {REGION_DRAWS})")
+                close = Structure(label, _using(_close_together, a, spread))
+                extra.append(_structured(puzzle, rng, label, _set(k, close, rng)))
         for m in a.offsets:
             for n in range(REGION_DRAWS):
                 label = (
@@ -930,6 +936,16 @@ OFFSET_SPREAD = (1e-4, 1e-3)
 def _offset(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
     centre = float(rng.choice([-1.0, 1.0])) * math.exp(rng.uniform(math.log(m), math.log(OFFSET_DECADE * m)))
     return centre + _band(arg, *OFFSET_SPREAD, rng)
+
+
+def _close_together(arg: Arg, spread: float, rng: np.random.Generator) -> np.ndarray:
+    """Entries within `spread` (relative) of a common value, whose magnitude is 0.5 to 0.99 of the
+    domain's edge (a sign the domain holds): `allclose` to one another by numpy's default
+    tolerance (1e-5 relative) while they differ by more than the contract's (1e-7)."""
+    edge = max(abs(arg.low), abs(arg.high))
+    signs = [sign for sign in (-1.0, 1.0) if arg.low <= sign * 0.5 * edge <= arg.high]
+    centre = float(rng.choice(signs)) * rng.uniform(0.5, 0.99) * edge
+    return centre * (1 + rng.uniform(-spread, spread, size=arg.shape))
 
 
 def _competing(k: int, members: tuple[int, ...], d: float, first: bool,

@@ -145,6 +145,8 @@ def draws_plan(puzzle: Puzzle) -> tuple[str, list[tuple[str, list[str]]]]:
         + ", ".join(f"{m:g} to {_sampling.OFFSET_DECADE * m:g}" for m in a.offsets) + ")"
         for a in puzzle.args if a.offsets
     ]
+    extra += [f"`{a.name}`'s entries within " + ", ".join(f"{m:g}" for m in a.spreads) + " of one another, relatively"
+              for a in puzzle.args if a.spreads]
     summary = (
         f"{_sampling._random_count(puzzle)} stratified random draws, then each argument's special "
         f"structures, pairs of them, and coincidences between arguments"
