@@ -210,3 +210,27 @@ def test_a_disk_filled_from_outside_during_a_lone_run_blames_nobody(small_scratc
         (small_scratch / "outside").unlink(missing_ok=True)
     assert grades["a_right"]["status"] == "ungradable", grades["a_right"]
     assert "something outside the grader fills it" in grades["a_right"]["reason"], grades["a_right"]
+
+
+def test_a_scratch_disk_full_at_the_start_up_proof_says_so_in_one_line(small_scratch: Path) -> None:
+    """Red team RT21 (Y2a): another grading run's submission filled the shared scratch disk while
+    this run made its start-up proof: it died with a traceback, exit 1. The proof is tried again,
+    a second apart; then its one line says what to do (`BadSetup`: exit 2)."""
+    from checker.engine import _sampling
+    from checker.engine._catalog import puzzle_named
+    from checker.grading import _grade
+
+    class Pool:  # what the proof reads of the grader's pool: its scratch folder, on the full disk
+        scratch = small_scratch
+
+        def run(self, *args: object, **kwargs: object) -> None:
+            raise AssertionError("no answer can run: its file could not be written")
+
+    with open(small_scratch / "outside", "wb", buffering=0) as f:
+        for chunk in (1 << 20, 4096):  # to the last page
+            with contextlib.suppress(OSError):
+                while True:
+                    f.write(b"\1" * chunk)
+    draws = {"cumsum": _sampling.draws(puzzle_named("cumsum"), 0)}
+    said = _grade._prove(Pool(), "cumsum", draws, {})  # type: ignore[arg-type]
+    assert said is not None and "is full" in said and "TMPDIR" in said, said

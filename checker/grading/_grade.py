@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
+import errno
 import hashlib
 import json
 import os
 import re
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -383,6 +385,10 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
                                     variants=others or None)
         except _sandbox.WorkerFailure as exc:
             sandbox = str(exc)  # every submission is ungradable, with the reason, and retried next run
+        except OSError as exc:
+            if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            raise BadSetup(_full_scratch(scratch)) from None
         if isinstance(sandbox, _sandbox.Pool) and sandbox.unconfined():
             if not trust:
                 sandbox.close()
@@ -547,19 +553,38 @@ def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.D
     rel = _stubs.relative_path(puzzle)
     if folder is None or not (folder / rel).is_file():
         return None  # an installation without reference answers: nothing to prove with
-    with tempfile.TemporaryDirectory(prefix="proof-", dir=sandbox.scratch) as tmp:
-        _scratch.folders((Path(tmp) / rel).parent, Path(tmp))
-        _scratch.write(Path(tmp) / rel, (folder / rel).read_bytes())
+    for tries_left in reversed(range(PROOF_TRIES)):
         try:
-            runs = sandbox.run(Path(tmp), [(name, str(rel))])
-        except _sandbox.WorkerFailure as exc:
-            return f"the grader's workers cannot run answers on this machine: {exc}. {_ADVICE}"
+            with tempfile.TemporaryDirectory(prefix="proof-", dir=sandbox.scratch) as tmp:
+                _scratch.folders((Path(tmp) / rel).parent, Path(tmp))
+                _scratch.write(Path(tmp) / rel, (folder / rel).read_bytes())
+                try:
+                    runs = sandbox.run(Path(tmp), [(name, str(rel))])
+                except _sandbox.WorkerFailure as exc:
+                    return f"the grader's workers cannot run answers on this machine: {exc}. {_ADVICE}"
+            break
+        except OSError as exc:  # the scratch disk full for a moment: another process on this machine fills it
+            if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            if not tries_left:
+                return _full_scratch(sandbox.scratch)
+            time.sleep(1.0)
     verdict = _verdict(puzzle, draws[name], runs[0], 0, expected.get(name))
     if verdict.status == Status.PASS:
         return None
     said = f"; the worker said: {sandbox.last_words}" if sandbox.last_words else ""
     return (f"the grader's workers cannot run answers on this machine: the reference answer for {name} got "
             f"{verdict.status.value} ({' '.join(verdict.message.split())[:300]}){said}. {_ADVICE}")
+
+
+# Times the start-up proof is tried when the scratch disk is full, a second apart.
+PROOF_TRIES = 3
+
+
+def _full_scratch(scratch: Path | str) -> str:
+    return (f"the file system of the scratch folder {scratch} is full: the grader could not make its own files "
+            "there. Free space there, or point TMPDIR at a file system of its own (one that no other grading run "
+            "or program fills), and run the same command again")
 
 
 _ADVICE = ("As root, workers run as other users: Python, its packages and the kit must be readable by every user "
