@@ -234,3 +234,23 @@ def test_a_scratch_disk_full_at_the_start_up_proof_says_so_in_one_line(small_scr
     draws = {"cumsum": _sampling.draws(puzzle_named("cumsum"), 0)}
     said = _grade._prove(Pool(), "cumsum", draws, {})  # type: ignore[arg-type]
     assert said is not None and "is full" in said and "TMPDIR" in said, said
+
+
+def test_a_lone_run_beside_another_grading_run_on_its_disk_blames_nobody(small_scratch: Path, tmp_path: Path) -> None:
+    """Red team RT21 (Y2, Y10): a job's lone run is alone among its own grader's jobs only. Where
+    another grading run's scratch folder is live on the same file system (two shards side by
+    side), a worker that met a full disk alone is `ungradable` with that reason, never blamed."""
+    import fcntl
+
+    other = small_scratch / "jacpuzzles-grade-other"
+    other.mkdir()
+    held = os.open(other, os.O_RDONLY | os.O_DIRECTORY)
+    fcntl.flock(held, fcntl.LOCK_EX)  # as a live grading run holds its own
+    try:
+        subs = _class(tmp_path, {"a_met_it": SAYS_FULL_ALWAYS + RIGHT})
+        grades = _grade(subs, tmp_path / "out", small_scratch)
+    finally:
+        os.close(held)
+        other.rmdir()
+    assert grades["a_met_it"]["status"] == "ungradable", grades["a_met_it"]
+    assert "another grading run" in grades["a_met_it"]["reason"], grades["a_met_it"]

@@ -129,7 +129,7 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
                        f"{counted(len(found), 'submission')}")
         found = [s for s in found if shard.holds(s.name)]
         skipped = [s for s in skipped if shard.holds(s.name)]
-    with _sandbox.scratch_folder("jacpuzzles-grade-") as scratch:
+    with _sandbox.scratch_folder() as scratch:
         chosen = assignment if assignment is not None and assignment.variants else None
         plans = [_plan(s, Path(scratch) / f"{k}", names, points, seed, limits, chosen) for k, s in enumerate(found)]
         records: dict[str, dict[str, Any]] = {}  # submission -> its entry: verified from OUT, or written by this run
@@ -802,7 +802,7 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
     signer = _signer(out, None)
     points = (assignment or _assignment.default()).points()
     names = list(points)
-    with _sandbox.scratch_folder("jacpuzzles-grade-") as scratch:
+    with _sandbox.scratch_folder() as scratch:
         chosen = assignment if assignment is not None and assignment.variants else None
         plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits, chosen,
                      student)

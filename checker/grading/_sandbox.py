@@ -412,6 +412,11 @@ class Pool:
                     # unless the disk stays full with its processes gone (what they held is freed
                     # with them) and its folder's files counted as free: then something outside
                     # the grader filled it
+                    if (other := _sharing(self.scratch)) is not None:
+                        raise WorkerFailure(f"its worker met a full disk while it ran alone, but another grading run "
+                                            f"({other}) uses the file system of the scratch folder {self.scratch} "
+                                            "too, and may have filled it: give each grading run a TMPDIR on a file "
+                                            "system of its own, and run the same command again")
                     if not self._disk.room_within(DISK_WAIT, own):
                         raise WorkerFailure(f"the file system of the scratch folder {self.scratch} became full "
                                             f"(below {DISK_FLOOR_MB} MB or {DISK_FLOOR_FILES} files free) while this "
@@ -610,13 +615,20 @@ def remove_tree(path: Path) -> None:
                        stderr=subprocess.DEVNULL)
 
 
+SCRATCH_PREFIX = "jacpuzzles-grade-"  # a grading run's scratch folder, in TMPDIR
+
+
 @contextlib.contextmanager
-def scratch_folder(prefix: str) -> Iterator[str]:
-    """A temporary folder of the grader's, removed afterwards whatever a worker left in it."""
+def scratch_folder(prefix: str = SCRATCH_PREFIX) -> Iterator[str]:
+    """A temporary folder of the grader's, removed afterwards whatever a worker left in it, and
+    locked meanwhile: another grading run beside it finds it in use (`_sharing`)."""
     folder = tempfile.mkdtemp(prefix=prefix)
+    held = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a folder of its own: never held by another
         yield folder
     finally:
+        os.close(held)
         remove_tree(Path(folder))
 
 
@@ -951,6 +963,33 @@ class _Gate:
                 self._sharing.discard(me)
                 self._running -= 1
             self._changed.notify_all()
+
+
+def _sharing(scratch: Path) -> str | None:
+    """Another live grading run's scratch folder beside `scratch`, on its file system, or None:
+    each run holds a lock on its own while it runs (a folder left by a killed run holds none).
+    Its students' files fill the same disk, and a job of this run is not alone when it runs
+    alone here (red team RT21: two shards of one class graded side by side)."""
+    try:
+        device = os.stat(scratch).st_dev
+        siblings = [entry for entry in os.scandir(scratch.parent)
+                    if entry.name.startswith(SCRATCH_PREFIX) and entry.path != str(scratch)]
+    except OSError:
+        return None
+    for entry in siblings:
+        try:
+            if entry.stat(follow_symlinks=False).st_dev != device or not entry.is_dir(follow_symlinks=False):
+                continue
+            fd = os.open(entry.path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return entry.path  # held: a grading run is using it
+        finally:
+            os.close(fd)
+    return None
 
 
 def _below_floor(folder: Path, freed: tuple[int, int] = (0, 0)) -> bool:
