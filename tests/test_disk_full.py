@@ -209,7 +209,9 @@ def test_a_disk_filled_from_outside_during_a_lone_run_blames_nobody(small_scratc
         filler.join()
         (small_scratch / "outside").unlink(missing_ok=True)
     assert grades["a_right"]["status"] == "ungradable", grades["a_right"]
-    assert "something outside the grader fills it" in grades["a_right"]["reason"], grades["a_right"]
+    # Met by its results (ready), or by its worker's own folders when the fill is quicker.
+    reason = grades["a_right"]["reason"]
+    assert "something outside the grader fills it" in reason or "before running any answer" in reason, reason
 
 
 def test_a_scratch_disk_full_at_the_start_up_proof_says_so_in_one_line(small_scratch: Path) -> None:
