@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import errno
 import io
 import os
 import subprocess
@@ -256,3 +257,24 @@ def test_a_lone_run_beside_another_grading_run_on_its_disk_blames_nobody(small_s
         other.rmdir()
     assert grades["a_met_it"]["status"] == "ungradable", grades["a_met_it"]
     assert "another grading run" in grades["a_met_it"]["reason"], grades["a_met_it"]
+
+
+def test_a_scratch_disk_full_when_the_run_starts_is_a_set_up_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team RT21 (Y2a): the grader's own scratch folder could not be made on a disk another
+    run's submission filled for a moment: a traceback, exit 1, nothing in OUT. It is tried again
+    a second apart, then is one line, exit 2. (A disk full before the run starts is no test of
+    it: Python's tempfile then picks another folder.)"""
+    from checker.engine._assignment import BadSetup
+    from checker.grading import _sandbox
+
+    tries = []
+
+    def full(*args: object, **kwargs: object) -> str:
+        tries.append(1)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(_sandbox.tempfile, "mkdtemp", full)
+    monkeypatch.setattr(_sandbox.time, "sleep", lambda seconds: None)
+    with pytest.raises(BadSetup, match="is full.*TMPDIR") as raised, _sandbox.scratch_folder():
+        pass
+    assert raised.value.exit_code == 2 and len(tries) == _sandbox.SCRATCH_TRIES

@@ -42,6 +42,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from checker.engine import _catalog
+from checker.engine._assignment import BadSetup
 from checker.engine._catalog import Choices, Puzzle, puzzle_named
 from checker.engine._errors import JacpuzzlesError
 from checker.engine._runner import Problem, Run
@@ -616,13 +617,28 @@ def remove_tree(path: Path) -> None:
 
 
 SCRATCH_PREFIX = "jacpuzzles-grade-"  # a grading run's scratch folder, in TMPDIR
+SCRATCH_TRIES = 3  # times the scratch folder is tried on a full disk, a second apart
 
 
 @contextlib.contextmanager
 def scratch_folder(prefix: str = SCRATCH_PREFIX) -> Iterator[str]:
     """A temporary folder of the grader's, removed afterwards whatever a worker left in it, and
-    locked meanwhile: another grading run beside it finds it in use (`_sharing`)."""
-    folder = tempfile.mkdtemp(prefix=prefix)
+    locked meanwhile: another grading run beside it finds it in use (`_sharing`). A full disk
+    (another run's submission may fill it for a moment: red team RT21) is tried again a second
+    apart, then is a `BadSetup` saying so."""
+    for tries_left in reversed(range(SCRATCH_TRIES)):
+        try:
+            folder = tempfile.mkdtemp(prefix=prefix)
+            break
+        except OSError as exc:
+            if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            if not tries_left:
+                raise BadSetup(f"the file system of the scratch folder {tempfile.gettempdir()} is full: the grader "
+                               "could not make its own folder there. Free space there, or point TMPDIR at a file "
+                               "system of its own (one that no other grading run or program fills), and run the "
+                               "same command again") from None
+            time.sleep(1.0)
     held = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a folder of its own: never held by another
