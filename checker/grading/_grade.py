@@ -631,6 +631,12 @@ def _run(plan: Plan, sandbox: _sandbox.Pool | str | None) -> list[Run] | str:
             return sandbox.run(fresh.root, items, sums=fresh.sums)
     except _sandbox.WorkerFailure as exc:
         return str(exc)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            return f"the grader failed on this submission: {type(exc).__name__}: {exc}"
+        return (f"the file system of the scratch folder {sandbox.scratch} was full each time the grader made this "
+                "submission's folders, with none of this run's submissions running (another grading run or program "
+                "fills it): graded again by the next run; give each grading run a TMPDIR on a file system of its own")
     except Exception as exc:  # noqa: BLE001 - the grader's own failure: ungradable, never a 0
         return f"the grader failed on this submission: {type(exc).__name__}: {exc}"
 
