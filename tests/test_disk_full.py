@@ -15,6 +15,7 @@ import errno
 import io
 import os
 import subprocess
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -259,13 +260,37 @@ def test_a_lone_run_beside_another_grading_run_on_its_disk_blames_nobody(small_s
     assert "another grading run" in grades["a_met_it"]["reason"], grades["a_met_it"]
 
 
+def test_a_lone_run_beside_another_grading_run_from_another_tmpdir_blames_nobody(small_scratch: Path,
+                                                                                 tmp_path: Path) -> None:
+    """Red team RT21 (Y2): the other run's TMPDIR is another folder of the same file system, so
+    its scratch folder is not beside this one; its announcement (an abstract unix socket named
+    for the file system) is found all the same, and a worker that met a full disk alone is
+    `ungradable`, never blamed."""
+    ours, theirs = small_scratch / "ours", small_scratch / "theirs"
+    for folder in (ours, theirs):
+        folder.mkdir(mode=0o711)
+    other = subprocess.Popen(  # another grading run, as far as the scratch disk can tell
+        [sys.executable, "-c", "import sys, time; from checker.grading import _disk\n"
+         "with _disk.scratch_folder() as f:\n    print(f, flush=True); time.sleep(600)"],
+        env={**os.environ, "TMPDIR": str(theirs)}, stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout is not None and other.stdout.readline().startswith(str(theirs))
+        subs = _class(tmp_path, {"a_met_it": SAYS_FULL_ALWAYS + RIGHT})
+        grades = _grade(subs, tmp_path / "out", ours)
+    finally:
+        other.kill()
+        other.wait()
+    assert grades["a_met_it"]["status"] == "ungradable", grades["a_met_it"]
+    assert "another grading run" in grades["a_met_it"]["reason"], grades["a_met_it"]
+
+
 def test_a_scratch_disk_full_when_the_run_starts_is_a_set_up_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """Red team RT21 (Y2a): the grader's own scratch folder could not be made on a disk another
     run's submission filled for a moment: a traceback, exit 1, nothing in OUT. It is tried again
     a second apart, then is one line, exit 2. (A disk full before the run starts is no test of
     it: Python's tempfile then picks another folder.)"""
     from checker.engine._assignment import BadSetup
-    from checker.grading import _sandbox
+    from checker.grading import _disk
 
     tries = []
 
@@ -273,8 +298,8 @@ def test_a_scratch_disk_full_when_the_run_starts_is_a_set_up_error(monkeypatch: 
         tries.append(1)
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(_sandbox.tempfile, "mkdtemp", full)
-    monkeypatch.setattr(_sandbox.time, "sleep", lambda seconds: None)
-    with pytest.raises(BadSetup, match="is full.*TMPDIR") as raised, _sandbox.scratch_folder():
+    monkeypatch.setattr(_disk.tempfile, "mkdtemp", full)
+    monkeypatch.setattr(_disk.time, "sleep", lambda seconds: None)
+    with pytest.raises(BadSetup, match="is full.*TMPDIR") as raised, _disk.scratch_folder():
         pass
-    assert raised.value.exit_code == 2 and len(tries) == _sandbox.SCRATCH_TRIES
+    assert raised.value.exit_code == 2 and len(tries) == _disk.TRIES

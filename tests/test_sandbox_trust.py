@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from checker.engine._verdict import Kind, Status
-from checker.grading import _sandbox
+from checker.grading import _disk, _results, _sandbox, _scratch
 from checker.grading._messages import Job
 
 
@@ -36,7 +36,7 @@ def _record(folder: Path, index: int, record: dict[str, object], arrays: dict[st
 def test_a_forged_pass_is_an_error_decided_by_the_grader(tmp_path: Path) -> None:
     forged = {"kind": "exception", "message": "all good", "location": None, "draw": None, "status": "pass"}
     _record(tmp_path, 0, {"problem": forged, "output": "", "stacked": True, "draws": 0, "dtypes": []})
-    run = _sandbox._read_result(tmp_path, 0, "cumsum", 3)
+    run = _results.read_result(tmp_path, 0, "cumsum", 3)
     assert run is not None and run.problem is not None
     assert run.problem.status == Status.ERROR and run.problem.message == "all good"
 
@@ -46,12 +46,12 @@ def test_a_forged_pass_is_an_error_decided_by_the_grader(tmp_path: Path) -> None
     ("kit-bug", "error", Status.ERROR), ("no-such-kind", "pass", Status.ERROR),
 ])
 def test_the_status_of_a_reported_problem_comes_from_its_kind(kind: str, claimed: str, status: Status) -> None:
-    problem = _sandbox._read_problem({"kind": kind, "message": "m", "location": None, "draw": None, "status": claimed})
+    problem = _results.read_problem({"kind": kind, "message": "m", "location": None, "draw": None, "status": claimed})
     assert problem is not None and problem.status == status and problem.kind != Kind.KIT_BUG
 
 
 def test_forged_text_is_capped_and_a_draw_must_be_one_of_the_grader_s(tmp_path: Path) -> None:
-    problem = _sandbox._read_problem(
+    problem = _results.read_problem(
         {"kind": "exception", "message": "x" * 100000, "location": 7, "draw": "not a draw", "status": "error"}, ["x0"]
     )
     assert problem is not None and len(problem.message) < 2100 and problem.draw is None and problem.location is None
@@ -64,7 +64,7 @@ def test_a_result_replaced_by_a_link_or_fifo_is_not_followed(tmp_path: Path, tar
     else:
         (tmp_path / "0.json").symlink_to(target)
     done: list[object] = []
-    reader = threading.Thread(target=lambda: done.append(_sandbox._read_result(tmp_path, 0, "cumsum", 3)), daemon=True)
+    reader = threading.Thread(target=lambda: done.append(_results.read_result(tmp_path, 0, "cumsum", 3)), daemon=True)
     reader.start()
     reader.join(5)
     assert done, "reading the result hung"
@@ -79,8 +79,8 @@ def test_stderr_and_current_are_never_read_through_links_or_fifos(tmp_path: Path
     assert _sandbox._current(tmp_path) == ""
     (tmp_path / "big").write_bytes(b"x" * 100)
     assert (
-        _sandbox._read_untrusted(tmp_path / "big", 99) is None
-        and _sandbox._read_untrusted(tmp_path / "big", 100) == b"x" * 100
+        _results.read_untrusted(tmp_path / "big", 99) is None
+        and _results.read_untrusted(tmp_path / "big", 100) == b"x" * 100
     )
 
 
@@ -92,7 +92,7 @@ def test_an_array_whose_header_claims_more_than_it_holds_allocates_nothing(tmp_p
     (tmp_path / "0.json").write_text(
         json.dumps({"problem": None, "output": "", "stacked": True, "draws": 3, "dtypes": [["float32"]]})
     )
-    run = _sandbox._read_result(tmp_path, 0, "cumsum", 3)
+    run = _results.read_result(tmp_path, 0, "cumsum", 3)
     assert run is not None and run.problem is not None and "declares" in run.problem.message
 
 
@@ -104,7 +104,7 @@ def test_a_compressed_array_is_refused(tmp_path: Path) -> None:
     (tmp_path / "0.json").write_text(
         json.dumps({"problem": None, "output": "", "stacked": True, "draws": 3, "dtypes": [["float32"]]})
     )
-    run = _sandbox._read_result(tmp_path, 0, "cumsum", 3)
+    run = _results.read_result(tmp_path, 0, "cumsum", 3)
     assert run is not None and run.problem is not None and "not a stored array" in run.problem.message
 
 
@@ -116,7 +116,7 @@ def test_a_well_formed_result_reads_back_exactly(tmp_path: Path) -> None:
         {"problem": None, "output": "hi", "stacked": True, "draws": 3, "dtypes": [["float32"]]},
         {"0": blocks},
     )
-    run = _sandbox._read_result(tmp_path, 0, "cumsum", 3)
+    run = _results.read_result(tmp_path, 0, "cumsum", 3)
     assert run is not None and run.problem is None and run.output == "hi"
     assert all(np.array_equal(run.answers[k][0], blocks[k]) for k in range(3))
 
@@ -171,7 +171,7 @@ def bare_pool(tmp_path: Path) -> Iterator[_sandbox.Pool]:
     pool.last_words = ""
     pool.scratch = tmp_path
     pool._stopped = threading.Event()
-    pool._disk = _sandbox._DiskWatch(tmp_path, pool._stopped)
+    pool._space = _disk.Watch(tmp_path, pool._stopped)
     pool.enclosed = False
     yield pool
     pool._stopped.set()
@@ -209,7 +209,7 @@ def test_a_record_that_breaks_the_readers_is_that_answer_s_error(tmp_path: Path,
     else:
         _record(tmp_path, 0, {"problem": None, "output": "", "stacked": True, "draws": 3, "dtypes": [["float32"]]})
         (tmp_path / "0.npz").write_bytes(b"this is not a zip file at all")
-    run = _sandbox._read_result(tmp_path, 0, "cumsum", 3)
+    run = _results.read_result(tmp_path, 0, "cumsum", 3)
     assert run is not None and run.problem is not None and run.problem.status == Status.ERROR
     assert run.problem.message.startswith("the result of this answer could not be read back")
 
@@ -277,5 +277,5 @@ def test_a_folder_nested_past_the_recursion_limit_is_removed(tmp_path: Path) -> 
             fd = inner
     finally:
         os.close(fd)
-    _sandbox.remove_tree(top)
+    _scratch.remove_tree(top)
     assert not top.exists()

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
-import errno
 import hashlib
 import json
 import os
 import re
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,7 +45,7 @@ from checker.engine._assignment import (
 from checker.engine._catalog import Choices, Puzzle, puzzle_named
 from checker.engine._runner import Run
 from checker.engine._verdict import Diagnosis, Kind, Status, Verdict, counted, with_texts
-from checker.grading import _gradebook, _journal, _sandbox, _scratch, _submissions
+from checker.grading import _disk, _gradebook, _journal, _sandbox, _scratch, _submissions
 from checker.grading._sandbox import Limits
 from checker.grading._shard import Shard
 
@@ -129,7 +127,7 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
                        f"{counted(len(found), 'submission')}")
         found = [s for s in found if shard.holds(s.name)]
         skipped = [s for s in skipped if shard.holds(s.name)]
-    with _sandbox.scratch_folder() as scratch:
+    with _disk.scratch_folder() as scratch:
         chosen = assignment if assignment is not None and assignment.variants else None
         plans = [_plan(s, Path(scratch) / f"{k}", names, points, seed, limits, chosen) for k, s in enumerate(found)]
         records: dict[str, dict[str, Any]] = {}  # submission -> its entry: verified from OUT, or written by this run
@@ -386,9 +384,9 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
         except _sandbox.WorkerFailure as exc:
             sandbox = str(exc)  # every submission is ungradable, with the reason, and retried next run
         except OSError as exc:
-            if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            if not _scratch.disk_full(exc):
                 raise
-            raise BadSetup(_full_scratch(scratch)) from None
+            raise BadSetup(_disk.advice(scratch, "the grader could not make its own files there")) from None
         if isinstance(sandbox, _sandbox.Pool) and sandbox.unconfined():
             if not trust:
                 sandbox.close()
@@ -553,38 +551,27 @@ def _prove(sandbox: _sandbox.Pool, name: str, draws: dict[str, tuple[_sampling.D
     rel = _stubs.relative_path(puzzle)
     if folder is None or not (folder / rel).is_file():
         return None  # an installation without reference answers: nothing to prove with
-    for tries_left in reversed(range(PROOF_TRIES)):
-        try:
-            with tempfile.TemporaryDirectory(prefix="proof-", dir=sandbox.scratch) as tmp:
-                _scratch.folders((Path(tmp) / rel).parent, Path(tmp))
-                _scratch.write(Path(tmp) / rel, (folder / rel).read_bytes())
-                try:
-                    runs = sandbox.run(Path(tmp), [(name, str(rel))])
-                except _sandbox.WorkerFailure as exc:
-                    return f"the grader's workers cannot run answers on this machine: {exc}. {_ADVICE}"
-            break
-        except OSError as exc:  # the scratch disk full for a moment: another process on this machine fills it
-            if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
-                raise
-            if not tries_left:
-                return _full_scratch(sandbox.scratch)
-            time.sleep(1.0)
+    def attempt() -> list[Run] | str:
+        with tempfile.TemporaryDirectory(prefix="proof-", dir=sandbox.scratch) as tmp:
+            _scratch.folders((Path(tmp) / rel).parent, Path(tmp))
+            _scratch.write(Path(tmp) / rel, (folder / rel).read_bytes())
+            try:
+                return sandbox.run(Path(tmp), [(name, str(rel))])
+            except _sandbox.WorkerFailure as exc:
+                return f"the grader's workers cannot run answers on this machine: {exc}. {_ADVICE}"
+
+    try:  # the scratch disk full for a moment: another process on this machine fills it
+        runs = _disk.retried(attempt, sandbox.scratch, "the grader could not make its own files there")
+    except BadSetup as exc:
+        return str(exc)
+    if isinstance(runs, str):
+        return runs
     verdict = _verdict(puzzle, draws[name], runs[0], 0, expected.get(name))
     if verdict.status == Status.PASS:
         return None
     said = f"; the worker said: {sandbox.last_words}" if sandbox.last_words else ""
     return (f"the grader's workers cannot run answers on this machine: the reference answer for {name} got "
             f"{verdict.status.value} ({' '.join(verdict.message.split())[:300]}){said}. {_ADVICE}")
-
-
-# Times the start-up proof is tried when the scratch disk is full, a second apart.
-PROOF_TRIES = 3
-
-
-def _full_scratch(scratch: Path | str) -> str:
-    return (f"the file system of the scratch folder {scratch} is full: the grader could not make its own files "
-            "there. Free space there, or point TMPDIR at a file system of its own (one that no other grading run "
-            "or program fills), and run the same command again")
 
 
 _ADVICE = ("As root, workers run as other users: Python, its packages and the kit must be readable by every user "
@@ -631,12 +618,6 @@ def _run(plan: Plan, sandbox: _sandbox.Pool | str | None) -> list[Run] | str:
             return sandbox.run(fresh.root, items, sums=fresh.sums)
     except _sandbox.WorkerFailure as exc:
         return str(exc)
-    except OSError as exc:
-        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
-            return f"the grader failed on this submission: {type(exc).__name__}: {exc}"
-        return (f"the file system of the scratch folder {sandbox.scratch} was full each time the grader made this "
-                "submission's folders, with none of this run's submissions running (another grading run or program "
-                "fills it): graded again by the next run; give each grading run a TMPDIR on a file system of its own")
     except Exception as exc:  # noqa: BLE001 - the grader's own failure: ungradable, never a 0
         return f"the grader failed on this submission: {type(exc).__name__}: {exc}"
 
@@ -808,7 +789,7 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
     signer = _signer(out, None)
     points = (assignment or _assignment.default()).points()
     names = list(points)
-    with _sandbox.scratch_folder() as scratch:
+    with _disk.scratch_folder() as scratch:
         chosen = assignment if assignment is not None and assignment.variants else None
         plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits, chosen,
                      student)

@@ -17,7 +17,6 @@ same `Run`s as the in-process runner, so the judge never knows.
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import functools
 import hashlib
@@ -25,7 +24,6 @@ import io
 import json
 import os
 import queue
-import shutil
 import signal
 import stat
 import subprocess
@@ -42,13 +40,12 @@ from typing import Any, TypeVar
 import numpy as np
 
 from checker.engine import _catalog
-from checker.engine._assignment import BadSetup
-from checker.engine._catalog import Choices, Puzzle, puzzle_named
+from checker.engine._catalog import Choices, Puzzle
 from checker.engine._errors import JacpuzzlesError
 from checker.engine._runner import Problem, Run
 from checker.engine._sampling import Draw
-from checker.engine._verdict import Kind, Status
-from checker.grading import _landlock, _linux
+from checker.engine._verdict import Kind
+from checker.grading import _disk, _landlock, _linux, _results, _scratch
 from checker.grading._cgroups import oom_recorded
 from checker.grading._messages import Config, Job
 from checker.grading._worker import BATCH, CURRENT, DISK_FULL
@@ -61,18 +58,7 @@ UID_BASE = 620000  # as root, job k of a run runs as uid UID_BASE + block * UID_
 UID_BLOCK = 1_000_000  # uids a grader run holds: its block is locked (UID_LOCKS) while it runs
 UID_BLOCKS = 4000
 UID_LOCKS = Path("/run/jacpuzzles")
-RECORD_CAP = 1024 * 1024  # bytes of a result record read back; a larger one is refused
-RESULT_CAP = 64 * 1024 * 1024  # bytes of a result's arrays read back; larger ones are refused
-OUTPUT_CAP = 4000  # characters of an answer's printed output kept (the worker caps it too)
-TEXT_CAP = 2000  # characters of a problem's message or location kept
 PROCESSES = 256  # processes and threads a job may have at once (as root, per uid), plus 8 per core
-# Below this many MB free on the scratch folder's file system, a job that left puzzles without a
-# result may have lost them to a full disk (a classmate's files): not its answer's doing.
-DISK_FLOOR_MB, DISK_FLOOR_FILES = 64, 1000
-# A job whose own folder holds this much when the disk is full filled it itself: its answer's doing.
-DISK_OWN_MB, DISK_OWN_FILES = 64, 10_000
-DISK_LOOK = 0.02  # seconds between two looks at the scratch folder's free space (`_DiskWatch`)
-DISK_WAIT = 5.0  # seconds a job that met a full disk waits for room once it runs alone
 THREADS = PROCESSES + 8 * (os.cpu_count() or 1)  # the same, as the limit a job is held to
 KIT = Path(__file__).resolve().parents[2]  # the folder holding the `checker` package
 T = TypeVar("T")
@@ -153,7 +139,7 @@ class Pool:
         self._jobs = 0
         self._events: dict[str, queue.Queue[dict[str, Any]]] = {}
         self._stopped = threading.Event()
-        self._disk = _DiskWatch(scratch, self._stopped)
+        self._space = _disk.Watch(scratch, self._stopped)
         self._gate = _Gate()
         self.undumpable = _linux.prctl(_linux.PR_SET_DUMPABLE, 0) == 0
         # Workers running as other uids (as root) pass through to their own folders only; a
@@ -332,7 +318,7 @@ class Pool:
             if capped and home is not None:
                 _release_folder(home)
             if home is not None:
-                remove_tree(home)
+                _scratch.remove_tree(home)
 
     def _with_room(self, make: Callable[[], T]) -> T:
         """`make()` (a job's folder, its copy of the answers); if the disk is full, once more
@@ -341,15 +327,21 @@ class Pool:
         try:
             return make()
         except OSError as exc:
-            if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            if not _scratch.disk_full(exc):
                 raise
         self._gate.alone()
-        if not self._disk.room_within(DISK_WAIT):
-            raise WorkerFailure(f"the file system of the scratch folder {self.scratch} is full (below "
-                                f"{DISK_FLOOR_MB} MB or {DISK_FLOOR_FILES} files free) with no submission running: "
-                                "this one's folder could not be made. Free space there (or point TMPDIR at a larger "
-                                "file system) and run the same command again")
-        return make()
+        if self._space.room_within(_disk.WAIT):
+            try:
+                return make()
+            except OSError as exc:
+                if not _scratch.disk_full(exc):
+                    raise
+        raise WorkerFailure(self._full("this submission's folders could not be made, with no other submission of "
+                                       "this run running; it is graded again by the next run"))
+
+    def _full(self, what: str) -> str:
+        """Why a job is ungradable on a full scratch disk (below the floor), and what to do."""
+        return _disk.advice(self.scratch, f"below {_disk.FLOOR_MB} MB or {_disk.FLOOR_FILES} files free: {what}")
 
     @contextlib.contextmanager
     def alone(self) -> Iterator[None]:
@@ -390,42 +382,41 @@ class Pool:
                 raise WorkerFailure("grading was interrupted")
             for i in remaining:
                 slot = items[i][0]
-                found = _read_result(jobdir, i, self.puzzles.get(slot, slot), self.counts[slot], self.labels[slot])
+                found = _results.read_result(jobdir, i, self.puzzles.get(slot, slot), self.counts[slot],
+                                             self.labels[slot])
                 if found is not None:
                     runs[i] = _over_memory(found, self.limits) if ended.oom_on.partition(" ")[2] == str(i) else found
             unfinished = [i for i in remaining if i not in runs]
             if not unfinished:
                 break
             # A full disk met: seen by the grader's watch, or the worker's own DISK_FULL status.
-            # The watch looks every DISK_LOOK seconds, and a classmate's fallocate can fill the
+            # The watch looks every _disk.LOOK seconds, and a classmate's fallocate can fill the
             # last megabytes for a few milliseconds, whenever another job makes a file, and give
             # them back (red team RT20, X16): then only the worker that met it can tell. What it
             # says decides only that it runs again alone; alone, a full disk is its own doing.
-            seen = self._disk.full_since(began)
+            seen = self._space.full_since(began)
             full = seen or ended.returncode == DISK_FULL
             if full and ended.ready:
-                own = _own_use(home)
-                if own[0] >= DISK_OWN_MB * 1024 * 1024 or own[1] >= DISK_OWN_FILES:  # it filled the disk itself
+                own = _disk.own_use(home)
+                if own[0] >= _disk.OWN_MB * 1024 * 1024 or own[1] >= _disk.OWN_FILES:  # it filled the disk itself
                     for i in unfinished:  # its files stay in its folder for the puzzles after this one too
-                        runs[i] = Run(problem=_filled(items[i][1], own))
+                        runs[i] = Run(problem=_disk.filled(items[i][1], own))
                     break
                 if alone:  # nothing else ran, and the disk had room when it started: its doing,
                     # unless the disk stays full with its processes gone (what they held is freed
                     # with them) and its folder's files counted as free: then something outside
                     # the grader filled it
-                    if (other := _sharing(self.scratch)) is not None:
+                    if (other := _disk.sharing(self.scratch)) is not None:
                         raise WorkerFailure(f"its worker met a full disk while it ran alone, but another grading run "
                                             f"({other}) uses the file system of the scratch folder {self.scratch} "
                                             "too, and may have filled it: give each grading run a TMPDIR on a file "
                                             "system of its own, and run the same command again")
-                    if not self._disk.room_within(DISK_WAIT, own):
-                        raise WorkerFailure(f"the file system of the scratch folder {self.scratch} became full "
-                                            f"(below {DISK_FLOOR_MB} MB or {DISK_FLOOR_FILES} files free) while this "
-                                            "submission ran alone, and stayed full after its processes ended: "
-                                            "something outside the grader fills it. Free space there (or point "
-                                            "TMPDIR at a file system of its own) and run the same command again")
+                    if not self._space.room_within(_disk.WAIT, own):
+                        raise WorkerFailure(self._full("it became full while this submission ran alone, and "
+                                                       "stayed full after its processes ended: something outside "
+                                                       "the grader fills it"))
                     for i in unfinished:
-                        runs[i] = Run(problem=_filled_unseen(items[i][1], seen))
+                        runs[i] = Run(problem=_disk.filled_unseen(items[i][1], seen))
                     break
             if full and not alone:
                 # Its results could not be written (or, before any answer ran, its worker could
@@ -436,11 +427,9 @@ class Pool:
                 # disk with room. Filled again then, it is this answer's doing.
                 self._gate.alone()
                 alone = True
-                if not self._disk.room_within(DISK_WAIT):
-                    raise WorkerFailure(f"the file system of the scratch folder {self.scratch} is full (below "
-                                        f"{DISK_FLOOR_MB} MB or {DISK_FLOOR_FILES} files free) with no submission "
-                                        "running: this one's results could not be written. Free space there (or "
-                                        "point TMPDIR at a larger file system) and run the same command again")
+                if not self._space.room_within(_disk.WAIT):
+                    raise WorkerFailure(self._full("this submission's results could not be written, and the disk "
+                                                   "stayed full with no other submission of this run running"))
                 attempt += 1
                 continue
             if not ended.ready and not self._again(ended, -1, retried):
@@ -570,84 +559,6 @@ class Pool:
                       oom_on or (current if oom else ""), armed_for, threads)
 
 
-def unlock_tree(path: Path) -> None:
-    """Make every folder under `path` listable, writable and enterable by its owner again: a
-    worker of the grader's own uid (a plain user's) can make a folder with `mkdir(name, 0o300)`,
-    which its owner can neither list nor empty, so its files outlived the grader and filled the
-    next run's disk (red team RT16). The worker may not chmod (seccomp); the grader may. Walked
-    without recursion, however deep."""
-    stack = [str(path)]
-    while stack:
-        folder = stack.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except PermissionError:
-            try:
-                os.chmod(folder, stat.S_IRWXU)
-                entries = list(os.scandir(folder))
-            except OSError:
-                continue
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                is_folder = entry.is_dir(follow_symlinks=False)
-            except OSError:
-                continue
-            if is_folder:
-                try:
-                    if stat.S_IMODE(entry.stat(follow_symlinks=False).st_mode) & stat.S_IRWXU != stat.S_IRWXU:
-                        os.chmod(entry.path, stat.S_IRWXU)
-                except OSError:
-                    pass
-                stack.append(entry.path)
-
-
-def remove_tree(path: Path) -> None:
-    """Remove `path` and all below it, however deep: a worker can nest folders past Python's
-    recursion limit (red team, round 3), where `shutil.rmtree` raises; `rm` walks any depth."""
-    unlock_tree(path)
-    try:
-        shutil.rmtree(path, ignore_errors=True)
-    except RecursionError:
-        pass
-    if os.path.lexists(path):
-        subprocess.run(["rm", "-rf", "--one-file-system", "--", str(path)], check=False, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-
-
-SCRATCH_PREFIX = "jacpuzzles-grade-"  # a grading run's scratch folder, in TMPDIR
-SCRATCH_TRIES = 3  # times the scratch folder is tried on a full disk, a second apart
-
-
-@contextlib.contextmanager
-def scratch_folder(prefix: str = SCRATCH_PREFIX) -> Iterator[str]:
-    """A temporary folder of the grader's, removed afterwards whatever a worker left in it, and
-    locked meanwhile: another grading run beside it finds it in use (`_sharing`). A full disk
-    (another run's submission may fill it for a moment: red team RT21) is tried again a second
-    apart, then is a `BadSetup` saying so."""
-    for tries_left in reversed(range(SCRATCH_TRIES)):
-        try:
-            folder = tempfile.mkdtemp(prefix=prefix)
-            break
-        except OSError as exc:
-            if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
-                raise
-            if not tries_left:
-                raise BadSetup(f"the file system of the scratch folder {tempfile.gettempdir()} is full: the grader "
-                               "could not make its own folder there. Free space there, or point TMPDIR at a file "
-                               "system of its own (one that no other grading run or program fills), and run the "
-                               "same command again") from None
-            time.sleep(1.0)
-    held = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a folder of its own: never held by another
-        yield folder
-    finally:
-        os.close(held)
-        remove_tree(Path(folder))
-
-
 _SHARED = ("draws.npz", "labels.json", "config.json")  # what `_share_draws` writes
 
 
@@ -657,8 +568,6 @@ def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limit
     limits for the zygote; returns the config's path."""
     arrays = {f"{name}.{i}": np.stack([d.values[i] for d in ds]) for name, ds in draws.items()
               if ds for i in range(len(ds[0].values))}
-    from checker.grading import _scratch
-
     packed = io.BytesIO()
     np.savez(packed, allow_pickle=False, **arrays)
     _scratch.write(folder / "draws.npz", packed.getvalue())  # 0600: the draws are the grader's secret
@@ -703,7 +612,7 @@ def _fresh_copy(root: Path, paths: list[str], code: Path, uid: int | None,
                 sums: Mapping[str, str] | None = None) -> Path:
     """`_private_copy` into `code`, what an earlier try left there removed first."""
     if code.exists():
-        remove_tree(code)
+        _scratch.remove_tree(code)
     return _private_copy(root, paths, code, uid, sums)
 
 
@@ -715,7 +624,7 @@ def _private_copy(root: Path, paths: list[str], code: Path, uid: int | None,
 
     code.mkdir(mode=0o700)
     for rel in dict.fromkeys(paths):
-        data = _read_untrusted(root / rel, _submissions.FILE_CAP)
+        data = _results.read_untrusted(root / rel, _submissions.FILE_CAP)
         if sums is not None and (data is None or hashlib.sha256(data).hexdigest() != sums.get(rel)):
             raise CopyChanged(f"the grader's copy of {rel} changed after it was read from the submission (another "
                               "submission's code wrote into it?)")
@@ -750,29 +659,9 @@ def _environment(home: Path) -> dict[str, str]:
     return env
 
 
-def _read_untrusted(path: Path, cap: int) -> bytes | None:
-    """At most `cap` bytes of a file the worker could have made or replaced, or None when it is
-    missing, larger than `cap`, or not a regular file: a link, FIFO or device is never followed
-    or opened (its folder is the worker's, but the folders above it are not)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > cap:
-            return None
-        data = os.read(fd, cap + 1) if cap > 0 else b""
-        return data if len(data) <= cap else None
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
 def _current(jobdir: Path) -> str:
     """What the worker says it is on (a claim, used only to pick a stage of its own job)."""
-    data = _read_untrusted(jobdir / CURRENT, 64)
+    data = _results.read_untrusted(jobdir / CURRENT, 64)
     return data.decode("ascii", "replace") if data is not None else ""
 
 
@@ -900,41 +789,6 @@ def _died(path: str, ended: _Ended, limits: Limits) -> Problem:
                                    "crash its process; the other puzzles were graded in a fresh process")
 
 
-class _DiskWatch:
-    """The scratch folder's free space, looked at every DISK_LOOK seconds while the pool runs.
-
-    A classmate's files can be gone again by the time a job has ended (held open and unlinked,
-    they are freed with the process that held them), so the grader looks while jobs run. What a
-    job says (its worker's DISK_FULL status) an answer can say without filling anything: it
-    earns the job a run alone (`Pool._attempts`), never a mark."""
-
-    def __init__(self, folder: Path, stopped: threading.Event) -> None:
-        self.folder = folder
-        self.last_full = -1.0  # time.monotonic() when the disk was last seen below the floor
-        self._stopped = stopped
-        threading.Thread(target=self._look, name="disk-watch", daemon=True).start()
-
-    def _look(self) -> None:
-        while not self._stopped.wait(DISK_LOOK):
-            if _below_floor(self.folder):
-                self.last_full = time.monotonic()
-
-    def full_since(self, began: float) -> bool:
-        """Whether the disk was seen full at `began` (time.monotonic()) or later, now included."""
-        return self.last_full >= began or _below_floor(self.folder)
-
-    def room_within(self, seconds: float, freed: tuple[int, int] = (0, 0)) -> bool:
-        """Whether the disk has room, now or within `seconds` (files held open by a process
-        that has just ended are freed with it), counting `freed` (bytes, files: a job's folder
-        about to be removed) as free."""
-        deadline = time.monotonic() + seconds
-        while _below_floor(self.folder, freed):
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(DISK_LOOK)
-        return True
-
-
 class _Gate:
     """Jobs run side by side (`enter`), or one alone (`alone`): a job that met a full disk runs
     again with no other job running, and a job waiting to run alone holds back jobs not yet
@@ -980,215 +834,3 @@ class _Gate:
                 self._running -= 1
             self._changed.notify_all()
 
-
-def _sharing(scratch: Path) -> str | None:
-    """Another live grading run's scratch folder beside `scratch`, on its file system, or None:
-    each run holds a lock on its own while it runs (a folder left by a killed run holds none).
-    Its students' files fill the same disk, and a job of this run is not alone when it runs
-    alone here (red team RT21: two shards of one class graded side by side)."""
-    try:
-        device = os.stat(scratch).st_dev
-        siblings = [entry for entry in os.scandir(scratch.parent)
-                    if entry.name.startswith(SCRATCH_PREFIX) and entry.path != str(scratch)]
-    except OSError:
-        return None
-    for entry in siblings:
-        try:
-            if entry.stat(follow_symlinks=False).st_dev != device or not entry.is_dir(follow_symlinks=False):
-                continue
-            fd = os.open(entry.path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-        except OSError:
-            continue
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except OSError:
-            return entry.path  # held: a grading run is using it
-        finally:
-            os.close(fd)
-    return None
-
-
-def _below_floor(folder: Path, freed: tuple[int, int] = (0, 0)) -> bool:
-    """Whether the file system of `folder` has less than DISK_FLOOR_MB or DISK_FLOOR_FILES free,
-    `freed` (bytes, files) counted as free."""
-    try:
-        found = os.statvfs(folder)
-    except OSError:
-        return False
-    # 0 files: a file system without a table
-    short_of_files = found.f_files > 0 and found.f_favail + freed[1] < DISK_FLOOR_FILES
-    return found.f_bavail * found.f_frsize + freed[0] < DISK_FLOOR_MB * 1024 * 1024 or short_of_files
-
-
-def _own_use(home: Path) -> tuple[int, int]:
-    """Bytes and files under a job's folder (its links not followed), however deep, its locked
-    folders opened first (`unlock_tree`)."""
-    unlock_tree(home)
-    size = files = 0
-    stack = [str(home)]
-    while stack:
-        try:
-            with os.scandir(stack.pop()) as entries:
-                for entry in entries:
-                    files += 1
-                    if entry.is_dir(follow_symlinks=False):
-                        stack.append(entry.path)
-                    elif entry.is_file(follow_symlinks=False):
-                        size += entry.stat(follow_symlinks=False).st_blocks * 512
-        except OSError:
-            continue
-    return size, files
-
-
-def _filled_unseen(path: str, seen: bool) -> Problem:
-    """The verdict on an answer that filled the scratch disk while it ran with no other job:
-    `seen` by the grader's watch, or only said by its worker's exit status."""
-    if not seen:
-        return Problem(Kind.EXCEPTION, f"filled the grader's disk: while the process running {path} ran alone, it "
-                                       f"ended with status {DISK_FULL}, the disk its folder is on full, and its "
-                                       "results were not written; an answer must return its Jacobian, not fill the "
-                                       "disk or end its process")
-    return Problem(Kind.EXCEPTION, f"filled the grader's disk: while the process running {path} ran alone, the disk "
-                                   "its folder is on became full (files held open after they were removed, or space "
-                                   "reserved), and its results could not be written; an answer must return its "
-                                   "Jacobian, not write files")
-
-
-def _filled(path: str, own: tuple[int, int]) -> Problem:
-    """The verdict on an answer whose own files filled the scratch disk."""
-    return Problem(Kind.EXCEPTION, f"filled the grader's disk: the process running {path} left {own[0] // 2**20} MB "
-                                   f"in {own[1]} files in its folder, and its results could not be written; an answer "
-                                   "must return its Jacobian, not write files")
-
-
-def _read_result(jobdir: Path, index: int, puzzle: str | Puzzle, draws: int, labels: Sequence[str] = ()) -> Run | None:
-    """The worker's result for puzzle `index`, or None when it never finished it.
-
-    Nothing in it is believed but numbers: the blocks must have the layout the judge expects (one
-    tuple of number blocks per draw), read without pickle from files never followed as links and
-    capped in size; a problem it reports keeps only its kind (never one that scores) and its text,
-    and the grader sets its status. An answer can write over its own result, and must not crash
-    the grader, nor score, by doing so.
-    """
-    raw = _read_untrusted(jobdir / f"{index}.json", RECORD_CAP)
-    if raw is None:
-        if os.path.lexists(jobdir / f"{index}.json"):
-            return Run(problem=Problem(Kind.EXCEPTION, "the result of this answer could not be read back (replaced by "
-                                                       "something that is not a plain file, or too large); did it "
-                                                       "write into the grader's files?"))
-        return None
-    try:
-        record = json.loads(raw)
-        if not isinstance(record, dict):
-            raise TypeError("not a record")
-        output = _text(record.get("output"), OUTPUT_CAP)
-        problem = _read_problem(record.get("problem"), labels)
-        if problem is not None:
-            return Run(problem=problem, output=output)
-        data = _read_untrusted(jobdir / f"{index}.npz", RESULT_CAP)
-        if data is None:
-            raise ValueError(f"its arrays are missing, not a plain file or over {RESULT_CAP // 1024 // 1024} MB")
-        run = Run(_read_blocks(data, record), None, output)
-        blocks = len((puzzle_named(puzzle) if isinstance(puzzle, str) else puzzle).jac_shapes())
-        if len(run.answers) != draws or any(len(b) != blocks for b in run.answers):
-            raise ValueError(f"{len(run.answers)} draws of blocks where {draws} draws of {blocks} were run")
-        return run
-    except Exception as exc:  # noqa: BLE001 - any way the worker's bytes break a reader (a JSON nested past the
-        # recursion limit, an npz that is no zip...) is that answer's error, never the grader's failure
-        return Run(problem=Problem(Kind.EXCEPTION, "the result of this answer could not be read back "
-                                                   f"({type(exc).__name__}: {_text(str(exc), 300)}); did it write into "
-                                                   "the grader's files?"))
-
-
-def _read_blocks(data: bytes, record: dict[str, Any]) -> tuple[tuple[np.ndarray, ...], ...]:
-    """The blocks per draw, from an `.npz`'s bytes, in the dtypes they came in."""
-    dtypes = record["dtypes"]
-    if not isinstance(dtypes, list) or not all(isinstance(d, list) for d in dtypes):
-        raise TypeError("dtypes is not a list of lists")
-    arrays = _npz_arrays(data)
-    if not record.get("stacked"):
-        return tuple(tuple(_restored(arrays[f"{k}.{j}"], str(name)) for j, name in enumerate(names))
-                     for k, names in enumerate(dtypes))
-    count = int(record["draws"])
-    if count == 0:
-        return ()
-    columns = [_restored(arrays[str(j)], str(name)) for j, name in enumerate(dtypes[0])]
-    if any(column.ndim == 0 or column.shape[0] != count for column in columns):
-        raise ValueError(f"blocks stacked for {[c.shape[:1] for c in columns]} draws where {count} were run")
-    return tuple(tuple(column[k] for column in columns) for k in range(count))
-
-
-def _npz_arrays(data: bytes) -> dict[str, np.ndarray]:
-    """The arrays of an uncompressed `.npz`, each checked to hold exactly the bytes its header
-    declares before anything is allocated (a forged header cannot make the grader allocate)."""
-    import zipfile
-
-    arrays: dict[str, np.ndarray] = {}
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        for info in archive.infolist():
-            if (info.compress_type != zipfile.ZIP_STORED or info.file_size > len(data)
-                    or not info.filename.endswith(".npy")):
-                raise ValueError(f"{info.filename!r} is not a stored array")
-            member = archive.read(info)
-            stream = io.BytesIO(member)
-            version = np.lib.format.read_magic(stream)
-            header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
-            shape, fortran, dtype = header(stream)
-            if dtype.hasobject or dtype.kind not in "biuf":
-                raise ValueError(f"{info.filename!r} holds {dtype}: not numbers")
-            count = int(np.prod(shape, dtype=np.int64)) if shape else 1
-            body = member[stream.tell():]
-            if count < 0 or count * dtype.itemsize != len(body):
-                raise ValueError(f"{info.filename!r} declares {shape} but holds {len(body)} bytes")
-            array = np.frombuffer(body, dtype=dtype, count=count).reshape(shape, order="F" if fortran else "C")
-            arrays[info.filename[: -len(".npy")]] = array
-    return arrays
-
-
-def _restored(array: np.ndarray, name: str) -> np.ndarray:
-    """A block in the dtype it was returned in (bfloat16 travels as float32); numbers only."""
-    import jax.numpy as jnp
-
-    dtype = jnp.dtype(name)
-    if not (dtype.kind in "biuf" or jnp.issubdtype(dtype, jnp.floating)) or array.dtype.kind not in "biuf":
-        raise ValueError(f"a block of {array.dtype} returned as {name}: not numbers")
-    return array if array.dtype == dtype else array.astype(dtype)
-
-
-# What a worker may report about an answer it could not judge on values. The grader sets the
-# status itself: `todo` for the untouched stub, `fail` for answers that returned the wrong kind
-# of thing, `error` for everything else; never `pass`, and never the kit's own bug.
-_TODO_KINDS = {Kind.UNTOUCHED, Kind.MISSING}
-_FAIL_KINDS = {Kind.NOT_NUMBERS, Kind.STRUCTURE, Kind.SHAPE, Kind.GRADIENT, Kind.BROADCAST, Kind.EXTRA_AXIS}
-
-
-def _read_problem(raw: Any, labels: Sequence[str] = ()) -> Problem | None:
-    """A `Problem` from the worker's report, its status decided here; its text is only text."""
-    if raw is None:
-        return None
-    if not isinstance(raw, dict):
-        raise TypeError("the problem is not a record")
-    try:
-        kind = Kind(raw.get("kind"))
-    except ValueError:
-        kind = Kind.EXCEPTION
-    if kind == Kind.KIT_BUG:
-        kind = Kind.EXCEPTION
-    claimed = raw.get("status")
-    if kind in _TODO_KINDS:
-        status = Status.TODO
-    elif kind in _FAIL_KINDS and claimed == Status.FAIL.value:
-        status = Status.FAIL
-    else:
-        status = Status.ERROR
-    draw = raw.get("draw")
-    location = raw.get("location")
-    return Problem(kind, _text(raw.get("message"), TEXT_CAP) or "the answer could not be run",
-                   _text(location, TEXT_CAP) if isinstance(location, str) else None,
-                   draw if isinstance(draw, str) and draw in labels else None, status)
-
-
-def _text(value: Any, cap: int) -> str:
-    """Text from the worker, capped: never anything but a string."""
-    text = value if isinstance(value, str) else ""
-    return text if len(text) <= cap else text[:cap] + " …"

@@ -15,7 +15,6 @@ together as one program; any answer that does not trace cleanly runs as `check` 
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
 import resource
@@ -27,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from checker.grading import _confine, _linux
+from checker.grading import _confine, _linux, _scratch
 from checker.grading._confine import Confinement
 from checker.grading._linux import PR_SET_DUMPABLE, PR_SET_PDEATHSIG, prctl
 from checker.grading._messages import Config, Job
@@ -48,7 +47,7 @@ WORKER_FILES = 128
 PENDING_SIGNALS = 64  # queued signals a worker may hold (RLIMIT_SIGPENDING)
 # The exit status of a worker whose results could not be written for a full disk (its stderr,
 # a file, may hold nothing then). An answer can exit with it too: the grader goes by what it saw
-# of the disk itself (`_sandbox._DiskWatch`), and this tells the reader of a report why.
+# of the disk itself (`_disk.Watch`), and this tells the reader of a report why.
 DISK_FULL = 75
 WORKER_NICENESS = 10  # how much lower than the grader's a worker's scheduling priority is
 # Faster XLA compilation for the kit's small programs; tried first, dropped if this jaxlib lacks it.
@@ -77,7 +76,7 @@ def work(job: Job, config: Config, confinement: Confinement, draws: dict[str, tu
         with contextlib.suppress(BaseException):  # stderr is a file: on a full disk, printing fails too
             traceback.print_exc()
             sys.stderr.flush()
-        os._exit(DISK_FULL if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT) else 70)
+        os._exit(DISK_FULL if _scratch.disk_full(exc) else 70)
     os._exit(0)  # no interpreter shutdown: threads an answer left behind can't hold it up
 
 

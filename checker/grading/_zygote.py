@@ -34,7 +34,7 @@ The reaper's messages (`started`, `armed`, `ended`) and the zygote's (`ready`, `
 the job folder says what the worker is doing (a puzzle's index, or `batch` while the traced
 answers are compiled and run): a claim the grader uses only to pick which stage of the job's
 own it is on (`_sandbox._watch`). Everything the worker writes is read back by the grader as
-hostile data (`_sandbox._read_result`).
+hostile data (`_results.read_result`).
 """
 
 from __future__ import annotations
