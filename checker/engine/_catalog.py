@@ -110,6 +110,12 @@ class Arg:
     # the domain's edge: entries `allclose` to one another far from 0, where a shortcut takes
     # them as equal (softmax's uniform weights).
     spreads: tuple[float, ...] = ()
+    # Another argument whose entries on one axis are also drawn within each of `aligned_spreads`
+    # (relative) of one another, while this argument's rows lie along that axis: every row of the
+    # bilinear form (this) (other)^T is then `allclose`, while the other's rows are not
+    # (attention's scores, where a shortcut takes the weights as uniform: red team RT22).
+    aligned_with: str | None = None
+    aligned_spreads: tuple[float, ...] = ()
 
     @property
     def differentiable(self) -> bool:
@@ -297,6 +303,8 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             magnitudes=tuple(float(m) for m in raw.get("magnitudes", ())),
             offsets=tuple(float(m) for m in raw.get("offsets", ())),
             spreads=tuple(float(m) for m in raw.get("spreads", ())),
+            aligned_with=str(raw["aligned_with"]) if "aligned_with" in raw else None,
+            aligned_spreads=tuple(float(m) for m in raw.get("aligned_spreads", ())),
         )
     except KeyError as missing:
         raise CatalogError(where, f"an argument has no {missing}") from None
@@ -358,7 +366,7 @@ def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
 PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", "hints", "kind", "function", "backward",
                  "guard", "why", "params", "no_tf", "level_steps")
 ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes",
-              "offsets", "spreads")
+              "offsets", "spreads", "aligned_with", "aligned_spreads")
 
 
 def _unknown(where: str, raw: dict[str, Any], known: tuple[str, ...], what: str) -> None:
@@ -564,6 +572,9 @@ def _validate(where: str, puzzle: Puzzle) -> None:
     steps = list(puzzle.level_steps)
     if steps and (steps != sorted(set(steps)) or steps[0] < 1 or steps[-1] >= 10):
         raise CatalogError(where, f"level_steps {steps} must rise from 1 and stay below 10 (multiples of a decade)")
+    for arg in puzzle.args:
+        if arg.aligned_with is not None or arg.aligned_spreads:
+            _validate_aligned(where, puzzle, arg)
     if puzzle.guard is not None and puzzle.guard not in GUARDS:
         raise CatalogError(where, f"guard {puzzle.guard!r} is not one of {GUARDS}")
     cotangents = [a for a in puzzle.args if a.cotangent]
@@ -580,6 +591,21 @@ def _validate(where: str, puzzle: Puzzle) -> None:
         raise CatalogError(where, "only a vjp puzzle has an upstream-gradient argument")
     if not puzzle.wrt:
         raise CatalogError(where, "no floating argument: nothing to differentiate by")
+
+
+def _validate_aligned(where: str, puzzle: Puzzle, arg: Arg) -> None:
+    other = next((a for a in puzzle.args if a.name == arg.aligned_with), None)
+    if (other is None or other is arg or not arg.aligned_spreads
+            or any(not 0 < m < 1e-3 for m in arg.aligned_spreads)):
+        raise CatalogError(where, f"argument {arg.name}: aligned_with names another argument of the puzzle "
+                                  f"({arg.aligned_with!r}), and aligned_spreads {arg.aligned_spreads} are one or more "
+                                  "spreads between 0 and 1e-3")
+    for a in (arg, other):
+        if a.dtype not in FLOAT_DTYPES or a.sampler != "uniform" or len(a.shape) != 2:
+            raise CatalogError(where, f"argument {a.name}: aligned_with needs two uniform float matrices")
+    if arg.shape[1] != other.shape[1]:
+        raise CatalogError(where, f"arguments {arg.name} and {other.name}: aligned_with needs rows of one length, "
+                                  f"not {arg.shape[1]} and {other.shape[1]}")
 
 
 @dataclass(frozen=True)

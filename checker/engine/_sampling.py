@@ -37,7 +37,7 @@ import itertools
 import math
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -134,7 +134,8 @@ TOGETHER_DRAWS = 2  # draws at each of TOGETHER_SCALES
 TOGETHER_DECADES = tuple(m * 10.0 ** -k for k in range(12, 0, -1) for m in (1.0, 3.0))
 # Where the catalog says (`Puzzle.level_steps`: the normalisers, whose shortcut drops a term
 # growing as x^2), at finer steps of the same decades too, every entry at the domain's edge times
-# the scale, random signs. The dropped term is a product of two entries, so it reaches the
+# the scale, with signs balanced along the first axis (`_level_args`: entries of one sign would
+# centre to 0 in a layer norm). The dropped term is a product of two entries, so it reaches the
 # contract's edge only where the second largest entry is near the largest, and then in a band
 # of a sixth of a decade under the threshold (red team RT19: `rms_norm` as `eye / sqrt(eps)`
 # below 1e-8, wrong from 7e-9): random entries at 1 and 3 times a decade hit it on some seeds.
@@ -914,6 +915,12 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                          f"or beyond ({n + 1} of {REGION_DRAWS})")
                 close = Structure(label, _using(_close_together, a, spread))
                 extra.append(_structured(puzzle, rng, label, _set(k, close, rng)))
+        for spread in a.aligned_spreads:
+            other = next(j for j, b in enumerate(puzzle.args) if b.name == a.aligned_with)
+            for n in range(REGION_DRAWS):
+                label = (f"{a.name}'s rows along one axis, {a.aligned_with}'s entries on it within {spread:g} of one "
+                         f"another, relatively: every row of scores allclose ({n + 1} of {REGION_DRAWS})")
+                extra.append(_structured(puzzle, rng, label, _aligned(puzzle, k, other, spread, rng)))
         for m in a.offsets:
             for n in range(REGION_DRAWS):
                 label = (
@@ -946,6 +953,28 @@ def _close_together(arg: Arg, spread: float, rng: np.random.Generator) -> np.nda
     signs = [sign for sign in (-1.0, 1.0) if arg.low <= sign * 0.5 * edge <= arg.high]
     centre = float(rng.choice(signs)) * rng.uniform(0.5, 0.99) * edge
     return centre * (1 + rng.uniform(-spread, spread, size=arg.shape))
+
+
+def _aligned(puzzle: Puzzle, k: int, other: int, spread: float,
+             rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    """The rows of argument `k` along one axis (their other entries 0, each 0.5 to 1 of the
+    domain's edge on its side), and argument `other`'s entries on that axis `_close_together`:
+    every row of `k @ other.T` is `allclose` while `other`'s rows are not. Its other axes stay
+    random, so that the Q block (a sum of `other`'s rows weighted to cancel) keeps entries of
+    its own size: rows of `other` close together as a whole cannot be checked (`layers.toml`)."""
+    a, b = puzzle.args[k], puzzle.args[other]
+
+    def apply(values: list[np.ndarray]) -> None:
+        axis = int(rng.integers(a.shape[1]))
+        signs = _signs(a, rng, a.shape[0])
+        rows = np.zeros(a.shape)
+        rows[:, axis] = signs * rng.uniform(0.5, 1.0, size=a.shape[0]) * np.where(signs > 0, a.high, -a.low)
+        values[k] = rows
+        entries = np.array(values[other], dtype=np.float64)
+        entries[:, axis] = _close_together(replace(b, shape=(b.shape[0],)), spread, rng)
+        values[other] = entries
+
+    return apply
 
 
 def _competing(k: int, members: tuple[int, ...], d: float, first: bool,
