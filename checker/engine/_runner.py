@@ -30,7 +30,7 @@ import numpy as np
 from checker.engine import _forms, _integrity, _numerics, _source_scan
 from checker.engine._catalog import Puzzle
 from checker.engine._sampling import Draw
-from checker.engine._settings import ANSWER_COMPILE, DEFAULT_TIMEOUT, OUTPUT_CAP
+from checker.engine._settings import ANSWER_COMPILE, DEFAULT_TIMEOUT, OUTPUT_CAP, UNFUSED_COMPILE
 from checker.engine._stubs import _is_untouched as _stubs_untouched, stub
 from checker.engine._verdict import Kind, Status, counted, draw_phrase
 
@@ -521,10 +521,15 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     except _Timeout:
         return _too_slow(puzzle, timeout, draws[0])
     answers = []
+    unfused: Any = None  # compiled without fusion, for the draws that need it (`_flushes`)
     for draw in draws if before is not None else ():
         try:
             with _time_limit(timeout):
-                raw = compiled(*puzzle.dynamic(draw.values))  # numpy in: no eager conversion per draw
+                program = compiled
+                if before is not None and _subnormal_apart(draw.values) and _compares_floats(before):
+                    unfused = unfused or jax.jit(target, compiler_options=UNFUSED_COMPILE)
+                    program = unfused
+                raw = program(*puzzle.dynamic(draw.values))  # numpy in: no eager conversion per draw
         except _Timeout:
             return _too_slow(puzzle, timeout, draw)
         except BaseException as exc:  # noqa: BLE001 - the eager run reports it as the learner's code raises it
@@ -578,6 +583,55 @@ def _trace(fn: Any, values: tuple[np.ndarray, ...]) -> _Trace | None:
     except BaseException as exc:  # noqa: BLE001 - a parameter of the learner's own making: run it plainly
         _learners(exc)
         return None
+
+
+def _subnormal_apart(values: tuple[np.ndarray, ...]) -> bool:
+    """Whether two normal float entries of a draw, or one and another's negation, lie a
+    subnormal distance apart: where XLA flushes their difference (or sum) to 0 op by op."""
+    parts = [np.asarray(v, np.float64).ravel() for v in values if np.asarray(v).dtype.kind == "f"]
+    if not parts:
+        return False
+    entries = np.concatenate(parts)
+    entries = entries[np.isfinite(entries) & (np.abs(entries) >= np.finfo(np.float64).tiny)]
+    gaps = np.diff(np.unique(np.concatenate([entries, -entries])))
+    return bool(np.any((gaps > 0) & (gaps < np.finfo(np.float64).tiny)))
+
+
+_COMPARISONS = frozenset({"gt", "lt", "ge", "le", "eq", "ne", "sign"})
+
+
+def _compares_floats(trace: _Trace) -> bool:
+    """Whether a traced program compares floats (or takes their sign), nested programs included."""
+
+    def walk(program: tuple[Any, ...]) -> bool:
+        for primitive, params, operands, *_ in program[2]:
+            if primitive.name in _COMPARISONS and any(_is_float(atom) for atom in operands):
+                return True
+            if any(walk(nested) for nested in _nested(params)):
+                return True
+        return False
+
+    return walk(trace[0])
+
+
+def _is_float(atom: Any) -> bool:
+    aval = atom[-1] if isinstance(atom, tuple) else None
+    dtype = getattr(aval, "dtype", None)
+    return dtype is not None and np.dtype(dtype).kind == "f"
+
+
+def _nested(value: Any) -> Iterator[tuple[Any, ...]]:
+    """The programs among a `_program` equation's parameters (nested tuples of plain data)."""
+    if _is_program(value):
+        yield value
+    elif isinstance(value, tuple):
+        for inner in value:
+            yield from _nested(inner)
+
+
+def _is_program(value: Any) -> bool:
+    return (isinstance(value, tuple) and len(value) == 5 and isinstance(value[2], tuple)
+            and all(isinstance(e, tuple) and len(e) == 5 and hasattr(e[0], "name") for e in value[2]))
 
 
 def _same_trace(a: _Trace, b: _Trace | None) -> bool:
@@ -922,11 +976,15 @@ def _trace_batched(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout:
             _REFUSED_CONCRETE[0] != refused
             or len(closed.jaxpr.eqns) > _BATCH_EQUATIONS
             or not traceable(closed.jaxpr, batched=True)
-            or not _same_trace(
-                (_program(closed.jaxpr), [np.asarray(c) for c in closed.consts]),
-                (_program(again.jaxpr), [np.asarray(c) for c in again.consts]),
-            )
+        ):
+            return None
+        program = (_program(closed.jaxpr), [np.asarray(c) for c in closed.consts])
+        if (
+            not _same_trace(program, (_program(again.jaxpr), [np.asarray(c) for c in again.consts]))
             or any(np.dtype(s.dtype).kind not in "biuf" for s in jax.tree_util.tree_leaves(shapes))
+            # draws where a fused program decides otherwise than the answer called: `run`
+            # compiles those unfused, as `check` does
+            or (any(_subnormal_apart(d.values) for d in draws) and _compares_floats(program))
         ):
             return None
     return Traced(closed, jax.tree_util.tree_structure(shapes), inputs)
