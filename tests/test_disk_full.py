@@ -303,3 +303,47 @@ def test_a_scratch_disk_full_when_the_run_starts_is_a_set_up_error(monkeypatch: 
     with pytest.raises(BadSetup, match="is full.*TMPDIR") as raised, _disk.scratch_folder():
         pass
     assert raised.value.exit_code == 2 and len(tries) == _disk.TRIES
+
+
+def test_another_run_announced_on_another_device_is_sharing(tmp_path: Path) -> None:
+    """Red team RT23: an overlay and the disk beneath it have different device numbers, so two
+    runs on one disk announced different ones and neither saw the other. Any other grading run
+    announced in this network namespace counts."""
+    import socket
+
+    from checker.grading import _disk
+
+    scratch = tmp_path / f"{_disk.SCRATCH_PREFIX}mine"
+    scratch.mkdir()
+    theirs = f"4242:{_disk.SCRATCH_PREFIX}theirs"
+    assert theirs not in _disk.announced(scratch)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as other:
+        other.bind(f"\0{_disk.ANNOUNCED}:{theirs}".encode())
+        found = _disk.announced(scratch)
+        said = _disk.sharing(scratch)
+    assert theirs in found and said is not None, (found, said)
+    assert theirs not in _disk.announced(scratch)  # gone with its socket
+
+
+def test_a_scratch_folder_beside_this_one_that_cannot_be_opened_counts_as_live(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team RT23: another user's run (its folder 0711) in a network namespace of its own: its
+    lock cannot be tested, and its announcement is not seen. It counts as live."""
+    from checker.grading import _disk
+
+    scratch = tmp_path / f"{_disk.SCRATCH_PREFIX}mine"
+    theirs = tmp_path / f"{_disk.SCRATCH_PREFIX}theirs"
+    scratch.mkdir()
+    theirs.mkdir()
+    monkeypatch.setattr(_disk, "_elsewhere", lambda scratch: None)
+    assert _disk.sharing(scratch) is None  # open, unlocked: a folder a killed run left
+    real_open = os.open
+
+    def refused(path: object, *args: object, **kwargs: object) -> int:
+        if str(path) == str(theirs):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_disk.os, "open", refused)
+    said = _disk.sharing(scratch)
+    assert said is not None and str(theirs) in said and "another user's" in said, said

@@ -107,27 +107,35 @@ def _name(folder: Path) -> str:
 
 
 def sharing(scratch: Path) -> str | None:
-    """Another live grading run on the file system of `scratch`, or None. Its students' files
-    fill the same disk, so a job of this run is not alone when it runs alone here (red team RT21:
-    two shards of one class graded side by side, from one TMPDIR or from two)."""
+    """Another live grading run that may share the disk of `scratch`, or None. Its students'
+    files fill the same disk, so a job of this run is not alone when it runs alone here (red
+    team RT21: two shards of one class graded side by side, from one TMPDIR or from two).
+    Device numbers do not tell which runs share a disk (an overlay and the disk beneath it have
+    different ones: red team RT23), so every other run this one can see counts."""
     return _beside(scratch) or _elsewhere(scratch)
 
 
 def _elsewhere(scratch: Path) -> str | None:
-    """Another grading run's announced scratch folder on the file system of `scratch`, in any
-    folder, as /proc/net/unix lists the abstract sockets of this network namespace."""
+    """Another grading run's announced scratch folder, in any folder (`announced`)."""
+    others = announced(scratch)
+    return f"scratch folder {others[0]}, from another TMPDIR" if others else None
+
+
+def announced(scratch: Path) -> list[str]:
+    """The scratch folders (`<device>:<name>`) other grading runs announce, as /proc/net/unix
+    lists the abstract sockets of this network namespace."""
     try:
         mine = _name(scratch)[1:]
         table = UNIX_TABLE.read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return None
-    device = mine.rpartition(":")[0] + ":"
+        return []
+    found = []
     for line in table.splitlines()[1:]:
         fields = line.split(maxsplit=7)
         name = fields[7][1:] if len(fields) == 8 and fields[7].startswith("@") else ""
-        if name.startswith(device) and name != mine:
-            return f"scratch folder {name[len(device):]}, from another TMPDIR"
-    return None
+        if name.startswith(f"{ANNOUNCED}:") and name != mine:
+            found.append(name[len(ANNOUNCED) + 1:])
+    return found
 
 
 class Watch:
@@ -167,19 +175,22 @@ class Watch:
 
 
 def _beside(scratch: Path) -> str | None:
-    """Another live grading run's scratch folder beside `scratch`, on its file system, or None:
-    each run holds a lock on its own while it runs (a folder left by a killed run holds none)."""
+    """Another live grading run's scratch folder beside `scratch`, or None: each run holds a
+    lock on its own while it runs (a folder left by a killed run holds none). One this user may
+    not open (another user's, 0711) cannot be tested, and counts as live (red team RT23: a run
+    in a network namespace of its own does not see the other's announcement)."""
     try:
-        device = os.stat(scratch).st_dev
         siblings = [entry for entry in os.scandir(scratch.parent)
                     if entry.name.startswith(SCRATCH_PREFIX) and entry.path != str(scratch)]
     except OSError:
         return None
     for entry in siblings:
         try:
-            if entry.stat(follow_symlinks=False).st_dev != device or not entry.is_dir(follow_symlinks=False):
+            if not entry.is_dir(follow_symlinks=False):
                 continue
             fd = os.open(entry.path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except PermissionError:
+            return f"{entry.path}, another user's"
         except OSError:
             continue
         try:
