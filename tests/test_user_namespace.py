@@ -146,3 +146,11 @@ def test_before_linux_5_14_no_task_count_is_set(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(os, "uname", lambda: os.uname_result((*real[:2], "5.10.0-28-amd64", *real[3:])))
     with pytest.raises(OSError, match=r"Linux 5\.10\.0-28-amd64 counts RLIMIT_NPROC per uid"):
         _linux.count_own_tasks(8)
+
+
+@pytest.mark.parametrize(("value", "off"), [("1", True), ("yes", True), ("0", False), ("", False), ("false", False),
+                                            ("OFF", False), ("no", False)])
+def test_a_switch_set_to_0_leaves_the_confinement_on(monkeypatch: pytest.MonkeyPatch, value: str, off: bool) -> None:
+    """Red team RT23: JACPUZZLES_NO_NAMESPACES=0 turned namespaces off."""
+    monkeypatch.setenv("JACPUZZLES_NO_NAMESPACES", value)
+    assert _linux.switched_off("JACPUZZLES_NO_NAMESPACES") is off

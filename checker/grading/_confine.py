@@ -203,7 +203,7 @@ def probe(config: Config, view: View | None, user_namespace: str) -> dict[str, s
     not_root = "the grader does not run as root"
     if not sys.platform.startswith("linux"):
         return {"namespaces": "not Linux", "user": not_root if os.geteuid() != 0 else "not Linux"}
-    if os.environ.get("JACPUZZLES_NO_NAMESPACES"):  # as in a container that refuses them (tests, debugging)
+    if _linux.switched_off("JACPUZZLES_NO_NAMESPACES"):  # as in a container that refuses them (tests, debugging)
         found = {"namespaces": "turned off by JACPUZZLES_NO_NAMESPACES"}
     elif os.geteuid() != 0 and user_namespace:
         return {"namespaces": f"{not_root}, and has no user namespace of its own: {user_namespace}", "user": not_root}
@@ -502,7 +502,7 @@ def probe_landlock(config: Config, view: View | None, enclosed: bool) -> tuple[s
     and rules every worker applies (None when there is no Landlock)."""
     version = _landlock.abi()
     if version < 1:
-        if os.environ.get("JACPUZZLES_NO_LANDLOCK"):
+        if _linux.switched_off("JACPUZZLES_NO_LANDLOCK"):
             return "turned off by JACPUZZLES_NO_LANDLOCK", None
         return "this kernel has no Landlock (Linux 5.13 or later, with Landlock enabled)", None
     plan = LandlockPlan(version, tuple(landlock_reads(config, view or plan_view(config), enclosed)))

@@ -17,6 +17,8 @@ import stat
 import sys
 from collections.abc import Iterable
 
+from checker.grading import _linux
+
 _CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446
 _CREATE_RULESET_VERSION = 1
 _RULE_PATH_BENEATH = 1
@@ -65,7 +67,7 @@ def _syscall(number: int, *args: object) -> int:
 def abi() -> int:
     """The running kernel's Landlock ABI version, or 0 where there is none (not Linux, a kernel
     before 5.13, Landlock not enabled at boot) or `JACPUZZLES_NO_LANDLOCK` is set (tests)."""
-    if not sys.platform.startswith("linux") or os.environ.get("JACPUZZLES_NO_LANDLOCK"):
+    if not sys.platform.startswith("linux") or _linux.switched_off("JACPUZZLES_NO_LANDLOCK"):
         return 0
     try:
         return _syscall(_CREATE_RULESET, ctypes.c_void_p(0), ctypes.c_size_t(0),

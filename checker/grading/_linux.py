@@ -200,6 +200,12 @@ def count_own_tasks(limit: int) -> None:
     resource.setrlimit(resource.RLIMIT_NPROC, (limit, limit))
 
 
+def switched_off(variable: str) -> bool:
+    """Whether an environment switch such as JACPUZZLES_NO_NAMESPACES is set: any value but
+    empty, 0, false, no or off (red team RT23: `=0` turned namespaces off)."""
+    return os.environ.get(variable, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
 def zygote_user_namespace() -> str:
     """As a plain user, before the zygote imports anything that starts a thread: a user namespace
     of its own (`enter_user_namespace`), in which it encloses workers as root does. "" when it
@@ -209,6 +215,6 @@ def zygote_user_namespace() -> str:
     if os.geteuid() == 0:
         return "not needed: the grader runs as root"
     for switch in ("JACPUZZLES_NO_NAMESPACES", "JACPUZZLES_NO_USER_NAMESPACES"):
-        if os.environ.get(switch):  # as where they are refused (tests, debugging)
+        if switched_off(switch):  # as where they are refused (tests, debugging)
             return f"turned off by {switch}"
     return enter_user_namespace(os.getuid(), os.getgid())

@@ -169,8 +169,9 @@ class Pool:
             raise WorkerFailure(f"the grading processes did not start within {STARTUP_BUDGET:g} s: "
                                 f"{_tail(scratch / 'zygote.stderr').strip()[-500:]}") from None
         if self._proc.poll() is not None:
-            raise WorkerFailure("the grading processes failed to start: "
-                                f"{_tail(scratch / 'zygote.stderr').strip()[-500:]}")
+            said = _tail(scratch / "zygote.stderr").strip()[-500:]
+            raise WorkerFailure(f"the grading processes failed to start (exit status {self._proc.returncode})"
+                                + (f": {said}" if said else ", saying nothing on stderr"))
         for shared in _SHARED:  # read by the zygote before it said ready: gone before any answer runs
             (scratch / shared).unlink(missing_ok=True)
         # What isolation the machine allows: "" where it does, else why not (docs/grading.md).
