@@ -23,6 +23,12 @@ from tests.conftest import REPO, SOLUTIONS
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 
 REDTEAM = REPO / "tests" / "redteam"
+# Wrong only where entries lie a subnormal distance apart and the program runs unfused, as the
+# grader's batch runs those draws (red team RT22's M1 and T1).
+UNFUSED = (
+    REPO / "tests" / "corpus" / "layers" / "max_pool" / "winner_by_sign_of_difference.py",
+    REPO / "tests" / "corpus" / "autodiff" / "sort" / "rank_by_sign_of_difference.py",
+)
 HEADER_END = "# ---- your answer: everything below this line is yours to edit ----\n"
 
 # Answers that behave differently when traced once than when called once per draw.
@@ -155,8 +161,8 @@ def _class(root: Path) -> dict[str, tuple[str, str, Path]]:
     """One submission per answer: submission -> (puzzle, expected status, the answer file)."""
     subs = root / "submissions"
     expected: dict[str, tuple[str, str, Path]] = {}
-    for path in sorted(REDTEAM.glob("*/*.py")):
-        expect = path.read_text().splitlines()[0].split()[-1]
+    for path in [*sorted(REDTEAM.glob("*/*.py")), *UNFUSED]:
+        expect = path.read_text().splitlines()[0].split()[2]
         name = f"{path.parent.name}--{path.stem}"
         target = subs / name / relative_path(puzzle_named(path.parent.name))
         target.parent.mkdir(parents=True)

@@ -6,6 +6,7 @@ search the sampler itself consults) can take draws without importing the sampler
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +18,22 @@ class Draw:
 
     label: str
     values: tuple[np.ndarray, ...]
+
+    @functools.cached_property
+    def subnormal_apart(self) -> bool:
+        """Whether two normal float entries, or one and another's negation, lie a subnormal
+        distance apart: where XLA flushes their difference (or sum) to 0 op by op, so that a
+        fused program and the one the answer spells out may decide a comparison differently.
+
+        Worked out once per draw: every answer checked on it asks.
+        """
+        parts = [np.asarray(v, np.float64).ravel() for v in self.values if np.asarray(v).dtype.kind == "f"]
+        if not parts:
+            return False
+        entries = np.concatenate(parts)
+        entries = entries[np.isfinite(entries) & (np.abs(entries) >= np.finfo(np.float64).tiny)]
+        gaps = np.diff(np.unique(np.concatenate([entries, -entries])))
+        return bool(np.any((gaps > 0) & (gaps < np.finfo(np.float64).tiny)))
 
 
 def stacked(batch: tuple[Draw, ...]) -> tuple[np.ndarray, ...]:

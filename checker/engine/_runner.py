@@ -521,12 +521,15 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     except _Timeout:
         return _too_slow(puzzle, timeout, draws[0])
     answers = []
-    unfused: Any = None  # compiled without fusion, for the draws that need it (`_flushes`)
+    # Draws with entries a subnormal distance apart run compiled without fusion when the answer
+    # compares floats (`Draw.subnormal_apart`): compiled once, for those draws only.
+    unfused: Any = None
+    needs_unfused = before is not None and any(d.subnormal_apart for d in draws) and _compares_floats(before)
     for draw in draws if before is not None else ():
         try:
             with _time_limit(timeout):
                 program = compiled
-                if before is not None and _subnormal_apart(draw.values) and _compares_floats(before):
+                if needs_unfused and draw.subnormal_apart:
                     unfused = unfused or jax.jit(target, compiler_options=UNFUSED_COMPILE)
                     program = unfused
                 raw = program(*puzzle.dynamic(draw.values))  # numpy in: no eager conversion per draw
@@ -583,18 +586,6 @@ def _trace(fn: Any, values: tuple[np.ndarray, ...]) -> _Trace | None:
     except BaseException as exc:  # noqa: BLE001 - a parameter of the learner's own making: run it plainly
         _learners(exc)
         return None
-
-
-def _subnormal_apart(values: tuple[np.ndarray, ...]) -> bool:
-    """Whether two normal float entries of a draw, or one and another's negation, lie a
-    subnormal distance apart: where XLA flushes their difference (or sum) to 0 op by op."""
-    parts = [np.asarray(v, np.float64).ravel() for v in values if np.asarray(v).dtype.kind == "f"]
-    if not parts:
-        return False
-    entries = np.concatenate(parts)
-    entries = entries[np.isfinite(entries) & (np.abs(entries) >= np.finfo(np.float64).tiny)]
-    gaps = np.diff(np.unique(np.concatenate([entries, -entries])))
-    return bool(np.any((gaps > 0) & (gaps < np.finfo(np.float64).tiny)))
 
 
 _COMPARISONS = frozenset({"gt", "lt", "ge", "le", "eq", "ne", "sign"})
@@ -926,6 +917,9 @@ class Traced:
     jaxpr: Any  # the ClosedJaxpr of jac on one draw (the caller maps it over all of them)
     out_tree: Any  # how its outputs nest, as jac returns them
     inputs: tuple[np.ndarray, ...]  # the stacked non-static arguments
+    # The draws (by index) that run compiled on their own without fusion, as `check` runs them:
+    # entries a subnormal distance apart, in an answer that compares floats.
+    unfused: tuple[int, ...] = ()
 
 
 def trace_batched(
@@ -982,12 +976,11 @@ def _trace_batched(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout:
         if (
             not _same_trace(program, (_program(again.jaxpr), [np.asarray(c) for c in again.consts]))
             or any(np.dtype(s.dtype).kind not in "biuf" for s in jax.tree_util.tree_leaves(shapes))
-            # draws where a fused program decides otherwise than the answer called: `run`
-            # compiles those unfused, as `check` does
-            or (any(_subnormal_apart(d.values) for d in draws) and _compares_floats(program))
         ):
             return None
-    return Traced(closed, jax.tree_util.tree_structure(shapes), inputs)
+    apart = tuple(k for k, d in enumerate(draws) if d.subnormal_apart)
+    unfused = apart if apart and _compares_floats(program) else ()
+    return Traced(closed, jax.tree_util.tree_structure(shapes), inputs, unfused)
 
 
 _BATCH_EQUATIONS = 4000  # a longer traced answer is compiled on its own by `run`

@@ -240,7 +240,7 @@ def _run_traced(traced: dict[int, Any], puzzles: dict[int, tuple[Any, tuple[Draw
     from jax.extend.core import jaxpr_as_fun
 
     from checker.engine._runner import Problem, Run, _blocks
-    from checker.engine._settings import ANSWER_COMPILE
+    from checker.engine._settings import ANSWER_COMPILE, UNFUSED_COMPILE
 
     options: dict[str, Any] = {**ANSWER_COMPILE}
 
@@ -260,7 +260,12 @@ def _run_traced(traced: dict[int, Any], puzzles: dict[int, tuple[Any, tuple[Draw
     runs: dict[int, Run] = {}
     for index, flat in zip(order, outputs):
         puzzle, draws = puzzles[index]
-        leaves = [np.asarray(leaf) for leaf in flat]
+        leaves = [np.array(leaf) for leaf in flat]
+        if traced[index].unfused:  # those draws as `check` runs them: compiled without fusion
+            alone = jax.jit(jaxpr_as_fun(traced[index].jaxpr), compiler_options=UNFUSED_COMPILE)
+            for k in traced[index].unfused:
+                for leaf, value in zip(leaves, alone(*(column[k] for column in traced[index].inputs))):
+                    leaf[k] = np.asarray(value)
         answers = []
         for k in range(len(draws)):
             blocks = _blocks(puzzle, traced[index].out_tree.unflatten([leaf[k] for leaf in leaves]))
