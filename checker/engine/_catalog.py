@@ -116,6 +116,10 @@ class Arg:
     # (attention's scores, where a shortcut takes the weights as uniform: red team RT22).
     aligned_with: str | None = None
     aligned_spreads: tuple[float, ...] = ()
+    # Leads its largest entry is also drawn ahead of all the others by: a smooth maximum there is
+    # nearly the max, with the runner-up's weight e^-lead still far above the contract, where a
+    # shortcut takes it as the max itself (logsumexp's "hard max": red team RT24).
+    leads: tuple[float, ...] = ()
 
     @property
     def differentiable(self) -> bool:
@@ -305,6 +309,7 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             spreads=tuple(float(m) for m in raw.get("spreads", ())),
             aligned_with=str(raw["aligned_with"]) if "aligned_with" in raw else None,
             aligned_spreads=tuple(float(m) for m in raw.get("aligned_spreads", ())),
+            leads=tuple(float(m) for m in raw.get("leads", ())),
         )
     except KeyError as missing:
         raise CatalogError(where, f"an argument has no {missing}") from None
@@ -333,6 +338,10 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
                         or any(m <= 0 for m in arg.offsets)):
         raise CatalogError(where, f"argument {arg.name}: offsets {arg.offsets} need a uniform float argument of two or "
                                   "more entries and positive sizes")
+    if arg.leads and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or math.prod(arg.shape) < 2
+                      or any(m <= 0 for m in arg.leads)):
+        raise CatalogError(where, f"argument {arg.name}: leads {arg.leads} need a uniform float argument of two or "
+                                  "more entries and positive leads")
     if not arg.low < arg.high:
         raise CatalogError(where, f"argument {arg.name}: low {arg.low} is not below high {arg.high}")
     return arg
@@ -366,7 +375,7 @@ def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
 PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", "hints", "kind", "function", "backward",
                  "guard", "why", "params", "no_tf", "level_steps")
 ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes",
-              "offsets", "spreads", "aligned_with", "aligned_spreads")
+              "offsets", "spreads", "aligned_with", "aligned_spreads", "leads")
 
 
 def _unknown(where: str, raw: dict[str, Any], known: tuple[str, ...], what: str) -> None:

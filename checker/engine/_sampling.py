@@ -220,26 +220,35 @@ def _stratified(arg: Arg, rng: np.random.Generator, n: int) -> list[np.ndarray]:
     return result
 
 
-def _allowed(arg: Arg, values: np.ndarray, gap: float) -> bool:
+def _allowed(arg: Arg, values: np.ndarray, gap: float, groups: tuple[tuple[int, ...], ...] = ()) -> bool:
     # `gap`: STRUCTURE_GAP for a structure (as close to a kink as float64 tells apart), else an
     # absolute distance that random draws keep from kinks and between entries (`_min_gap`).
-    flat = np.sort(np.asarray(values, np.float64).reshape(-1))
-    if "zero" in arg.avoid and np.min(np.abs(flat), initial=np.inf) < gap:
+    # `groups`: where given, the entries that compete for one output (`_zeros`): f has a kink at
+    # ties inside one group only, so entries of groups apart may be equal.
+    raw = np.asarray(values, np.float64).reshape(-1)
+    if "zero" in arg.avoid and np.min(np.abs(raw), initial=np.inf) < gap:
         return False
-    if "ties" in arg.avoid and flat.size > 1:
-        if gap != STRUCTURE_GAP:
-            return bool(np.min(np.diff(flat)) >= gap)
-        flushed = np.sort(np.where(np.abs(flat) < STRUCTURE_GAP, 0.0, flat))
-        larger = np.maximum(np.abs(flushed[:-1]), np.abs(flushed[1:]))
-        if np.any(np.diff(flushed) < TIE_ULPS * np.spacing(larger)):
-            return False
+    if "ties" in arg.avoid and raw.size > 1:
+        return all(_untied(raw[list(group)], gap) for group in groups) if groups else _untied(raw, gap)
     return True
 
 
-def _valid(puzzle: Puzzle, values: tuple[np.ndarray, ...], structured: bool = False) -> bool:
-    """Every argument inside its domain's rules, and the puzzle's guard passes."""
-    for a, v in zip(puzzle.args, values):
-        if a.dtype in FLOAT_DTYPES and not _allowed(a, v, STRUCTURE_GAP if structured else _min_gap(a)):
+def _untied(entries: np.ndarray, gap: float) -> bool:
+    flat = np.sort(entries)
+    if gap != STRUCTURE_GAP:
+        return bool(np.min(np.diff(flat)) >= gap)
+    flushed = np.sort(np.where(np.abs(flat) < STRUCTURE_GAP, 0.0, flat))
+    larger = np.maximum(np.abs(flushed[:-1]), np.abs(flushed[1:]))
+    return not np.any(np.diff(flushed) < TIE_ULPS * np.spacing(larger))
+
+
+def _valid(puzzle: Puzzle, values: tuple[np.ndarray, ...], structured: bool = False,
+           groups: dict[int, tuple[tuple[int, ...], ...]] | None = None) -> bool:
+    """Every argument inside its domain's rules, and the puzzle's guard passes. `groups`: per
+    argument, the entries that compete for one output, where ties between groups are allowed."""
+    for k, (a, v) in enumerate(zip(puzzle.args, values)):
+        gap = STRUCTURE_GAP if structured else _min_gap(a)
+        if a.dtype in FLOAT_DTYPES and not _allowed(a, v, gap, (groups or {}).get(k, ())):
             return False
     return puzzle.guard is None or _domain.holds(puzzle.guard, values)
 
@@ -786,14 +795,15 @@ def _point_at(puzzle: Puzzle, values: list[np.ndarray], c: _Coincidence) -> str:
 # ---- putting it together -------------------------------------------------------------------
 
 
-def _structured(puzzle: Puzzle, rng: np.random.Generator, label: str,
-                apply: Callable[[list[np.ndarray]], None]) -> Draw | None:
-    """A draw with `apply` run on a random base; None when no base passes the domain and guard."""
+def _structured(puzzle: Puzzle, rng: np.random.Generator, label: str, apply: Callable[[list[np.ndarray]], None],
+                groups: dict[int, tuple[tuple[int, ...], ...]] | None = None) -> Draw | None:
+    """A draw with `apply` run on a random base; None when no base passes the domain and guard
+    (ties allowed between the `groups` of an argument, where given)."""
     for _ in range(_TRIES):
         values = [_random(a, rng) for a in puzzle.args]
         apply(values)
         done = tuple(np.asarray(v).astype(_dtype(a)) for a, v in zip(puzzle.args, values))
-        if all(v.shape == a.shape for a, v in zip(puzzle.args, done)) and _valid(puzzle, done, structured=True):
+        if all(v.shape == a.shape for a, v in zip(puzzle.args, done)) and _valid(puzzle, done, True, groups):
             return Draw(label, done)
     return None
 
@@ -896,6 +906,11 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                 label = (f"a near-tie at the bottom of float64 in one window of {name} ({m:g} and "
                          f"{m * (1 - d):.3g}, runner-up {'first' if first else 'last'})")
                 extra.append(_structured(puzzle, rng, label, _competing_at(k, members, m, d, first, rng)))
+        if _strangers(groups, _size(puzzle.args[k])):
+            for n in range(REGION_DRAWS):
+                label = (f"the largest entry of one window of {name} equal to an entry of a window that shares no "
+                         f"output with it ({n + 1} of {REGION_DRAWS})")
+                extra.append(_structured(puzzle, rng, label, _tied_across(k, groups, rng), {k: groups}))
     scales = sorted({m for a in puzzle.args for m in a.magnitudes})
     for m in scales:
         names = ", ".join(a.name for a in puzzle.args if m in a.magnitudes)
@@ -921,6 +936,11 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                 label = (f"{a.name}'s rows along one axis, {a.aligned_with}'s entries on it within {spread:g} of one "
                          f"another, relatively: every row of scores allclose ({n + 1} of {REGION_DRAWS})")
                 extra.append(_structured(puzzle, rng, label, _aligned(puzzle, k, other, spread, rng)))
+        for lead in a.leads:
+            for n in range(REGION_DRAWS):
+                label = (f"{a.name}: its largest entry {lead:g} to {lead + LEAD_SPAN:g} ahead of the others "
+                         f"({n + 1} of {REGION_DRAWS})")
+                extra.append(_structured(puzzle, rng, label, _set(k, Structure(label, _using(_leading, a, lead)), rng)))
         for m in a.offsets:
             for n in range(REGION_DRAWS):
                 label = (
@@ -943,6 +963,21 @@ OFFSET_SPREAD = (1e-4, 1e-3)
 def _offset(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
     centre = float(rng.choice([-1.0, 1.0])) * math.exp(rng.uniform(math.log(m), math.log(OFFSET_DECADE * m)))
     return centre + _band(arg, *OFFSET_SPREAD, rng)
+
+
+# A declared lead (`Arg.leads`) is drawn from lead to lead + LEAD_SPAN ahead of the next entry.
+LEAD_SPAN = 4.0
+
+
+def _leading(arg: Arg, lead: float, rng: np.random.Generator) -> np.ndarray:
+    """Entries in the domain, one of them (at random) ahead of all the others by `lead` to
+    `lead + LEAD_SPAN`: whatever line of the argument holds it, it leads that line's runner-up
+    by at least that much."""
+    flat = _random(arg, rng).reshape(-1).astype(np.float64)
+    top = int(rng.integers(flat.size))
+    others = np.delete(flat, top)
+    flat[top] = float(np.max(others)) + rng.uniform(lead, lead + LEAD_SPAN)
+    return flat.reshape(arg.shape)
 
 
 def _close_together(arg: Arg, spread: float, rng: np.random.Generator) -> np.ndarray:
@@ -996,6 +1031,31 @@ def _competing(k: int, members: tuple[int, ...], d: float, first: bool,
         if others.size and np.max(flat[others]) > ceiling:
             flat[others] -= np.max(flat[others]) - ceiling
         flat[p], flat[q] = (top - gap, top) if first else (top, top - gap)
+        values[k] = flat.reshape(np.shape(values[k]))
+
+    return apply
+
+
+def _strangers(groups: tuple[tuple[int, ...], ...], size: int) -> list[tuple[int, int]]:
+    """The pairs of an argument's `size` entries (first, second) that no group holds both of:
+    they never compete for an output, so f is smooth where they are equal."""
+    return [(p, q) for p in range(size) for q in range(size)
+            if p != q and not any(p in group and q in group for group in groups)]
+
+
+def _tied_across(k: int, groups: tuple[tuple[int, ...], ...],
+                 rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    """The largest entry of one group copied into an entry that shares no group with it: an
+    answer that hands an output's gradient to every entry equal to its max, wherever it is
+    (`x == max` over the whole argument, not the window), gives it to both (red team RT24, C2)."""
+
+    def apply(values: list[np.ndarray]) -> None:
+        flat = np.array(values[k], dtype=np.float64).reshape(-1)
+        group = groups[int(rng.integers(len(groups)))]
+        top = max(group, key=lambda i: flat[i])
+        others = [q for p, q in _strangers(groups, flat.size) if p == top]
+        if others:
+            flat[int(rng.choice(others))] = flat[top]
         values[k] = flat.reshape(np.shape(values[k]))
 
     return apply

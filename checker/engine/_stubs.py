@@ -150,6 +150,8 @@ def draws_plan(puzzle: Puzzle) -> tuple[str, list[tuple[str, list[str]]]]:
     extra += [f"`{a.name}`'s rows along one axis, with `{a.aligned_with}`'s entries on it within "
               + ", ".join(f"{m:g}" for m in a.aligned_spreads) + " of one another, relatively"
               for a in puzzle.args if a.aligned_spreads]
+    extra += [f"`{a.name}`'s largest entry ahead of the others by " + ", ".join(f"{m:g}" for m in a.leads)
+              for a in puzzle.args if a.leads]
     summary = (
         f"{_sampling._random_count(puzzle)} stratified random draws, then each argument's special "
         f"structures, pairs of them, and coincidences between arguments"

@@ -11,10 +11,13 @@ adjacent floats, and the inputs where an entry is within a few ulps of its block
 entry times float64's epsilon (while that largest entry is not 0) are kept. Integer arguments
 keep their value along a line.
 
-A zero of an entry that is its block's largest there (a block of one entry, `cos`'s
--f sin(f x)) is never kept, as the criterion cannot hold (nothing tells the zero from rounding
-where the entry is the block's scale); `_sampling` draws a one-entry argument itself at 1e-12 to
-1e-9 and 1e-41 to 1e-39, both signs, which reaches the zero at 0.
+A block of one entry (`cos`'s -f sin(f x)) is its own largest entry: there the scale is the
+largest the entry gets along the line, and a zero is kept where the entry is within ZERO_ULPS of
+float64's epsilon times that. Where every float argument is one entry, two more lines run
+across the `large` magnitudes beyond the domain (ALONE_BAND, either sign), which the sampler
+draws too: `cos`'s zeros at multiples of pi, where an answer that reduces the angle by
+`k * np.pi` is wrong (red team RT24). `_sampling` draws a one-entry argument itself at 1e-12
+to 1e-9 and 1e-41 to 1e-39, both signs, which reaches the zero at 0.
 
 The same evaluations give each output's support: which entries of an argument reach it at some
 point of the lines. Entries in the same support compete for that output (the window of a max
@@ -68,6 +71,10 @@ def key(puzzle: Puzzle) -> str:
     # and the expected Jacobians at it are computed afresh anyway; so the shipped table holds.
     text += f"|{LINES}|{GRID}|{ZEROS}|{BISECTIONS}|{ZERO_ULPS}|{BESIDE}|{BESIDE_BAND}"
     text += f"|{PINNED}|{PINNED_ZEROS}|{PINNED_SEEN}"
+    if _alone(puzzle):
+        text += f"|alone {ALONE_BAND}"
+    if any("ties" in a.avoid for a in puzzle.args):
+        text += "|champions"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -190,6 +197,17 @@ def _unflatten(rows: np.ndarray) -> tuple[tuple[int, tuple[tuple[int, ...], ...]
     return tuple((k, tuple(tuple(members) for _, members in sorted(found.items()))) for k, found in sorted(out.items()))
 
 
+# Where every float argument is one entry: the band of magnitudes two more lines run across.
+ALONE_BAND = (1e2, 1e3)
+
+
+def _alone(puzzle: Puzzle) -> bool:
+    """Whether every float argument of `puzzle` is one plain entry (`cos`)."""
+    floats = [a for a in puzzle.args if a.dtype in FLOAT_DTYPES and a.static is None]
+    return bool(floats) and all(int(np.prod(a.shape)) == 1 and a.sampler == "uniform" and a.edges is None
+                                for a in floats)
+
+
 def _lines(puzzle: Puzzle, sampler: Sampler) -> list[tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]]:
     rng = np.random.default_rng([zlib.crc32(puzzle.name.encode()), zlib.crc32(repr(puzzle.variant).encode()), 22])
     lines = []
@@ -206,6 +224,13 @@ def _lines(puzzle: Puzzle, sampler: Sampler) -> list[tuple[tuple[np.ndarray, ...
         end = tuple(e if a.dtype in FLOAT_DTYPES and a.static is None else s
                     for a, s, e in zip(puzzle.args, start, end))
         lines.append((start, end))
+    if _alone(puzzle):
+        start, _ = lines[0]
+        for sign in (1.0, -1.0):
+            low, high = (tuple(np.full(a.shape, sign * edge).astype(v.dtype)
+                               if a.dtype in FLOAT_DTYPES and a.static is None else v
+                               for a, v in zip(puzzle.args, start)) for edge in ALONE_BAND)
+            lines.append((low, high))
     return lines
 
 
@@ -250,7 +275,7 @@ def _search(puzzle: Puzzle, sampler: Sampler) -> Found:
     program = _jacobian(puzzle)
     lines = _lines(puzzle, sampler)
     grid = _evaluate(program, puzzle, [_at(puzzle, line, t) for line in lines for t in _steps()])
-    groups = _groups(puzzle, grid)
+    groups = _groups(puzzle, grid, _champions(program, puzzle, lines))
     kept = _crossings(program, puzzle, sampler, lines, grid)
     # Every block that has a zero first, then the rest, up to ZEROS.
     blocks_used = [c.block for c in kept]
@@ -325,10 +350,14 @@ def _crossings(program: Any, puzzle: Puzzle, sampler: Sampler, lines: list[Any],
         same = np.sign(value) == sign_lo
         lo, hi = np.where(same, mid, lo), np.where(same, hi, mid)
     kept: list[_Crossing] = []
+    # A block of one entry is its own largest: its scale is the largest it gets along the line.
+    along = [np.max(np.abs(leaf.reshape(len(lines), GRID, -1)), axis=(1, 2)) for leaf in grid]
     for end in (lo, hi):
         leaves = _evaluate(program, puzzle, _padded([_at(puzzle, lines[c[0]], t) for c, t in zip(chosen, end)], batch))
         for i, c in enumerate(chosen):
             scale = float(np.max(np.abs(leaves[c[2]][i]), initial=0.0))
+            if leaves[c[2]].shape[1] == 1:
+                scale = float(along[c[2]][c[0]])
             entry = float(leaves[c[2]][i, c[3]])
             if not np.isfinite(scale) or scale == 0.0 or abs(entry) > ZERO_ULPS * np.finfo(np.float64).eps * scale:
                 continue
@@ -507,11 +536,40 @@ def _label(puzzle: Puzzle, block: int, entry: int, how: str = "crossing zero") -
     return f"an entry {how} (block {block}, entry [{where}])"
 
 
-def _groups(puzzle: Puzzle, grid: list[np.ndarray]) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
+def _champions(program: Any, puzzle: Puzzle, lines: list[Any]) -> list[np.ndarray]:
+    """The expected blocks where each entry of an argument that f has a kink at ties of is, in
+    turn, far above and far below all the others (the start of the first line otherwise): it
+    then wins every max and every min it takes part in, so it reaches every output it competes
+    for, which the lines alone may miss (an entry never largest along them)."""
+    start, _ = lines[0]
+    points = []
+    for k, arg in enumerate(puzzle.args):
+        if "ties" in arg.avoid and arg.differentiable:
+            spread = float(np.max(np.abs(start[k]))) + 1.0
+            for j in range(max(1, int(np.prod(arg.shape)))):
+                for sign in (1.0, -1.0):
+                    moved = [np.array(v) for v in start]
+                    moved[k].reshape(-1)[j] = sign * 2 * spread
+                    points.append(tuple(moved))
+    if not points:
+        return []
+    batch = len(lines) * GRID
+    leaves: list[list[np.ndarray]] = []
+    for first in range(0, len(points), batch):
+        chunk = points[first:first + batch]
+        leaves.append([leaf[: len(chunk)] for leaf in _evaluate(program, puzzle, _padded(chunk, batch))])
+    return [np.concatenate(parts) for parts in zip(*leaves)]
+
+
+def _groups(puzzle: Puzzle, grid: list[np.ndarray],
+            champions: list[np.ndarray]) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
     """Per argument that f has a kink at ties of (`avoid = ["ties"]`), the distinct sets of its
-    entries that reach one output somewhere on the lines: who competes for that output."""
+    entries that reach one output somewhere on the lines or where one entry is far above or
+    below the others (`_champions`): who competes for that output."""
     if puzzle.is_vjp:
         return ()
+    if champions:
+        grid = [np.concatenate([leaf, extra]) for leaf, extra in zip(grid, champions)]
     differentiable = [k for k, a in enumerate(puzzle.args) if a.differentiable]
     out = []
     n_outs = len(puzzle.outs)
