@@ -184,6 +184,15 @@ def test_relative_folders_do_not_eat_words_from_messages(tmp_path: Path, monkeyp
     assert verdict.message == f"output axes first; checkout x.json and autodiff/neg.py and {SCRATCH}-other"
 
 
+def test_a_grader_path_glued_to_the_text_before_it_is_scrubbed_too() -> None:
+    # A repr of the zygote's command line (red team RT23): NUL separators print as `\x00`.
+    hidden = _hidden(SCRATCH, Path("/class/subs"), Path("/class/out"))
+    text = f"GLUED=x00{SCRATCH}/config.json BYTES=b'\\x00/class/subs\\x00{SCRATCH}/7/autodiff/neg.py'"
+    verdict = _for_students(Verdict("neg", Status.FAIL, text), SEED, hidden)
+    assert SCRATCH not in verdict.message and "/class/subs" not in verdict.message, verdict.message
+    assert verdict.message == "GLUED=x00config.json BYTES=b'\\x00…\\x00autodiff/neg.py'"
+
+
 def test_a_zip_entry_whose_name_cannot_be_a_file_name_is_unreadable_not_a_crash(tmp_path: Path) -> None:
     (tmp_path / "z.zip").write_bytes(malformed._zip_bytes({"x" * 300 + "/autodiff/neg.py": malformed._ref("neg")}))
     found = read(Submission("z", tmp_path / "z.zip"), ["neg"], tmp_path / "scratch")

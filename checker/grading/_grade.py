@@ -717,8 +717,10 @@ def _scrub(text: str, seed: int, hidden: tuple[str, ...]) -> str:
     text = re.sub(rf" ?\(seed {seed}\)|\bseed {seed}\b", "", text)
     for path in hidden:
         # A file under it (a worker's copy `<scratch>/job3-x/code/autodiff/cumsum.py`) keeps its
-        # path relative to the submission; the folder alone becomes "…".
-        pattern = r"(?<![\w.-])" + re.escape(path) + r"(?:/(?:\d+/)?(?:job[^/\s]*/code/)?|(?![\w.-]))"
+        # path relative to the submission; the folder alone becomes "…". Wherever it starts: a
+        # path glued to the text before it (`\x00/tmp/...` in a repr of /proc/1/cmdline, red team
+        # RT23) is the grader's path all the same. It ends at a word's end (`<scratch>-other` stays).
+        pattern = re.escape(path) + r"(?:/(?:\d+/)?(?:job[^/\s]*/code/)?|(?![\w.-]))"
         text = re.sub(pattern, lambda m: "" if m.group(0).endswith("/") else "…", text)
     return text
 
