@@ -347,3 +347,17 @@ def test_a_scratch_folder_beside_this_one_that_cannot_be_opened_counts_as_live(
     monkeypatch.setattr(_disk.os, "open", refused)
     said = _disk.sharing(scratch)
     assert said is not None and str(theirs) in said and "another user's" in said, said
+
+
+def test_a_results_folder_that_cannot_be_written_is_exit_code_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team RT23 (e18): another run filled the disk holding `--out`, and the run stopped with
+    exit code 1, which `--fail-under` means. The grader could not do its job: 2."""
+    from checker.grading import _gradebook
+
+    def full(path: Path, text: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(_gradebook, "_write_atomic", full)
+    with pytest.raises(_gradebook.CannotWrite, match="No space left.*run the same command again") as raised:
+        _gradebook.write_atomic(tmp_path / "grades.csv", "x")
+    assert raised.value.exit_code == 2

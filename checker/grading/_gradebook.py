@@ -95,7 +95,10 @@ def feedback(doc: dict[str, Any], verdicts: Sequence[Verdict] | None, points: di
 
 class CannotWrite(JacpuzzlesError):
     """A file of the results folder could not be written (a full disk, a read-only folder): what
-    was graded before stays, and the same command carries on from there. Exit code 1."""
+    was graded before stays, and the same command carries on from there. Exit code 2, the grader
+    could not do its job (1 is `--fail-under`'s: red team RT23)."""
+
+    exit_code = 2
 
 
 def write_atomic(path: Path, text: str) -> None:
