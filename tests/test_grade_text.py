@@ -288,3 +288,25 @@ def test_a_long_note_never_squeezes_names_and_scores_out_of_an_80_column_table()
     assert any("alice-smith-2024" in line and "ungradable" in line for line in lines)
     assert any("bob" in line and "57/104" in line and " 20 " in line for line in lines)
     assert "CRC-32" in out.getvalue()  # the note folds onto more lines, whole
+
+
+def test_a_graded_submission_off_the_roster_is_named_with_its_foreign_letters() -> None:
+    # Red team RT23: `viс` (a Cyrillic `с`) beside the roster's `vic` was graded under its own
+    # name, and nothing told the instructor it was not the listed student.
+    from checker.engine._assignment import Assignment
+    from checker.grading import _gradebook
+    from checker.grading._grade import _off_roster
+
+    roster = Assignment(puzzles=(("neg", 1),), variants=True, students=(("vic", "s-vic"), ("bob", "s-bob")))
+    docs = [{"submission": name, "status": status} for name, status in
+            (("vic", _gradebook.GRADED), ("vi\u0441", _gradebook.GRADED), ("late", _gradebook.GRADED),
+             ("s-bob", _gradebook.SKIPPED))]
+    found = {u["submission"]: u["note"] for u in _off_roster(docs, roster)}
+    assert set(found) == {"vi\u0441", "late"}
+    assert "U+0441 CYRILLIC SMALL LETTER ES" in found["vi\u0441"] and "U+" not in found["late"]
+    assert _off_roster(docs, Assignment(puzzles=(("neg", 1),))) == []  # no roster: nothing to be off
+    text = _gradebook.summary_markdown({
+        "graded": 3, "submissions": 4, "ungradable": [], "max_score": 1, "puzzles": {},
+        "scores": {"mean": None, "distribution": {}}, "not_on_roster": _off_roster(docs, roster),
+    })
+    assert "## Not on the roster" in text and "CYRILLIC SMALL LETTER ES" in text

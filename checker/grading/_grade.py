@@ -16,6 +16,7 @@ import json
 import os
 import re
 import tempfile
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -158,7 +159,11 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
     docs = [records[p.name] for p in plans]  # never re-read from OUT: a worker may have written there since
     docs += [_gradebook.skipped(_submissions.shown(s.name), s.reason, points) for s in skipped]
     docs.sort(key=lambda d: str(d["submission"]))
-    _write_gradebook(out, docs, names)
+    unlisted = _off_roster(docs, assignment)
+    for entry in unlisted:
+        _gradebook.print_neutralised(progress, Text.assemble(("not on the roster ", "yellow"),
+                                                             f"{entry['submission']}: {entry['note']}"))
+    _write_gradebook(out, docs, names, unlisted)
     _gradebook.print_neutralised(console, _table(docs))
     console.print(f"graded {counted(len(todo), 'submission')}, {len(plans) - len(todo)} unchanged since the last run; "
                   f"results in {out}")
@@ -212,7 +217,7 @@ def merge_class(out: Path, assignment: Assignment | None, console: Console, key_
     if len(setups) > 1:
         raise BadSetup(f"the entries in {out} were graded with different seeds, points or limits: grade every shard "
                        "with the same --assignment, --seed, --timeout and --memory-mb")
-    _write_gradebook(out, docs, names)
+    _write_gradebook(out, docs, names, _off_roster(docs, assignment))
     _gradebook.print_neutralised(console, _table(docs))
     console.print(f"merged {counted(len(docs), 'submission')} into {out}: grades.csv, junit.xml, summary.md, "
                   "summary.json")
@@ -745,9 +750,30 @@ def _oracle_notes(expected: dict[str, Any]) -> list[str]:
     return list(notes)
 
 
-def _write_gradebook(out: Path, docs: list[dict[str, Any]], names: list[str]) -> None:
-    """The class-wide files, from every submission's document."""
-    summary = _gradebook.summary(docs, names)
+def _off_roster(docs: list[dict[str, Any]], assignment: Assignment | None) -> list[dict[str, str]]:
+    """The graded submissions a roster does not list, each with a note for the instructor: graded
+    under its own name as the student id, which may be a typo or a look-alike of a listed name
+    (`viс` with a Cyrillic `с` beside `vic`: red team RT23). Characters outside ASCII are named."""
+    if assignment is None or not assignment.students:
+        return []
+    listed = dict(assignment.students)
+    found = []
+    for doc in docs:
+        name = str(doc["submission"])
+        if doc["status"] == _gradebook.SKIPPED or name in listed:
+            continue
+        foreign = list(dict.fromkeys(c for c in name if not c.isascii()))[:5]
+        named = ("; its name holds " + ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'an unnamed character')}"
+                                                  for c in foreign)) if foreign else ""
+        found.append({"submission": name, "note": f"graded with its own name as the student id{named}: if it is a "
+                                                  "listed student's work, rename it to their roster name"})
+    return found
+
+
+def _write_gradebook(out: Path, docs: list[dict[str, Any]], names: list[str],
+                     unlisted: list[dict[str, str]] | None = None) -> None:
+    """The class-wide files, from every submission's document (`unlisted`: `_off_roster`'s notes)."""
+    summary = _gradebook.summary(docs, names, unlisted or [])
     _gradebook.write_atomic(out / "grades.csv", _gradebook.grades_csv(docs, names))
     _gradebook.write_atomic(out / "junit.xml", _gradebook.junit_xml(docs))
     _gradebook.write_atomic(out / "summary.json", json.dumps(summary, indent=2) + "\n")

@@ -257,8 +257,10 @@ def print_neutralised(console: Console, *renderables: Any) -> None:
     console.file.flush()
 
 
-def summary(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[str, Any]:
-    """Score distribution, per-puzzle pass rates and most common diagnoses, over graded submissions."""
+def summary(docs: Sequence[dict[str, Any]], names: Sequence[str],
+            unlisted: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
+    """Score distribution, per-puzzle pass rates and most common diagnoses, over graded
+    submissions; `unlisted`: the graded submissions a roster does not list, with a note each."""
     done = [d for d in docs if d["status"] == GRADED]
     scores = [d["score"] for d in done]
     per_puzzle = {}
@@ -275,6 +277,7 @@ def summary(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[str, A
                             "flag": d["flag"]} for d in docs if d.get("flag")]}
     return {
         **(flagged if flagged["flagged"] else {}),
+        **({"not_on_roster": list(unlisted)} if unlisted else {}),
         "submissions": len(docs),
         "graded": len(done),
         "ungradable": [{"submission": d["submission"], "reason": d.get("reason", "")} for d in docs
@@ -336,6 +339,9 @@ def summary_markdown(s: dict[str, Any]) -> str:
     if s.get("flagged"):
         lines += ["", "## Workspace records that do not match (scores unchanged; for you to look into)", ""]
         lines += [f"- {md(f['submission'])} (student {md(f['student'])}): {md(f['flag'])}" for f in s["flagged"]]
+    if s.get("not_on_roster"):
+        lines += ["", "## Not on the roster (graded under their own names; for you to look into)", ""]
+        lines += [f"- {md(u['submission'])}: {md(u['note'])}" for u in s["not_on_roster"]]
     if skipped:
         lines += ["", "## Skipped (not graded: rename or remove the entry, then grade again)", ""]
         lines += [f"- {md(u['submission'])}: {md(u['reason'])}" for u in skipped]
