@@ -349,7 +349,9 @@ def test_a_scratch_folder_beside_this_one_that_cannot_be_opened_counts_as_live(
     assert said is not None and str(theirs) in said and "another user's" in said, said
 
 
-def test_a_results_folder_that_cannot_be_written_is_exit_code_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_results_folder_that_cannot_be_written_is_exit_code_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Red team RT23 (e18): another run filled the disk holding `--out`, and the run stopped with
     exit code 1, which `--fail-under` means. The grader could not do its job: 2."""
     from checker.grading import _gradebook

@@ -232,9 +232,9 @@ def test_without_sigalrm_a_watchdog_stops_a_hanging_jac(answer, monkeypatch) -> 
     assert not _runner._expired.is_set()
 
 
-def test_a_batched_answer_that_compares_floats_marks_its_subnormal_apart_draws_to_run_unfused() -> None:
+def test_a_batched_answer_that_compares_floats_marks_its_subnormal_apart_draws_to_run_op_by_op() -> None:
     # Traced for the grader's batch, such an answer stays in it; only the draws with two entries
-    # a subnormal distance apart run on their own unfused, as `check` runs them.
+    # a subnormal distance apart run on their own op by op, as `check` runs them.
     from checker.engine._catalog import puzzle_named
     from checker.engine._runner import trace_batched
     from checker.engine._sampling import draws
@@ -246,7 +246,7 @@ def test_a_batched_answer_that_compares_floats_marks_its_subnormal_apart_draws_t
     assert apart, "max_pool's draws lost the entries a subnormal distance apart"
     comparing = REPO / "tests" / "corpus" / "layers" / "max_pool" / "winner_by_sign_of_difference.py"
     traced = trace_batched(puzzle, comparing, batch)
-    assert traced is not None and traced.unfused == apart
+    assert traced is not None and traced.op_by_op == apart
     plain = REPO / "solutions" / "layers" / "max_pool.py"  # compares no floats: all in the batch
     traced = trace_batched(puzzle, plain, batch)
-    assert traced is not None and traced.unfused == ()
+    assert traced is not None and traced.op_by_op == ()

@@ -30,7 +30,7 @@ import numpy as np
 from checker.engine import _forms, _integrity, _numerics, _source_scan
 from checker.engine._catalog import Puzzle
 from checker.engine._sampling import Draw
-from checker.engine._settings import ANSWER_COMPILE, DEFAULT_TIMEOUT, OUTPUT_CAP, UNFUSED_COMPILE
+from checker.engine._settings import ANSWER_COMPILE, DEFAULT_TIMEOUT, OUTPUT_CAP
 from checker.engine._stubs import _is_untouched as _stubs_untouched, stub
 from checker.engine._verdict import Kind, Status, counted, draw_phrase
 
@@ -521,17 +521,17 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     except _Timeout:
         return _too_slow(puzzle, timeout, draws[0])
     answers = []
-    # Draws with entries a subnormal distance apart run compiled without fusion when the answer
-    # compares floats (`Draw.subnormal_apart`): compiled once, for those draws only.
-    unfused: Any = None
-    needs_unfused = before is not None and any(d.subnormal_apart for d in draws) and _compares_floats(before)
+    # Draws with entries a subnormal distance apart run the traced program op by op when the
+    # answer compares floats (`Draw.subnormal_apart`, `_op_by_op`): those draws only.
+    op_by_op: Any = None
+    apart = before is not None and any(d.subnormal_apart for d in draws) and _compares_floats(before)
     for draw in draws if before is not None else ():
         try:
             with _time_limit(timeout):
                 program = compiled
-                if needs_unfused and draw.subnormal_apart:
-                    unfused = unfused or jax.jit(target, compiler_options=UNFUSED_COMPILE)
-                    program = unfused
+                if apart and draw.subnormal_apart:
+                    op_by_op = op_by_op or _op_by_op(compiled, first)
+                    program = op_by_op
                 raw = program(*puzzle.dynamic(draw.values))  # numpy in: no eager conversion per draw
         except _Timeout:
             return _too_slow(puzzle, timeout, draw)
@@ -561,6 +561,25 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
 
 
 _Trace = tuple[tuple[Any, ...], list[np.ndarray]]
+
+
+def _op_by_op(compiled: Any, values: tuple[np.ndarray, ...]) -> Callable[..., Any]:
+    """The program `compiled` traced on `values`' shapes (jit's cached trace: the body does not
+    run again), run one operation at a time, as a plain call runs it.
+
+    For draws with two entries a subnormal distance apart, in an answer that compares floats:
+    op by op, XLA on CPU flushes a subnormal result to 0, while inside one fused loop LLVM folds
+    `(a - b) > 0` into `a > b`, so an answer deciding by the sign of the difference of 3e-308
+    and 2.5e-308 was right compiled and wrong when called (red team RT22: max_pool, sort). Each
+    operation is compiled once per process and shape, and reused by every answer after it."""
+    import jax
+    import jax.numpy as jnp
+    from jax.extend.core import jaxpr_as_fun
+
+    traced = compiled.trace(*[jnp.asarray(v) for v in values])
+    run = jaxpr_as_fun(traced.jaxpr)
+    tree: Any = jax.tree_util.tree_structure(traced.out_info)
+    return lambda *args: tree.unflatten(run(*args))
 
 
 def _trace(fn: Any, values: tuple[np.ndarray, ...]) -> _Trace | None:
@@ -917,9 +936,9 @@ class Traced:
     jaxpr: Any  # the ClosedJaxpr of jac on one draw (the caller maps it over all of them)
     out_tree: Any  # how its outputs nest, as jac returns them
     inputs: tuple[np.ndarray, ...]  # the stacked non-static arguments
-    # The draws (by index) that run compiled on their own without fusion, as `check` runs them:
+    # The draws (by index) that run op by op on their own, as `check` runs them (`_op_by_op`):
     # entries a subnormal distance apart, in an answer that compares floats.
-    unfused: tuple[int, ...] = ()
+    op_by_op: tuple[int, ...] = ()
 
 
 def trace_batched(
@@ -979,8 +998,8 @@ def _trace_batched(puzzle: Puzzle, path: Path, draws: tuple[Draw, ...], timeout:
         ):
             return None
     apart = tuple(k for k, d in enumerate(draws) if d.subnormal_apart)
-    unfused = apart if apart and _compares_floats(program) else ()
-    return Traced(closed, jax.tree_util.tree_structure(shapes), inputs, unfused)
+    op_by_op = apart if apart and _compares_floats(program) else ()
+    return Traced(closed, jax.tree_util.tree_structure(shapes), inputs, op_by_op)
 
 
 _BATCH_EQUATIONS = 4000  # a longer traced answer is compiled on its own by `run`

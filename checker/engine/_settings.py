@@ -10,9 +10,3 @@ FAST_COMPILE = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive
 # where the code underflows to 0: red teams, rounds 9 and 12). The kit's own programs (the
 # oracles, the zero search) keep them: rewrites exact in maths only make them more accurate.
 ANSWER_COMPILE = {**FAST_COMPILE, "xla_disable_hlo_passes": "algsimp"}
-# Where two entries of a draw lie a subnormal distance apart and the answer compares floats, no
-# fusion either: XLA on CPU flushes a subnormal result to 0 op by op, but LLVM folds `(a - b) > 0`
-# inside one fused loop into `a > b`, so an answer deciding by the sign of the difference of
-# 3e-308 and 2.5e-308 was right compiled and wrong when called (red team RT22: max_pool, sort).
-# Not for every draw: unfused, an answer compiles 2 to 6 times slower.
-UNFUSED_COMPILE = {**FAST_COMPILE, "xla_disable_hlo_passes": "algsimp,fusion"}

@@ -240,7 +240,7 @@ def _run_traced(traced: dict[int, Any], puzzles: dict[int, tuple[Any, tuple[Draw
     from jax.extend.core import jaxpr_as_fun
 
     from checker.engine._runner import Problem, Run, _blocks
-    from checker.engine._settings import ANSWER_COMPILE, UNFUSED_COMPILE
+    from checker.engine._settings import ANSWER_COMPILE
 
     options: dict[str, Any] = {**ANSWER_COMPILE}
 
@@ -261,9 +261,9 @@ def _run_traced(traced: dict[int, Any], puzzles: dict[int, tuple[Any, tuple[Draw
     for index, flat in zip(order, outputs):
         puzzle, draws = puzzles[index]
         leaves = [np.array(leaf) for leaf in flat]
-        if traced[index].unfused:  # those draws as `check` runs them: compiled without fusion
-            alone = jax.jit(jaxpr_as_fun(traced[index].jaxpr), compiler_options=UNFUSED_COMPILE)
-            for k in traced[index].unfused:
+        if traced[index].op_by_op:  # those draws as `check` runs them: the program op by op
+            alone = jaxpr_as_fun(traced[index].jaxpr)
+            for k in traced[index].op_by_op:
                 for leaf, value in zip(leaves, alone(*(column[k] for column in traced[index].inputs))):
                     leaf[k] = np.asarray(value)
         answers = []
