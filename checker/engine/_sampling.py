@@ -965,18 +965,21 @@ def _offset(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
     return centre + _band(arg, *OFFSET_SPREAD, rng)
 
 
-# A declared lead (`Arg.leads`) is drawn from lead to lead + LEAD_SPAN ahead of the next entry.
-LEAD_SPAN = 4.0
+# A declared lead (`Arg.leads`) is drawn from lead to lead + LEAD_SPAN ahead of all the other
+# entries, which lie within LEAD_BAND of one another: whatever line of the argument holds the
+# top entry, it leads that line's runner-up by the lead to the lead + LEAD_SPAN + LEAD_BAND.
+LEAD_SPAN = 0.15
+LEAD_BAND = 0.05
 
 
 def _leading(arg: Arg, lead: float, rng: np.random.Generator) -> np.ndarray:
-    """Entries in the domain, one of them (at random) ahead of all the others by `lead` to
-    `lead + LEAD_SPAN`: whatever line of the argument holds it, it leads that line's runner-up
-    by at least that much."""
-    flat = _random(arg, rng).reshape(-1).astype(np.float64)
+    """One entry (at random) `lead` to `lead + LEAD_SPAN` ahead of all the others, which lie
+    just below a common value in the domain (within LEAD_BAND): the lead holds in whatever line
+    of the argument the top entry is, narrowly, so that leads just short of where the
+    runner-up's weight drops below the contract are reached (red team RT25: a hard max above 27)."""
+    flat = np.full(_size(arg), rng.uniform(arg.low + LEAD_BAND, arg.high)) - rng.uniform(0, LEAD_BAND, _size(arg))
     top = int(rng.integers(flat.size))
-    others = np.delete(flat, top)
-    flat[top] = float(np.max(others)) + rng.uniform(lead, lead + LEAD_SPAN)
+    flat[top] = float(np.max(np.delete(flat, top))) + rng.uniform(lead, lead + LEAD_SPAN)
     return flat.reshape(arg.shape)
 
 
