@@ -184,15 +184,22 @@ def test_formulas_exact_in_maths_without_digits_near_0_fail_on_every_seed(case: 
     assert not passed, f"{case} passes on seeds {passed}"
 
 
-def test_a_one_entry_block_is_judged_near_its_zero_at_0_but_no_zero_is_searched() -> None:
-    # cos(2x)'s one entry, -2 sin(2x), crosses zero at +-pi/2 as well as at 0. It is its block's
-    # largest entry, so the zero search cannot tell a zero there from rounding and keeps none;
-    # the draws of the argument alone at 1e-12 to 1e-9 and 1e-41 to 1e-39 reach the zero at 0,
+def test_a_one_entry_block_is_judged_at_its_zeros_away_from_0_too() -> None:
+    # cos(2x)'s one entry, -2 sin(2x), crosses zero at multiples of pi/2. It is its block's
+    # largest entry: the zero search scales it by the largest it gets along the segment, and
+    # keeps zeros away from 0 too (red team RT24: an angle reduced by k * np.pi passed); the
+    # draws of the argument alone at 1e-12 to 1e-9 and 1e-41 to 1e-39 reach the zero at 0,
     # where 2 cos(2x + pi/2), exact in maths, keeps no digit, and pi/2 to 10 digits is off too.
+    import numpy as np
+
     from checker.engine import _sampling, _variants, _zeros
 
     freq2 = {"freq": 2}
-    assert _zeros.found(_variants.variant("cos", freq2), _sampling.SAMPLER).zeros == ()
+    found = _zeros.found(_variants.variant("cos", freq2), _sampling.SAMPLER)
+    zeros = [float(values[0][0]) for _, values in found.zeros]
+    multiples = [z / (np.pi / 2) for z in zeros]
+    assert any(abs(m) >= 1 for m in multiples), zeros
+    assert all(abs(m - round(m)) < 1e-9 for m in multiples), zeros
     for shift in (jnp.pi / 2, 1.570796327):
         answer = lambda x, shift=shift: jnp.where(x == 0, 0.0, 2 * jnp.cos(2 * x + shift))[:, None]  # noqa: E731
         passed = [seed for seed in range(3) if check_answer("cos", answer, seed=seed, variant=freq2).passed]

@@ -908,8 +908,8 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                 extra.append(_structured(puzzle, rng, label, _competing_at(k, members, m, d, first, rng)))
         if _strangers(groups, _size(puzzle.args[k])):
             for n in range(REGION_DRAWS):
-                label = (f"the largest entry of one window of {name} equal to an entry of a window that shares no "
-                         f"output with it ({n + 1} of {REGION_DRAWS})")
+                label = (f"one window's largest entry of {name} copied into a window that shares no output with "
+                         f"it ({n + 1} of {REGION_DRAWS})")
                 extra.append(_structured(puzzle, rng, label, _tied_across(k, groups, rng), {k: groups}))
     scales = sorted({m for a in puzzle.args for m in a.magnitudes})
     for m in scales:
