@@ -216,20 +216,24 @@ def _first_line(verdict: Verdict) -> str:
 
 
 def _kink_problems(puzzle: Puzzle) -> list[str]:
-    """Draws of seeds 0-4 that sit on a kink the catalog declares (an exact 0, or a tie)."""
+    """Draws of seeds 0-4 that sit on a kink the catalog declares (an exact 0, or a tie inside a
+    group of entries that compete for one output: across groups, f is smooth)."""
     import numpy as np
 
-    from checker.engine._sampling import draws
+    from checker.engine import _zeros
+    from checker.engine._sampling import SAMPLER, draws
 
+    groups = dict(_zeros.found(puzzle, SAMPLER).groups)
     problems = []
     for seed in CHECK_SEEDS:
         for draw in draws(puzzle, seed):
-            for arg, value in zip(puzzle.args, draw.values):
+            for k, (arg, value) in enumerate(zip(puzzle.args, draw.values)):
                 flat = np.asarray(value).ravel()
                 if "zero" in arg.avoid and np.any(flat == 0):
                     problems.append(f"{puzzle.name}: args.{arg.name}: a draw ({draw.label}, seed {seed}) has an entry "
                                     "exactly 0, where avoid = zero")
-                if "ties" in arg.avoid and len(np.unique(flat)) < flat.size:
+                competing = [flat[list(g)] for g in groups.get(k, ())] or [flat]
+                if "ties" in arg.avoid and any(len(np.unique(g)) < g.size for g in competing):
                     problems.append(f"{puzzle.name}: args.{arg.name}: a draw ({draw.label}, seed {seed}) has two equal "
                                     "entries, where avoid = ties")
     return problems[:3]
