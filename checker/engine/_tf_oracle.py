@@ -224,14 +224,11 @@ def _compute(puzzle: Puzzle, batch: tuple[Draw, ...]) -> list[np.ndarray]:
     from checker.engine import _tf_references
 
     wrt = [i for i, a in enumerate(puzzle.f_args) if a.differentiable]
-    per_draw = []
-    for draw in batch:
-        args = [a.static if a.static is not None else v for a, v in zip(puzzle.args, draw.values)]
-        if puzzle.is_vjp:
-            per_draw.append(_tf_references.vjps(puzzle.name, args[:-1], wrt, draw.values[-1], puzzle.variant))
-        else:
-            per_draw.append(_tf_references.jacobians(puzzle.name, args, wrt, puzzle.variant))
-    return [np.stack([blocks[k] for blocks in per_draw]) for k in range(len(puzzle.jac_shapes()))]
+    draws = [[a.static if a.static is not None else v for a, v in zip(puzzle.args, d.values)] for d in batch]
+    if puzzle.is_vjp:
+        upstreams = [d.values[-1] for d in batch]
+        return _tf_references.vjps_of_draws(puzzle.name, [a[:-1] for a in draws], wrt, upstreams, puzzle.variant)
+    return _tf_references.jacobians_of_draws(puzzle.name, draws, wrt, puzzle.variant)
 
 
 def cross_check(puzzle: Puzzle, batch: tuple[Draw, ...], jax_blocks: list[_oracles.Blocks], tf: TFResult) -> None:

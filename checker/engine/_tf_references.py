@@ -306,9 +306,18 @@ def jacobians(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int], p
         position in `wrt`: `tape.jacobian(output, args[i])`, shape `output.shape + args[i].shape`,
         float64, zeros where the output does not depend on the argument.
     """
-    statics, arrays = _split(name, args, wrt)
-    program = _jacobian_program(name, tuple(wrt), statics, _signature(arrays), _keywords(name, params))
-    return [_scaled(name, params) * np.asarray(block, dtype=np.float64) for block in program(*arrays)]
+    return [block[0] for block in jacobians_of_draws(name, [args], wrt, params)]
+
+
+def jacobians_of_draws(
+    name: str, draws: Sequence[Sequence[np.ndarray | int]], wrt: Sequence[int], params: Params = ()
+) -> list[np.ndarray]:
+    """`jacobians` at every draw of `draws` (arguments of one shape, the same static ints), in one
+    call of one graph: each block with the draw index first."""
+    statics, stacked = _stacked(name, draws, wrt)
+    keywords = _keywords(name, params)
+    program = _over_draws(_jacobian_program(name, tuple(wrt), statics, _signature(stacked, 1), keywords))
+    return [_scaled(name, params) * np.asarray(block, dtype=np.float64) for block in program(*stacked)]
 
 
 def vjps(
@@ -327,10 +336,25 @@ def vjps(
         Per position in `wrt`: `tape.gradient(output, args[i], output_gradients=g)`, shape
         `args[i].shape`, float64 and dense (`tf.gather`'s sparse gradient is scattered out).
     """
-    statics, arrays = _split(name, args, wrt)
-    upstream = np.asarray(g, dtype=np.float64)
-    program = _vjp_program(name, tuple(wrt), statics, _signature(arrays), upstream.shape, _keywords(name, params))
-    return [_scaled(name, params) * np.asarray(block, dtype=np.float64) for block in program(*arrays, upstream)]
+    return [block[0] for block in vjps_of_draws(name, [args], wrt, [g], params)]
+
+
+def vjps_of_draws(
+    name: str,
+    draws: Sequence[Sequence[np.ndarray | int]],
+    wrt: Sequence[int],
+    upstreams: Sequence[np.ndarray],
+    params: Params = (),
+) -> list[np.ndarray]:
+    """`vjps` at every draw of `draws`, the upstream gradient of each in `upstreams`, in one call of
+    one graph: each block with the draw index first."""
+    statics, stacked = _stacked(name, draws, wrt)
+    upstream = np.stack([np.asarray(g, dtype=np.float64) for g in upstreams])
+    keywords = _keywords(name, params)
+    program = _over_draws(
+        _vjp_program(name, tuple(wrt), statics, _signature(stacked, 1), upstream.shape[1:], keywords)
+    )
+    return [_scaled(name, params) * np.asarray(block, dtype=np.float64) for block in program(*stacked, upstream)]
 
 
 # A variant's choices, as (parameter name, value): keyword arguments of the reference function.
@@ -369,6 +393,21 @@ def _split(name: str, args: Sequence[np.ndarray | int], wrt: Sequence[int]) -> t
     return tuple(statics), arrays
 
 
+def _stacked(
+    name: str, draws: Sequence[Sequence[np.ndarray | int]], wrt: Sequence[int]
+) -> tuple[Statics, list[np.ndarray]]:
+    """Each array argument stacked over `draws`, the draw index first; the static ints, which every
+    draw must share (a graph is traced for them)."""
+    if not draws:
+        raise ValueError(f"{name}: no draws to compute at")
+    split = [_split(name, args, wrt) for args in draws]
+    statics = split[0][0]
+    if any(other != statics for other, _ in split):
+        raise ValueError(f"{name}: the draws have different static arguments; compute them apart")
+    return statics, [np.stack(arrays) for arrays in zip(*(arrays for _, arrays in split))]
+
+
+@functools.cache
 def _keywords(name: str, params: Params) -> Params:
     """The choices the reference takes as keyword-only arguments (`*, end="front"`); it follows
     any other parameter (a size, a static argument) through its arguments."""
@@ -391,9 +430,9 @@ def _scaled(name: str, params: Params) -> float:
     return float(chosen["scale"])
 
 
-def _signature(arrays: Sequence[np.ndarray]) -> Signature:
-    """The shapes and dtypes a program is compiled for."""
-    return tuple((array.shape, array.dtype.name) for array in arrays)
+def _signature(arrays: Sequence[np.ndarray], leading: int = 0) -> Signature:
+    """The shapes and dtypes a program is compiled for, past the first `leading` axes."""
+    return tuple((array.shape[leading:], array.dtype.name) for array in arrays)
 
 
 def _specs(signature: Signature) -> list[Any]:
@@ -424,6 +463,21 @@ def _compiled(program: Callable[..., Any], specs: list[Any]) -> Callable[..., An
         return tf.function(program, autograph=False).get_concrete_function(*specs)  # type: ignore[no-any-return]
     finally:
         logger.setLevel(level)
+
+
+@functools.cache
+def _over_draws(program: Any) -> Callable[..., Any]:
+    """`program` (a concrete function of one draw) mapped over draws stacked on a first axis, in
+    one graph: a learner's check asks TensorFlow for hundreds of draws, and calling a graph from
+    Python costs about as much as running one of these small ones."""
+    inputs = [tf.TensorSpec([None, *t.shape], t.dtype) for t in program.structured_input_signature[0]]
+    outputs = [tf.TensorSpec(t.shape, t.dtype) for t in program.structured_outputs]
+
+    def mapped(*stacked: Tensor) -> Any:
+        """`program` at each draw, in a loop of the graph's own (`tf.map_fn`)."""
+        return tf.map_fn(lambda one: program(*one), tuple(stacked), fn_output_signature=outputs)
+
+    return _compiled(mapped, inputs)
 
 
 @functools.cache
