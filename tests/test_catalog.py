@@ -8,7 +8,7 @@ import pytest
 
 from checker import Status, check_file
 from checker.authoring import _generate
-from checker.engine import _catalog, _stubs
+from checker.engine import _catalog, _sampling, _stubs
 from checker.engine._catalog import CatalogError
 from tests.conftest import PUZZLES, REPO
 
@@ -111,6 +111,21 @@ def test_a_malformed_entry_is_a_catalog_error_naming_the_entry() -> None:
         _catalog._arg("autodiff.toml: cumsum", {"name": "x", "shape": [3], "avoid": ["poles"]})
     with pytest.raises(CatalogError, match="missing field 'code'"):
         _catalog._puzzle("autodiff", {"name": "p", "title": "t", "points": 1, "statement": "s"})
+
+
+@pytest.mark.parametrize("intervals", [[[5.4, 4.8]], [[1.0]], [5.0], [["a", "b"]]])
+def test_an_interval_that_is_not_low_below_high_is_a_catalog_error(intervals: list[object]) -> None:
+    with pytest.raises(CatalogError, match="gelu: argument x: intervals .* pairs"):
+        _catalog._arg("layers.toml: gelu", {"name": "x", "shape": [6], "intervals": intervals})
+
+
+def test_declared_intervals_are_drawn_with_every_entry_inside() -> None:
+    gelu = _catalog.get("gelu")
+    assert gelu is not None and gelu.args[0].intervals == ((4.8, 5.4), (5.25, 5.4))
+    for low, high in gelu.args[0].intervals:
+        inside = [d for d in _sampling.draws(gelu, 0) if f"every entry between {low:g} and {high:g}" in d.label]
+        assert len(inside) == _sampling.REGION_DRAWS
+        assert all(np.all((low <= d.values[0]) & (d.values[0] <= high)) for d in inside)
 
 
 def test_list_show_and_hint_start_without_importing_jax() -> None:

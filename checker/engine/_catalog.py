@@ -120,6 +120,10 @@ class Arg:
     # nearly the max, with the runner-up's weight e^-lead still far above the contract, where a
     # shortcut takes it as the max itself (logsumexp's "hard max": red team RT24).
     leads: tuple[float, ...] = ()
+    # Intervals every entry is also drawn within, all at once: where an entrywise function nears
+    # its limit, so that a shortcut taking the limit early (GELU's slope as 1 past 5.2: red team
+    # RT25) meets entries in the narrow stretch where it is still wrong.
+    intervals: tuple[tuple[float, float], ...] = ()
 
     @property
     def differentiable(self) -> bool:
@@ -310,9 +314,13 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             aligned_with=str(raw["aligned_with"]) if "aligned_with" in raw else None,
             aligned_spreads=tuple(float(m) for m in raw.get("aligned_spreads", ())),
             leads=tuple(float(m) for m in raw.get("leads", ())),
+            intervals=tuple((float(lo), float(hi)) for lo, hi in raw.get("intervals", ())),
         )
     except KeyError as missing:
         raise CatalogError(where, f"an argument has no {missing}") from None
+    except (TypeError, ValueError):
+        raise CatalogError(where, f"argument {raw.get('name')}: intervals {raw.get('intervals')!r} are not pairs of "
+                                  "numbers [low, high]") from None
     if arg.sampler not in SAMPLERS:
         raise CatalogError(where, f"argument {arg.name}: sampler {arg.sampler!r} is not one of {SAMPLERS}")
     if set(arg.edge_names) - set(EDGES):
@@ -342,6 +350,10 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
                       or any(m <= 0 for m in arg.leads)):
         raise CatalogError(where, f"argument {arg.name}: leads {arg.leads} need a uniform float argument of two or "
                                   "more entries and positive leads")
+    if arg.intervals and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform"
+                          or any(not lo < hi for lo, hi in arg.intervals)):
+        raise CatalogError(where, f"argument {arg.name}: intervals {arg.intervals} need a uniform float argument and "
+                                  "pairs [low, high] with low below high")
     if not arg.low < arg.high:
         raise CatalogError(where, f"argument {arg.name}: low {arg.low} is not below high {arg.high}")
     return arg
@@ -375,7 +387,8 @@ def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
 PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", "hints", "kind", "function", "backward",
                  "guard", "why", "params", "no_tf", "level_steps")
 ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes",
-              "offsets", "spreads", "aligned_with", "aligned_spreads", "leads")
+              "offsets", "spreads", "aligned_with", "aligned_spreads", "leads",
+              "intervals")
 
 
 def _unknown(where: str, raw: dict[str, Any], known: tuple[str, ...], what: str) -> None:

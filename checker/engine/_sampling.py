@@ -941,6 +941,11 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                 label = (f"{a.name}: its largest entry {lead:g} to {lead + LEAD_SPAN:g} ahead of the others "
                          f"({n + 1} of {REGION_DRAWS})")
                 extra.append(_structured(puzzle, rng, label, _set(k, Structure(label, _using(_leading, a, lead)), rng)))
+        for lo, hi in a.intervals:
+            for n in range(REGION_DRAWS):
+                label = f"{a.name}: every entry between {lo:g} and {hi:g} ({n + 1} of {REGION_DRAWS})"
+                within = Structure(label, _using(_within, a, lo, hi))
+                extra.append(_structured(puzzle, rng, label, _set(k, within, rng)))
         for m in a.offsets:
             for n in range(REGION_DRAWS):
                 label = (
@@ -963,6 +968,11 @@ OFFSET_SPREAD = (1e-4, 1e-3)
 def _offset(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
     centre = float(rng.choice([-1.0, 1.0])) * math.exp(rng.uniform(math.log(m), math.log(OFFSET_DECADE * m)))
     return centre + _band(arg, *OFFSET_SPREAD, rng)
+
+
+def _within(arg: Arg, low: float, high: float, rng: np.random.Generator) -> np.ndarray:
+    """Every entry uniform in a declared interval (`Arg.intervals`)."""
+    return rng.uniform(low, high, size=arg.shape)
 
 
 # A declared lead (`Arg.leads`) is drawn from lead to lead + LEAD_SPAN ahead of all the other
