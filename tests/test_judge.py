@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
+import warnings
 
 import jax
 import jax.numpy as jnp
@@ -434,3 +435,21 @@ def test_a_slope_wrong_on_one_side_of_the_kink_is_shown_on_a_draw_with_both_side
         assert verdict.failure is not None
         x = verdict.failure.draw["x"]
         assert (x < 0).any() and (x > 0).any()
+
+
+def test_a_block_of_entries_too_small_to_square_is_judged_without_a_warning() -> None:
+    # Softmax with 1 - s computed from the other weights, where jacfwd rounds the top weight's
+    # 1 - s to 0: the two differ only on seed 2's draw of large magnitudes, whose entries are
+    # near 1e-181 and have squares of 0 (the factor test divided 0 by 0 there). The answer is
+    # judged against jacfwd's float64 value, as every answer is (docs/checker.md).
+    def jac(x):  # type: ignore[no-untyped-def]
+        z = x / 2
+        e = jnp.exp(z - jnp.max(z))
+        s = e / jnp.sum(e)
+        others = jnp.sum(e[None, :] * (1 - jnp.eye(5)), axis=1) / jnp.sum(e)
+        return (jnp.diag(s * others) - (s[:, None] * s[None, :]) * (1 - jnp.eye(5))) / 2
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        verdict = check_answer("softmax", jac, seed=2)
+    assert verdict.status is Status.FAIL and "yours 1.47e-181, expected 0" in verdict.message, verdict.message

@@ -7,6 +7,7 @@ every draw has the expected shape and every entry is within tolerance (see `_tol
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
@@ -454,8 +455,12 @@ def _value_diagnoses(
         depends = f"the expected {name} is not" if puzzle.is_vjp else f"f does depend on {arg.name}"
         found.append(Diagnosis(Kind.CELLS, f"{name} is all zeros, but {depends}"))
     elif nonzero:
-        factor = float(np.sum(g * w) / np.sum(w * w))
-        if factor != 0 and not np.isclose(factor, 1.0, rtol=1e-3) and close(g / factor, want).all():
+        # Scaled by the largest expected entry first: the squares of entries of 1e-180 are 0.
+        top = float(np.max(np.abs(w)))
+        with np.errstate(all="ignore"):
+            factor = float(np.sum((g / top) * (w / top)) / np.sum((w / top) ** 2))
+        scaled = math.isfinite(factor) and factor != 0 and not np.isclose(factor, 1.0, rtol=1e-3)
+        if scaled and close(g / factor, want).all():
             published = _published_diagnosis(name, factor, puzzle)
             found += [published] if published is not None else []
             found.append(Diagnosis(Kind.FACTOR, f"{name} is off by a constant factor: {_factor_words(factor)}"))
