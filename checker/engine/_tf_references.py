@@ -9,9 +9,11 @@ sibling makes. Like the notebook's, every reference is a `tf.function`: that is 
 speed, it changes what `tape.gradient` reports (zeros instead of `None` for an input that reaches
 some output of the function but not the one differentiated; see `residual_lookup`).
 
-`jacobians` and `vjps` give what TensorFlow's own tape computes for a puzzle at one draw. Each
-compiles, once per puzzle and argument shapes, one graph that runs the function and its whole
-tape (forward pass, `tape.jacobian` or `tape.gradient`), so every later draw only executes it.
+`jacobians` and `vjps` give what TensorFlow's own tape computes for a puzzle at one draw, and
+`jacobians_of_draws` and `vjps_of_draws` at every draw of a check. Each compiles, once per puzzle
+and argument shapes, one graph that runs the function and its whole tape (forward pass,
+`tape.jacobian` or `tape.gradient`), and one that loops it over stacked draws: a check then makes
+one call into TensorFlow, not one per draw.
 
 This module imports TensorFlow; the rest of the package imports it lazily, and only when
 TensorFlow is installed.
