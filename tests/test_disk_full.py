@@ -363,3 +363,92 @@ def test_a_results_folder_that_cannot_be_written_is_exit_code_2(
     with pytest.raises(_gradebook.CannotWrite, match="No space left.*run the same command again") as raised:
         _gradebook.write_atomic(tmp_path / "grades.csv", "x")
     assert raised.value.exit_code == 2
+
+
+def _always_full(tries: list[int]) -> object:
+    def full(*args: object, **kwargs: object) -> None:
+        tries.append(1)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    return full
+
+
+def test_a_disk_full_while_a_submission_is_copied_is_tried_again_then_exit_2(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team RT26: another run's submission filled the shared disk while this run copied its
+    submissions into its scratch folder: a traceback (`mkdir`), or every student `ungradable`
+    with "cannot read this submission's files" and exit 0. The copy is made afresh a second
+    later; a disk that stays full stops the run with one line, exit 2."""
+    from checker.engine._assignment import BadSetup
+    from checker.grading import _disk, _grade, _submissions
+    from checker.grading._sandbox import Limits
+
+    subs = _class(tmp_path, {"alice": RIGHT})
+    submission = _submissions.Submission("alice", subs / "alice")
+    monkeypatch.setattr(_disk.time, "sleep", lambda seconds: None)
+    locate, tries = _submissions._locate, []
+
+    def full_once(*args: object) -> object:
+        tries.append(1)
+        if len(tries) == 1:
+            (tmp_path / "scratch" / "0" / "half-copied").write_text("")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return locate(*args)  # type: ignore[arg-type]
+
+    (tmp_path / "scratch").mkdir()
+    monkeypatch.setattr(_submissions, "_locate", full_once)
+    plan = _grade._plan(submission, tmp_path / "scratch" / "0", ["cumsum"], {"cumsum": 1}, 0, Limits(10, 0))
+    assert plan.answers is not None and not plan.reason and len(tries) == 2, plan
+    assert not (tmp_path / "scratch" / "0" / "half-copied").exists()
+
+    tries.clear()
+    monkeypatch.setattr(_submissions, "_locate", _always_full(tries))
+    with pytest.raises(BadSetup, match="is full: the grader could not copy a submission.*TMPDIR") as raised:
+        _grade._plan(submission, tmp_path / "scratch" / "1", ["cumsum"], {"cumsum": 1}, 0, Limits(10, 0))
+    assert raised.value.exit_code == 2 and len(tries) == _disk.TRIES
+
+
+def test_grading_processes_that_cannot_start_on_a_full_disk_are_tried_again_then_exit_2(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team RT26: the grading processes' files could not be written, or their Python died
+    silently (exit status 120) on a disk another run filled: every student `ungradable`, exit 0
+    or 1. They are started afresh a second later; a disk that stays full is one line, exit 2. A
+    failed start on a disk with room still says its exit status."""
+    from checker.engine import _sampling
+    from checker.engine._assignment import BadSetup
+    from checker.engine._catalog import puzzle_named
+    from checker.grading import _disk, _sandbox
+    from checker.grading._sandbox import Limits
+
+    monkeypatch.setenv("JACPUZZLES_NO_NAMESPACES", "1")
+    monkeypatch.setattr(_disk.time, "sleep", lambda seconds: None)
+    draws = {"cumsum": _sampling.draws(puzzle_named("cumsum"), 0)}
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+
+    def start() -> _sandbox.Pool:
+        return _disk.retried(lambda: _sandbox.Pool(scratch, draws, Limits(10, 0)), scratch, "could not start")
+
+    share, tries = _sandbox._share_draws, []
+
+    def full_once(*args: object, **kwargs: object) -> object:
+        tries.append(1)
+        if len(tries) == 1:
+            (scratch / "draws.npz").write_bytes(b"half")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return share(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_sandbox, "_share_draws", full_once)
+    pool = start()
+    pool.close()
+    assert len(tries) == 2
+
+    monkeypatch.setattr(_sandbox, "_share_draws", share)
+    monkeypatch.setattr(_sandbox, "_BOOT", "import sys; sys.exit(120)")
+    monkeypatch.setattr(_disk, "below_floor", lambda folder, freed=(0, 0): True)
+    with pytest.raises(BadSetup, match="is full: could not start") as raised:
+        start()
+    assert raised.value.exit_code == 2
+    monkeypatch.setattr(_disk, "below_floor", lambda folder, freed=(0, 0): False)
+    with pytest.raises(_sandbox.WorkerFailure, match=r"failed to start \(exit status 120\), saying nothing"):
+        start()

@@ -145,6 +145,9 @@ def _dup_at_catalog_path(subs: Path) -> None:
     sub = _solved(subs / "dup_at_catalog_path", "cumsum", "neg")
     (sub / "old").mkdir()
     (sub / "old" / "cumsum.py").write_bytes(_ref("cumsum").replace(b"(Is <= Os)", b"(Is >= Os)"))
+    for k in range(40):  # the verdict names five of these, then a count (red team RT26: 24,000 made 6.5 MB)
+        (sub / f"z{k:02d}").mkdir()
+        (sub / f"z{k:02d}" / "cumsum.py").write_bytes(b"")
 
 
 def _dup_elsewhere(subs: Path) -> None:
@@ -199,7 +202,8 @@ EXPECTED: dict[str, tuple[str, str] | dict[str, str]] = {
     "fifo": {"cumsum": "error: autodiff/cumsum.py is not a regular file: not read", "neg": "pass"},
     "device": {"cumsum": "pass", "neg": "error: autodiff/neg.py is not a regular file: not read"},
     "linked": {"cumsum": "error: autodiff/cumsum.py is a symbolic link: not read", "neg": "pass"},
-    "dup_at_catalog_path": {"cumsum": "pass: old/cumsum.py, also named cumsum.py, ignored", "neg": "pass"},
+    "dup_at_catalog_path": {"cumsum": "pass: old/cumsum.py, z00/cumsum.py, z01/cumsum.py, z02/cumsum.py, "
+                                      "z03/cumsum.py and 36 more, also named cumsum.py, ignored", "neg": "pass"},
     "dup_elsewhere": {"cumsum": "error: two files for cumsum: a/cumsum.py, b/cumsum.py", "neg": "pass"},
     LONG: FULL,
     "[red]markup": FULL,

@@ -252,7 +252,6 @@ def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], 
     `assignment` whose variants are on, each puzzle is graded on the variant of the
     submission's student id (the roster's entry for `who` or its name, else that name itself):
     nothing in the submission chooses it."""
-    scratch.mkdir(mode=0o700)
     extra = ""
     student, chosen = "", dict[str, Choices]()
     if assignment is not None and assignment.variants:
@@ -263,7 +262,10 @@ def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], 
                            default=str)
     setup = _key(extra and json.dumps(["variants", assignment.seed if assignment else None]), points, seed, limits)[:16]
     try:
-        answers = _submissions.read(submission, names, scratch)
+        answers = _disk.retried(lambda: _copied(submission, names, scratch), scratch.parent,
+                                "the grader could not copy a submission into its scratch folder")
+    except BadSetup:
+        raise
     except Exception as exc:  # noqa: BLE001 - the grader's own failure on one submission: ungradable, retried next run
         reason = f"the grader failed reading this submission: {type(exc).__name__}: {exc}"
         return Plan(submission.name, "", None, reason, setup=setup, student=student, variants=chosen)
@@ -280,6 +282,15 @@ def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], 
     return Plan(submission.name, _key(answers.digest + extra + flag, points, seed, limits), answers,
                 refused=_refused(answers), setup=setup, student=student, variants=chosen, flag=flag,
                 submission=submission, names=tuple(names), answered=answered)
+
+
+def _copied(submission: _submissions.Submission, names: list[str],
+            scratch: Path) -> _submissions.Answers | _submissions.Unreadable:
+    """The submission read into a fresh `scratch` folder (what an earlier try left there removed)."""
+    if scratch.exists():
+        _scratch.remove_tree(scratch)
+    scratch.mkdir(mode=0o700)
+    return _submissions.read(submission, names, scratch)
 
 
 def _record_flag(record: _submissions.Record | None, student: str, assignment: Assignment) -> str:
@@ -384,14 +395,12 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
         cache = _oracles.cache_dir()
         try:
             others = {slot: (slot.partition("@")[0], _slot_puzzle(slot).variant) for slot in needed if "@" in slot}
-            sandbox = _sandbox.Pool(scratch, draws, limits, hidden=(*unseen, *([cache] if cache is not None else [])),
-                                    variants=others or None)
+            hide = (*unseen, *([cache] if cache is not None else []))
+            # Another run's submission may fill the disk for a moment (red team RT26): tried again.
+            sandbox = _disk.retried(lambda: _sandbox.Pool(scratch, draws, limits, hidden=hide, variants=others or None),
+                                    scratch, "the grader could not start its grading processes there")
         except _sandbox.WorkerFailure as exc:
             sandbox = str(exc)  # every submission is ungradable, with the reason, and retried next run
-        except OSError as exc:
-            if not _scratch.disk_full(exc):
-                raise
-            raise BadSetup(_disk.advice(scratch, "the grader could not make its own files there")) from None
         if isinstance(sandbox, _sandbox.Pool) and sandbox.unconfined():
             if not trust:
                 sandbox.close()
@@ -697,12 +706,19 @@ def _verdicts(plan: Plan, runs: list[Run], draws: dict[str, tuple[_sampling.Draw
             kind = Kind.DUPLICATE if p.name in answers.duplicated else Kind.MISSING
             verdict = Verdict(p.name, Status(status), message, (Diagnosis(kind, message),), seed=seed)
         if p.name in answers.ignored and p.name in answers.files:
-            copies = ", ".join(answers.ignored[p.name])
+            ignored = answers.ignored[p.name]
+            copies = ", ".join(ignored[:SHOWN_COPIES]) + (f" and {len(ignored) - SHOWN_COPIES} more"
+                                                          if len(ignored) > SHOWN_COPIES else "")
             note = (f"{answers.files[p.name]} was graded; {copies}, also named {p.name}.py, ignored (one answer file "
                     "per puzzle)")
             verdict = dataclasses.replace(verdict, message=f"{verdict.message}. {note}")
         verdicts.append(verdict)
     return verdicts
+
+
+# Other files named like an answer that a verdict names: a submission with 24,000 copies of one
+# made feedback files of 6.5 MB (red team RT26).
+SHOWN_COPIES = 5
 
 
 def _hidden(scratch: str | Path, *folders: Path) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ same `Run`s as the in-process runner, so the judge never knows.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import functools
 import hashlib
@@ -146,12 +147,16 @@ class Pool:
         # worker of the grader's own uid has no need to.
         os.chmod(scratch, 0o711 if os.geteuid() == 0 else 0o700)
         home = scratch / "zygote-home"
+        _clear_start(scratch)  # what an earlier try at starting left (`_disk.retried`)
         try:
             config = _share_draws(scratch, draws, limits, hidden, variants or {})
             home.mkdir(mode=0o700)
             self._stderr = os.fdopen(os.open(scratch / "zygote.stderr", os.O_WRONLY | os.O_CREAT | os.O_EXCL
                                              | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600), "wb")
         except OSError as exc:
+            if _scratch.disk_full(exc):
+                self._stopped.set()  # the free-space watch
+                raise  # the caller tries again, then stops the run (exit 2)
             raise WorkerFailure(f"the grader could not write its scratch folder {scratch} ({exc.strerror}): free "
                                 "space there, or point TMPDIR at another file system, and run the same command "
                                 "again") from None
@@ -168,8 +173,15 @@ class Pool:
             self.close()
             raise WorkerFailure(f"the grading processes did not start within {STARTUP_BUDGET:g} s: "
                                 f"{_tail(scratch / 'zygote.stderr').strip()[-500:]}") from None
-        if self._proc.poll() is not None:
+        if ready.get("event") == "gone":  # its output ended: it has ended, or is about to
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=10)
+        if self._proc.poll() is not None or ready.get("event") == "gone":
             said = _tail(scratch / "zygote.stderr").strip()[-500:]
+            self.close()
+            if _disk.below_floor(scratch):  # a Python that cannot write its files ends silently, status 120
+                raise OSError(errno.ENOSPC, f"the grading processes failed to start (exit status "
+                                            f"{self._proc.returncode}) on a full disk")
             raise WorkerFailure(f"the grading processes failed to start (exit status {self._proc.returncode})"
                                 + (f": {said}" if said else ", saying nothing on stderr"))
         for shared in _SHARED:  # read by the zygote before it said ready: gone before any answer runs
@@ -561,6 +573,15 @@ class Pool:
 
 
 _SHARED = ("draws.npz", "labels.json", "config.json")  # what `_share_draws` writes
+
+
+def _clear_start(scratch: Path) -> None:
+    """Remove what a failed start of the zygote left in `scratch`: the shared files, its stderr
+    and its home (no worker has run yet: every file there is the grader's)."""
+    for name in (*_SHARED, "zygote.stderr"):
+        (scratch / name).unlink(missing_ok=True)
+    if (scratch / "zygote-home").exists():
+        _scratch.remove_tree(scratch / "zygote-home")
 
 
 def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limits, hidden: Sequence[Path],

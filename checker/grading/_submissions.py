@@ -172,6 +172,8 @@ def read(submission: Submission, names: Sequence[str], scratch: Path) -> Answers
     except _Refused as refused:
         return Unreadable(refused.reason)
     except OSError as exc:  # a path too long to open or copy, a folder that cannot be listed...
+        if _scratch.disk_full(exc):
+            raise  # the grader's disk, not the submission: the caller tries again or stops (`_disk.retried`)
         return Unreadable(f"the grader cannot read this submission's files ({exc.strerror or type(exc).__name__}); "
                           "submit your answer files with short names, a few folders deep")
 
