@@ -314,13 +314,10 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             aligned_with=str(raw["aligned_with"]) if "aligned_with" in raw else None,
             aligned_spreads=tuple(float(m) for m in raw.get("aligned_spreads", ())),
             leads=tuple(float(m) for m in raw.get("leads", ())),
-            intervals=tuple((float(lo), float(hi)) for lo, hi in raw.get("intervals", ())),
+            intervals=_intervals(where, raw),
         )
     except KeyError as missing:
         raise CatalogError(where, f"an argument has no {missing}") from None
-    except (TypeError, ValueError):
-        raise CatalogError(where, f"argument {raw.get('name')}: intervals {raw.get('intervals')!r} are not pairs of "
-                                  "numbers [low, high]") from None
     if arg.sampler not in SAMPLERS:
         raise CatalogError(where, f"argument {arg.name}: sampler {arg.sampler!r} is not one of {SAMPLERS}")
     if set(arg.edge_names) - set(EDGES):
@@ -357,6 +354,15 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
     if not arg.low < arg.high:
         raise CatalogError(where, f"argument {arg.name}: low {arg.low} is not below high {arg.high}")
     return arg
+
+
+def _intervals(where: str, raw: dict[str, Any]) -> tuple[tuple[float, float], ...]:
+    """An argument's `intervals`, each a pair of numbers [low, high]."""
+    try:
+        return tuple((float(lo), float(hi)) for lo, hi in raw.get("intervals", ()))
+    except (TypeError, ValueError):
+        raise CatalogError(where, f"argument {raw.get('name')}: intervals {raw.get('intervals')!r} are not pairs of "
+                                  "numbers [low, high]") from None
 
 
 def _outs(raw: list[Any]) -> tuple[tuple[int, ...], ...]:
