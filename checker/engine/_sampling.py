@@ -55,6 +55,7 @@ VALUES_PER_ARGUMENT = 60  # random values each floating argument takes in all (e
 # entry is drawn this small alone (`_plain`).
 MINUTE = ("minute", 1e-12, 1e-9)
 BANDS = (("tiny", 1e-7, 1e-6), ("small", 1e-4, 1e-3), ("large", 1e2, 1e3), ("huge", 1e3, 1e4))
+DOMINANT = ((5e2, 1e3), (5e3, 1e4))  # one entry this large among the others as drawn: the bands' tops
 # Decades between 1e-7 and 1: a threshold or a small-angle shortcut anywhere below 1 is crossed.
 NEAR_ZERO = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 # How far from an integer or a half an index is put, on both sides.
@@ -386,6 +387,15 @@ def _plain(arg: Arg, smallest: tuple[float, float]) -> list[Structure]:
     elif size > 1:
         found.append(Structure("equal entries",
                                lambda values, rng: np.full(arg.shape, _random(arg, rng).reshape(-1)[0])))
+    if size > 1:
+        # One entry far above the others, as drawn: a normaliser's entry of that coordinate
+        # on itself then nearly cancels (rms_norm's (mean of the others' squares + eps) / r^3),
+        # so a shortcut that drops eps once the mean square is large is off by eps over the
+        # others' mean square, whatever its threshold below this draw's (red team RT25). At
+        # the top of the `large` and `huge` bands.
+        for lo, hi in DOMINANT:
+            found.append(Structure(f"one entry of magnitude {lo:g} to {hi:g} among the others",
+                                   _using(_one_dominant, arg, lo, hi)))
     return found
 
 
@@ -449,6 +459,12 @@ def _mixed_magnitudes(arg: Arg, rng: np.random.Generator, zeros_ok: bool) -> np.
 def _one_tiny(arg: Arg, k: int, rng: np.random.Generator) -> np.ndarray:
     out = _band(arg, 1e3, 1e4, rng).reshape(-1)
     out[k] = _band(Arg(arg.name, (), low=arg.low, high=arg.high), 1e-7, 1e-3, rng)
+    return out.reshape(arg.shape)
+
+
+def _one_dominant(arg: Arg, lo: float, hi: float, rng: np.random.Generator) -> np.ndarray:
+    out = _random(arg, rng).reshape(-1).astype(np.float64)
+    out[rng.integers(out.size)] = float(_band(Arg(arg.name, (), low=arg.low, high=arg.high), lo, hi, rng))
     return out.reshape(arg.shape)
 
 
@@ -907,10 +923,10 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                          f"{m * (1 - d):.3g}, runner-up {'first' if first else 'last'})")
                 extra.append(_structured(puzzle, rng, label, _competing_at(k, members, m, d, first, rng)))
         if _strangers(groups, _size(puzzle.args[k])):
-            for n in range(REGION_DRAWS):
-                label = (f"one window's largest entry of {name} copied into a window that shares no output with "
-                         f"it ({n + 1} of {REGION_DRAWS})")
-                extra.append(_structured(puzzle, rng, label, _tied_across(k, groups, rng), {k: groups}))
+            for n, where in enumerate(STRANGER_PLACES):
+                label = (f"one window's largest entry of {name} copied into {where} that shares no output with "
+                         f"it ({n + 1} of {len(STRANGER_PLACES)})")
+                extra.append(_structured(puzzle, rng, label, _tied_across(k, groups, where, rng), {k: groups}))
     scales = sorted({m for a in puzzle.args for m in a.magnitudes})
     for m in scales:
         names = ", ".join(a.name for a in puzzle.args if m in a.magnitudes)
@@ -1056,18 +1072,33 @@ def _strangers(groups: tuple[tuple[int, ...], ...], size: int) -> list[tuple[int
             if p != q and not any(p in group and q in group for group in groups)]
 
 
-def _tied_across(k: int, groups: tuple[tuple[int, ...], ...],
+# Where `_tied_across` copies a group's largest entry: the first entry past the group that
+# shares no output with it, the last one before it, and one anywhere.
+STRANGER_PLACES = ("the next entry", "the entry before", "an entry")
+
+
+def _tied_across(k: int, groups: tuple[tuple[int, ...], ...], where: str,
                  rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
     """The largest entry of one group copied into an entry that shares no group with it: an
     answer that hands an output's gradient to every entry equal to its max, wherever it is
-    (`x == max` over the whole argument, not the window), gives it to both (red team RT24, C2)."""
+    (`x == max` over the whole argument, not the window), gives it to both (red team RT24, C2).
+    Copied just past the group or just before it, an answer whose windows are one entry too
+    wide (`x[2 o : 2 o + 3]` for a width of 2) gives it to both too (red team RT25)."""
 
     def apply(values: list[np.ndarray]) -> None:
         flat = np.array(values[k], dtype=np.float64).reshape(-1)
-        group = groups[int(rng.integers(len(groups)))]
+        strangers = _strangers(groups, flat.size)
+        side = {STRANGER_PLACES[0]: lambda q, g: q > max(g), STRANGER_PLACES[1]: lambda q, g: q < min(g)}.get(
+            where, lambda q, g: True)
+        # A group with a stranger on that side of it (the last window has none past it).
+        fit = [g for g in groups if any(side(q, g) for p, q in strangers if p in g)] or list(groups)
+        group = fit[int(rng.integers(len(fit)))]
         top = max(group, key=lambda i: flat[i])
-        others = [q for p, q in _strangers(groups, flat.size) if p == top]
-        if others:
+        others = [q for p, q in strangers if p == top]
+        beside = [q for q in others if side(q, group)]
+        if beside and where in STRANGER_PLACES[:2]:
+            flat[min(beside) if where == STRANGER_PLACES[0] else max(beside)] = flat[top]
+        elif others:
             flat[int(rng.choice(others))] = flat[top]
         values[k] = flat.reshape(np.shape(values[k]))
 
