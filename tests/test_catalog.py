@@ -113,10 +113,11 @@ def test_a_malformed_entry_is_a_catalog_error_naming_the_entry() -> None:
         _catalog._puzzle("autodiff", {"name": "p", "title": "t", "points": 1, "statement": "s"})
 
 
+@pytest.mark.parametrize("field", ["intervals", "one_entry_in"])
 @pytest.mark.parametrize("intervals", [[[5.4, 4.8]], [[1.0]], [5.0], [["a", "b"]]])
-def test_an_interval_that_is_not_low_below_high_is_a_catalog_error(intervals: list[object]) -> None:
-    with pytest.raises(CatalogError, match="gelu: argument x: intervals .* pairs"):
-        _catalog._arg("layers.toml: gelu", {"name": "x", "shape": [6], "intervals": intervals})
+def test_an_interval_that_is_not_low_below_high_is_a_catalog_error(field: str, intervals: list[object]) -> None:
+    with pytest.raises(CatalogError, match=f"gelu: argument x: {field} .* pairs"):
+        _catalog._arg("layers.toml: gelu", {"name": "x", "shape": [6], field: intervals})
 
 
 def test_declared_intervals_are_drawn_with_every_entry_inside() -> None:
@@ -126,6 +127,19 @@ def test_declared_intervals_are_drawn_with_every_entry_inside() -> None:
         inside = [d for d in _sampling.draws(gelu, 0) if f"every entry between {low:g} and {high:g}" in d.label]
         assert len(inside) == _sampling.REGION_DRAWS
         assert all(np.all((low <= d.values[0]) & (d.values[0] <= high)) for d in inside)
+
+
+def test_one_entry_in_an_interval_is_drawn_with_the_others_as_drawn() -> None:
+    gelu = _catalog.get("gelu")
+    assert gelu is not None and gelu.args[0].one_entry_in == ((-6.6, -5.9), (-6.66, -6.5), (-6.66, -6.58))
+    for low, high in gelu.args[0].one_entry_in:
+        label = f"one entry between {low:g} and {high:g}, the others as drawn"
+        alone = [d for d in _sampling.draws(gelu, 0) if label in d.label]
+        assert len(alone) == _sampling.REGION_DRAWS
+        for draw in alone:
+            inside = (low <= draw.values[0]) & (draw.values[0] <= high)
+            # The others in the domain, where the slope is of ordinary size: the block's scale.
+            assert inside.sum() == 1 and np.all(np.abs(draw.values[0][~inside]) <= 4.0), draw.values[0]
 
 
 def test_list_show_and_hint_start_without_importing_jax() -> None:

@@ -150,3 +150,35 @@ def test_release_reports_the_peak_and_the_kill(tmp_path: Path) -> None:
     (folder / "memory.events").write_text("oom 1\noom_kill 1\n")
     (folder / "memory.peak").write_text(str(1500 * 1024 * 1024))
     assert _cgroups.release({"memory": folder, "pids": folder}) == {"oom": True, "peak_mb": 1500}
+
+
+# --- the tasks left to the grader (a container's process limit) ------------------------------
+
+
+def _kernel(proc: Path, running: int, threads_max: int = 100_000, pid_max: int = 4_194_304) -> None:
+    (proc / "sys" / "kernel").mkdir(parents=True, exist_ok=True)
+    (proc / "loadavg").write_text(f"0.10 0.20 0.30 3/{running} 999\n")
+    (proc / "sys" / "kernel" / "threads-max").write_text(f"{threads_max}\n")
+    (proc / "sys" / "kernel" / "pid_max").write_text(f"{pid_max}\n")
+
+
+def test_tasks_left_is_the_least_room_of_the_kernel_and_every_pids_group_above(tmp_path: Path) -> None:
+    root, proc = _tree(tmp_path, "0::/ctr/inner\n", {
+        "ctr/pids.max": "2048\n", "ctr/pids.current": "300\n",  # the container's limit: 1748 left
+        "ctr/inner/pids.max": "max\n", "ctr/inner/pids.current": "250\n",
+    })
+    _kernel(proc, running=500)
+    assert _cgroups.tasks_left(root, proc) == 1748
+    _kernel(proc, running=500, threads_max=1200)  # the kernel's room is less: 700
+    assert _cgroups.tasks_left(root, proc) == 700
+
+
+def test_tasks_left_reads_cgroup_v1s_pids_hierarchy(tmp_path: Path) -> None:
+    root, proc = _tree(tmp_path, "8:pids:/\n7:memory:/\n", {"pids/pids.max": "512\n", "pids/pids.current": "12\n"})
+    _kernel(proc, running=40)
+    assert _cgroups.tasks_left(root, proc) == 500
+
+
+def test_no_limit_found_is_none(tmp_path: Path) -> None:
+    root, proc = _tree(tmp_path, "0::/\n", {})
+    assert _cgroups.tasks_left(root, proc) is None

@@ -86,6 +86,11 @@ def test_grades_csv_keeps_numbers_numeric_and_plain_names_as_they_are() -> None:
     assert _gradebook.cell(-3) == -3 and _gradebook.cell(-0.5) == -0.5 and _gradebook.cell("-3") == "'-3"
 
 
+def test_a_formula_after_spaces_is_text_too_where_an_import_trims_them() -> None:
+    assert _gradebook.cell(" =1+1") == "' =1+1" and _gradebook.cell("  @SUM(A1)") == "'  @SUM(A1)"
+    assert _gradebook.cell("ada; =1+1") == "ada; '=1+1" and _gradebook.cell("ada lovelace") == "ada lovelace"
+
+
 @pytest.mark.parametrize("name", ["x;=1+1;", "y;=HYPERLINK(ZEICHEN(104));", "z;+1+1", "w\t;@SUM(A1)"])
 def test_a_formula_after_a_semicolon_stays_text_where_a_spreadsheet_splits_at_semicolons(name: str) -> None:
     """Many locales' spreadsheets split a .csv at `;` (red team, round 11): every text cell is

@@ -124,6 +124,11 @@ class Arg:
     # its limit, so that a shortcut taking the limit early (GELU's slope as 1 past 5.2: red team
     # RT25) meets entries in the narrow stretch where it is still wrong.
     intervals: tuple[tuple[float, float], ...] = ()
+    # Intervals one entry is also drawn within, the others as drawn: where an entrywise slope is
+    # too small for its block's scale when every entry is there (jacfwd's own GELU slope is 6e-6
+    # from the true one at -6, so only jacfwd's rounding would pass), but large beside entries of
+    # ordinary size, where a shortcut taking it as 0 early (below -6: red team RT25) is wrong.
+    one_entry_in: tuple[tuple[float, float], ...] = ()
 
     @property
     def differentiable(self) -> bool:
@@ -314,7 +319,8 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             aligned_with=str(raw["aligned_with"]) if "aligned_with" in raw else None,
             aligned_spreads=tuple(float(m) for m in raw.get("aligned_spreads", ())),
             leads=tuple(float(m) for m in raw.get("leads", ())),
-            intervals=_intervals(where, raw),
+            intervals=_intervals(where, raw, "intervals"),
+            one_entry_in=_intervals(where, raw, "one_entry_in"),
         )
     except KeyError as missing:
         raise CatalogError(where, f"an argument has no {missing}") from None
@@ -347,21 +353,23 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
                       or any(m <= 0 for m in arg.leads)):
         raise CatalogError(where, f"argument {arg.name}: leads {arg.leads} need a uniform float argument of two or "
                                   "more entries and positive leads")
-    if arg.intervals and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform"
-                          or any(not lo < hi for lo, hi in arg.intervals)):
-        raise CatalogError(where, f"argument {arg.name}: intervals {arg.intervals} need a uniform float argument and "
-                                  "pairs [low, high] with low below high")
+    for name in ("intervals", "one_entry_in"):
+        pairs = getattr(arg, name)
+        if pairs and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform"
+                      or any(not lo < hi for lo, hi in pairs)):
+            raise CatalogError(where, f"argument {arg.name}: {name} {pairs} need a uniform float argument and "
+                                      "pairs [low, high] with low below high")
     if not arg.low < arg.high:
         raise CatalogError(where, f"argument {arg.name}: low {arg.low} is not below high {arg.high}")
     return arg
 
 
-def _intervals(where: str, raw: dict[str, Any]) -> tuple[tuple[float, float], ...]:
-    """An argument's `intervals`, each a pair of numbers [low, high]."""
+def _intervals(where: str, raw: dict[str, Any], name: str) -> tuple[tuple[float, float], ...]:
+    """An argument's `intervals` or `one_entry_in`, each a pair of numbers [low, high]."""
     try:
-        return tuple((float(lo), float(hi)) for lo, hi in raw.get("intervals", ()))
+        return tuple((float(lo), float(hi)) for lo, hi in raw.get(name, ()))
     except (TypeError, ValueError):
-        raise CatalogError(where, f"argument {raw.get('name')}: intervals {raw.get('intervals')!r} are not pairs of "
+        raise CatalogError(where, f"argument {raw.get('name')}: {name} {raw.get(name)!r} are not pairs of "
                                   "numbers [low, high]") from None
 
 
@@ -394,7 +402,7 @@ PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", 
                  "guard", "why", "params", "no_tf", "level_steps")
 ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes",
               "offsets", "spreads", "aligned_with", "aligned_spreads", "leads",
-              "intervals")
+              "intervals", "one_entry_in")
 
 
 def _unknown(where: str, raw: dict[str, Any], known: tuple[str, ...], what: str) -> None:

@@ -962,6 +962,12 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                 label = f"{a.name}: every entry between {lo:g} and {hi:g} ({n + 1} of {REGION_DRAWS})"
                 within = Structure(label, _using(_within, a, lo, hi))
                 extra.append(_structured(puzzle, rng, label, _set(k, within, rng)))
+        for lo, hi in a.one_entry_in:
+            for n in range(REGION_DRAWS):
+                label = (f"{a.name}: one entry between {lo:g} and {hi:g}, the others as drawn "
+                         f"({n + 1} of {REGION_DRAWS})")
+                alone = Structure(label, _using(_one_within, a, lo, hi))
+                extra.append(_structured(puzzle, rng, label, _set(k, alone, rng)))
         for m in a.offsets:
             for n in range(REGION_DRAWS):
                 label = (
@@ -989,6 +995,13 @@ def _offset(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
 def _within(arg: Arg, low: float, high: float, rng: np.random.Generator) -> np.ndarray:
     """Every entry uniform in a declared interval (`Arg.intervals`)."""
     return rng.uniform(low, high, size=arg.shape)
+
+
+def _one_within(arg: Arg, low: float, high: float, rng: np.random.Generator) -> np.ndarray:
+    """One entry uniform in a declared interval (`Arg.one_entry_in`), the others as drawn."""
+    out = _random(arg, rng).reshape(-1).astype(np.float64)
+    out[rng.integers(out.size)] = rng.uniform(low, high)
+    return out.reshape(arg.shape)
 
 
 # A declared lead (`Arg.leads`) is drawn from lead to lead + LEAD_SPAN ahead of all the other
@@ -1088,8 +1101,12 @@ def _tied_across(k: int, groups: tuple[tuple[int, ...], ...], where: str,
     def apply(values: list[np.ndarray]) -> None:
         flat = np.array(values[k], dtype=np.float64).reshape(-1)
         strangers = _strangers(groups, flat.size)
-        side = {STRANGER_PLACES[0]: lambda q, g: q > max(g), STRANGER_PLACES[1]: lambda q, g: q < min(g)}.get(
-            where, lambda q, g: True)
+        def side(q: int, g: tuple[int, ...]) -> bool:
+            """Whether entry q lies where `where` says, beside group g."""
+            if where == STRANGER_PLACES[0]:
+                return q > max(g)
+            return q < min(g) if where == STRANGER_PLACES[1] else True
+
         # A group with a stranger on that side of it (the last window has none past it).
         fit = [g for g in groups if any(side(q, g) for p, q in strangers if p in g)] or list(groups)
         group = fit[int(rng.integers(len(fit)))]

@@ -154,6 +154,8 @@ def draws_plan(puzzle: Puzzle) -> tuple[str, list[tuple[str, list[str]]]]:
               for a in puzzle.args if a.leads]
     extra += [f"every entry of `{a.name}` between " + ", ".join(f"{lo:g} and {hi:g}" for lo, hi in a.intervals)
               for a in puzzle.args if a.intervals]
+    extra += [f"one entry of `{a.name}` between " + ", ".join(f"{lo:g} and {hi:g}" for lo, hi in a.one_entry_in)
+              for a in puzzle.args if a.one_entry_in]
     summary = (
         f"{_sampling._random_count(puzzle)} stratified random draws, then each argument's special "
         f"structures, pairs of them, and coincidences between arguments"

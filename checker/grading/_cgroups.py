@@ -233,6 +233,39 @@ def _rmdir(folder: Path, wait: bool = False) -> None:
                 time.sleep(0.01)  # its last processes are still being torn down
 
 
+def tasks_left(root: Path = ROOT, proc: Path = Path("/proc")) -> int | None:
+    """How many more tasks (processes and threads) may start beside this process: the least of
+    the kernel's room (`threads-max` and `pid_max` less every task now running) and, for each
+    `pids` group this process is in and each above it in view, `pids.max` less `pids.current`
+    (a container's process limit). None where none of them can be read."""
+    rooms: list[int] = []
+    try:
+        running = int((proc / "loadavg").read_text().split()[3].split("/")[1])
+        ceiling = min(int((proc / "sys" / "kernel" / name).read_text()) for name in ("threads-max", "pid_max"))
+        rooms.append(ceiling - running)
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        paths = _own_paths(proc)
+    except (OSError, ValueError):
+        paths = {}
+    for base, path in ((root, paths.get("")), (root / "pids", paths.get("pids"))):
+        if path is None:
+            continue
+        folder = base / path.lstrip("/")
+        while folder.is_relative_to(base):
+            try:
+                limit = (folder / "pids.max").read_text().strip()
+                if limit != "max":
+                    rooms.append(int(limit) - int((folder / "pids.current").read_text()))
+            except (OSError, ValueError):
+                pass
+            if folder == base:
+                break
+            folder = folder.parent
+    return min(rooms) if rooms else None
+
+
 def _remove_stale(found: Iterable[Path], v2: bool) -> None:
     """Remove the empty groups of zygotes that are gone (a grader killed with `kill -9`)."""
     for folder in found:

@@ -392,6 +392,10 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
         console.print(Text.assemble(("note: ", "yellow"), note))  # set-up advice: for the instructor, not the students
     sandbox: _sandbox.Pool | str | None = None
     if needed:
+        try:
+            limits = dataclasses.replace(limits, threads=_sandbox.thread_limit(jobs))
+        except _sandbox.TooFewTasks as exc:
+            raise BadSetup(str(exc)) from None
         cache = _oracles.cache_dir()
         try:
             others = {slot: (slot.partition("@")[0], _slot_puzzle(slot).variant) for slot in needed if "@" in slot}

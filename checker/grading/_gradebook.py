@@ -158,19 +158,21 @@ def grades_csv(docs: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-# A separator some spreadsheet splits a line at, followed by a formula's start: a cell there.
-_FORMULA_AFTER_SEPARATOR = re.compile(r"([;,\t|])(?=[=+\-@\t\r])")
+# A separator some spreadsheet splits a line at, followed by a formula's start (after spaces,
+# which an import may trim): a cell there.
+_FORMULA_AFTER_SEPARATOR = re.compile(r"([;,\t|] *)(?=[=+\-@\t\r])")
 
 
 def cell(value: Any) -> Any:
     """A CSV cell a spreadsheet shows as text: a string starting with `=`, `+`, `-`, `@`, tab or
     carriage return gets a leading `'` (OWASP), and so does each part of it after a `;`, `,`,
     tab or `|` (where a spreadsheet of another locale, or one told so, splits the line: red team,
-    round 11); numbers the kit computed stay numbers."""
+    round 11), spaces before it counted as nothing (an import that trims them: red team RT27's
+    `" =1+1"`); numbers the kit computed stay numbers."""
     if not isinstance(value, str):
         return value
     value = _FORMULA_AFTER_SEPARATOR.sub(r"\1'", value)
-    return "'" + value if value.startswith(_FORMULA_START) else value
+    return "'" + value if value.lstrip(" ").startswith(_FORMULA_START) else value
 
 
 def _clean(text: str | None, cap: int = JUNIT_TEXT_CAP) -> str:

@@ -46,7 +46,7 @@ from checker.engine._errors import JacpuzzlesError
 from checker.engine._runner import Problem, Run
 from checker.engine._sampling import Draw
 from checker.engine._verdict import Kind
-from checker.grading import _disk, _landlock, _linux, _results, _scratch
+from checker.grading import _cgroups, _disk, _landlock, _linux, _results, _scratch
 from checker.grading._cgroups import oom_recorded
 from checker.grading._messages import Config, Job
 from checker.grading._worker import BATCH, CURRENT, DISK_FULL
@@ -61,6 +61,15 @@ UID_BLOCKS = 4000
 UID_LOCKS = Path("/run/jacpuzzles")
 PROCESSES = 256  # processes and threads a job may have at once (as root, per uid), plus 8 per core
 THREADS = PROCESSES + 8 * (os.cpu_count() or 1)  # the same, as the limit a job is held to
+# Where the machine or the grader's control group (a container's process limit) has fewer tasks
+# left than `jobs` jobs at THREADS each, each job gets a share of what is left, TASK_RESERVE kept
+# back for the grader, its zygote and their threads, and two tasks per job for its reaper and
+# worker; a share below FEWEST_THREADS (JAX's own threads, with room for an answer's) refuses to
+# start, rather than let jobs that stay within their limit together take every task: the zygote
+# could then fork no job, and classmates were ungradable (red team RT27, 8 jobs in a container
+# whose limit was 2048).
+TASK_RESERVE = 64 + 4 * (os.cpu_count() or 1)
+FEWEST_THREADS = 32 + 8 * (os.cpu_count() or 1)
 KIT = Path(__file__).resolve().parents[2]  # the folder holding the `checker` package
 T = TypeVar("T")
 # The zygote's Python starts isolated (`-I`: no user site-packages, nothing from PYTHONPATH,
@@ -82,10 +91,32 @@ class Limits:
 
     timeout: float
     memory_mb: int
+    threads: int = THREADS  # processes and threads at once (`thread_limit`)
 
     def puzzle_budget(self) -> float:
         """Wall-clock seconds one puzzle may take in all (import, compiled run, eager rerun)."""
         return self.timeout * 2 + 5
+
+
+def thread_limit(jobs: int) -> int:
+    """The threads each of `jobs` jobs running at once may hold: THREADS, or its share of the
+    tasks left (`_cgroups.tasks_left`). Raises `TooFewTasks` where that share is too small."""
+    left = _cgroups.tasks_left()
+    if left is None:
+        return THREADS
+    share = (left - TASK_RESERVE) // max(jobs, 1) - 2
+    if share < FEWEST_THREADS:
+        fits = max(0, (left - TASK_RESERVE) // (FEWEST_THREADS + 2))
+        raise TooFewTasks(f"only {left} more processes and threads may start here (the kernel's limit, or this "
+                          f"control group's pids.max, as in a container), too few for {jobs} jobs at once of at "
+                          f"least {FEWEST_THREADS} threads each: "
+                          + (f"pass --jobs {fits} or fewer, or " if fits else "")
+                          + "raise the limit (podman and docker: --pids-limit)")
+    return min(THREADS, share)
+
+
+class TooFewTasks(JacpuzzlesError):
+    """The machine or the grader's control group leaves too few tasks for the jobs asked for."""
 
 
 @dataclass(frozen=True)
@@ -197,7 +228,7 @@ class Pool:
         self.landlock = int(ready.get("landlock_abi", 0)) if ready.get("landlock") == "" else 0
         self.confined = self.enclosed or self.landlock > 0
         self.grouped = ready.get("groups") == ""
-        self.counted = ready.get("counted") == ""  # a plain user's workers: threads held to THREADS
+        self.counted = ready.get("counted") == ""  # a plain user's workers: threads held to `limits.threads`
         # Where the zygote makes each job's memory group (`{job}`: its id), and which kind of
         # groups they are: watched for the limit's kills (`_watch`).
         self._memory = str(ready.get("memory_groups", "")) if self.grouped else ""
@@ -231,8 +262,8 @@ class Pool:
         else:
             held.append("a memory limit per process")
             if self.filtered and not self.unprivileged:
-                held.append(f"no process but its own, and at most {THREADS} threads (RLIMIT_NPROC in a user namespace "
-                            "of its own)" if self.counted else
+                held.append(f"no process but its own, and at most {self.limits.threads} threads (RLIMIT_NPROC in a "
+                            "user namespace of its own)" if self.counted else
                             "no process but its own and its threads (seccomp: no process limit here)")
         held.append("the grader and its zygote non-dumpable" if self.undumpable else "the grader dumpable")
         missing = [f"{what} ({self.missing[key]})" for key, what in
@@ -547,6 +578,9 @@ class Pool:
                 status = status if status is not None else int(message["status"])
                 oom = bool(message.get("oom"))
                 break
+            elif event == "unforked":
+                raise WorkerFailure(f"the grader could not start a process for it ({message.get('why')}): the "
+                                    "machine or the grader's container had no process left to give")
             elif event == "gone":
                 raise WorkerFailure("the grading processes ended unexpectedly: "
                                     f"{_tail(self.scratch / 'zygote.stderr').strip()[-500:]}")
@@ -605,7 +639,7 @@ def _share_draws(folder: Path, draws: dict[str, tuple[Draw, ...]], limits: Limit
         hidden=tuple(sorted({str(folder.resolve()), *(str(Path(h).resolve()) for h in hidden)})),
         answers=tuple([str(p) for p in _reference_folders()] + [str(folder) for folder, _ in _catalog.packs()]),
         packs=tuple((str(folder), text) for folder, text in _catalog.packs()),
-        processes=THREADS,
+        processes=limits.threads,
         variants=dict(variants or {}),  # rendered by the zygote, before any answer runs
     )
     path = folder / "config.json"
@@ -802,7 +836,7 @@ def _died(path: str, ended: _Ended, limits: Limits) -> Problem:
                                      f"{budget:g} s (import, calls and retries together), so its process was killed")
     how = _how(ended)
     if ended.threads:
-        return Problem(Kind.EXCEPTION, f"exceeded the limit of {THREADS} threads: the process running {path} "
+        return Problem(Kind.EXCEPTION, f"exceeded the limit of {limits.threads} threads: the process running {path} "
                                        f"held {ended.threads}, so it was killed")
     if limits.memory_mb > 0 and (ended.oom or any(hint in ended.stderr for hint in _MEMORY_HINTS)):
         return Problem(Kind.EXCEPTION, f"exceeded the {limits.memory_mb} MB memory limit: the process running {path} "

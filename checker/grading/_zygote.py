@@ -132,7 +132,11 @@ def zygote(config_path: str, user_namespace: str) -> int:
             while b"\n" in pending:
                 line, pending = pending.split(b"\n", 1)
                 job = Job.from_json(line)
-                pid = os.fork()
+                try:
+                    pid = os.fork()
+                except OSError as exc:  # no task left (another process took them): this job only
+                    _send({"event": "unforked", "id": job.id, "why": exc.strerror or str(exc)})
+                    continue
                 if pid == 0:
                     _reaper(job, enclosed and _confine.new_pid_namespace(), config, confinement, draws)  # never returns
                 _send({"event": "forked", "id": job.id, "reaper": pid})
