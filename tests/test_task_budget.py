@@ -6,18 +6,21 @@ container with a process limit, is tests/container/cases/holds_threads_below_the
 
 from __future__ import annotations
 
+import os
+import resource
 import shutil
 from pathlib import Path
 
 import pytest
 
-from checker.grading import _cgroups, _sandbox
+from checker.grading import _cgroups, _linux, _sandbox
 from tests._grading import run_grade
 from tests.conftest import REPO
 
 
 def test_each_job_gets_its_share_of_the_tasks_left(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_cgroups, "tasks_left", lambda: None)
+    monkeypatch.setattr(_linux, "uid_tasks_left", lambda: None)
     assert _sandbox.thread_limit(8) == _sandbox.THREADS  # nothing found: the usual limit
     monkeypatch.setattr(_cgroups, "tasks_left", lambda: 10**6)
     assert _sandbox.thread_limit(8) == _sandbox.THREADS  # room for all: the usual limit
@@ -39,3 +42,22 @@ def test_grade_with_more_jobs_than_the_machine_has_tasks_for_exits_2_saying_what
     assert done.returncode == 2, done.stdout + done.stderr
     assert "too few for 10000000 jobs at once" in done.stderr and "pass --jobs" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "out" / "ana.json").exists()
+
+
+def test_a_plain_users_tasks_left_are_its_ulimit_less_the_threads_of_its_processes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Red team RT28: with `ulimit -u 300` and two jobs of 272 threads, one answer holding its
+    # limit left classmates' workers unable to start theirs.
+    for pid, uid, threads in ((10, 1001, 40), (11, 1001, 3), (12, 0, 500), (13, 1002, 9)):
+        (tmp_path / str(pid)).mkdir()
+        status = f"Name:\tpython\nUid:\t{uid}\t{uid}\t{uid}\t{uid}\nThreads:\t{threads}\n"
+        (tmp_path / str(pid) / "status").write_text(status)
+    (tmp_path / "self").mkdir()
+    monkeypatch.setattr(os, "getuid", lambda: 1001)
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (300, 300))
+    assert _linux.uid_tasks_left(tmp_path) == 300 - 43
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    assert _linux.uid_tasks_left(tmp_path) is None
+    monkeypatch.setattr(os, "getuid", lambda: 0)
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (300, 300))
+    assert _linux.uid_tasks_left(tmp_path) is None  # root: the kernel does not hold it to the limit

@@ -615,7 +615,12 @@ def _simplex(arg: Arg) -> list[Structure]:
     found: list[Structure] = []
     if "one-hot" in arg.edge_names:
         found += [Structure("one-hot" if i == 0 else f"one-hot {i + 1}", _using(_hot, arg, i)) for i in range(n)]
-    found.append(Structure("nearly one-hot", _using(_nearly_hot, arg)))
+    found.append(Structure("nearly one-hot", _using(_nearly_hot, arg, NEARLY_HOT[0])))
+    # Deeper, drawn alone (the pairs above stay few enough to meet in full): a snap to one-hot
+    # once 1 - max(w) is below a threshold drops weights the contract still sees down to about
+    # 1e-12 (red team RT24's I1 and I2 at 1e-9).
+    found += [Structure(f"nearly one-hot ({depth:g} from it)", _using(_nearly_hot, arg, depth), paired=False)
+              for depth in NEARLY_HOT[1:]]
     if "one-hot" in arg.edge_names:
         for ulps in MASK_ULPS:
             found.append(Structure(f"one-hot but for {_ulps(ulps)}", _using(_ulps_hot, arg, ulps)))
@@ -635,8 +640,12 @@ def _hot(arg: Arg, at: int | None, rng: np.random.Generator) -> np.ndarray:
     return out.reshape(arg.shape)
 
 
-def _nearly_hot(arg: Arg, rng: np.random.Generator) -> np.ndarray:
-    result: np.ndarray = (1 - 1e-6) * _hot(arg, None, rng) + 1e-6 * _random(arg, rng)
+# How far from one-hot the nearly one-hot probability vectors are: 1 - max(w) about this.
+NEARLY_HOT = (1e-6, 1e-9, 1e-11)
+
+
+def _nearly_hot(arg: Arg, depth: float, rng: np.random.Generator) -> np.ndarray:
+    result: np.ndarray = (1 - depth) * _hot(arg, None, rng) + depth * _random(arg, rng)
     return result
 
 

@@ -197,7 +197,32 @@ def count_own_tasks(limit: int) -> None:
     if release < (5, 14):
         raise OSError(f"Linux {os.uname().release} counts RLIMIT_NPROC per uid, not per user namespace (5.14+)")
     map_own_ids(os.getuid(), os.getgid())
+    hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]  # never raised: not above the user's own hard limit
+    limit = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
     resource.setrlimit(resource.RLIMIT_NPROC, (limit, limit))
+
+
+def uid_tasks_left(proc: Path = Path("/proc")) -> int | None:
+    """How many more tasks this process's real uid may start under its `RLIMIT_NPROC` (a plain
+    user's `ulimit -u`, which bounds the uid's tasks in every user namespace it makes): the
+    limit less the threads of every process of the uid. None for root, whom the kernel exempts,
+    or where there is no limit."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NPROC)[0]
+    if os.getuid() == 0 or soft == resource.RLIM_INFINITY:
+        return None
+    uid, used = str(os.getuid()), 0
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = dict(line.split(":", 1) for line in (entry / "status").read_text().splitlines() if ":" in line)
+        except OSError:
+            continue  # ended meanwhile
+        if fields.get("Uid", "").split()[:1] == [uid]:
+            used += int(fields.get("Threads", "1"))
+    return soft - used
 
 
 def switched_off(variable: str) -> bool:

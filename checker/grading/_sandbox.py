@@ -100,18 +100,20 @@ class Limits:
 
 def thread_limit(jobs: int) -> int:
     """The threads each of `jobs` jobs running at once may hold: THREADS, or its share of the
-    tasks left (`_cgroups.tasks_left`). Raises `TooFewTasks` where that share is too small."""
-    left = _cgroups.tasks_left()
-    if left is None:
+    tasks left (`_cgroups.tasks_left`; a plain user's `ulimit -u`, `_linux.uid_tasks_left`).
+    Raises `TooFewTasks` where that share is too small."""
+    rooms = [room for room in (_cgroups.tasks_left(), _linux.uid_tasks_left()) if room is not None]
+    if not rooms:
         return THREADS
+    left = min(rooms)
     share = (left - TASK_RESERVE) // max(jobs, 1) - 2
     if share < FEWEST_THREADS:
         fits = max(0, (left - TASK_RESERVE) // (FEWEST_THREADS + 2))
-        raise TooFewTasks(f"only {left} more processes and threads may start here (the kernel's limit, or this "
-                          f"control group's pids.max, as in a container), too few for {jobs} jobs at once of at "
-                          f"least {FEWEST_THREADS} threads each: "
+        raise TooFewTasks(f"only {left} more processes and threads may start here (the kernel's limit, this "
+                          "control group's pids.max as in a container, or this user's ulimit -u), too few for "
+                          f"{jobs} jobs at once of at least {FEWEST_THREADS} threads each: "
                           + (f"pass --jobs {fits} or fewer, or " if fits else "")
-                          + "raise the limit (podman and docker: --pids-limit)")
+                          + "raise the limit (podman and docker: --pids-limit; a user's: ulimit -u)")
     return min(THREADS, share)
 
 
