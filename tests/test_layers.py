@@ -345,3 +345,39 @@ def test_the_published_softmax_answer_handed_in_for_another_temperature_says_so(
     ), gained.message
     right = check_answer("softmax", lambda x: published(x / 2), seed=0, variant={"temp": 4, "gain": 2})
     assert right.passed, right.message  # 2 * (diag(s) - s s^T) / 4 with s = softmax(x / 4)
+
+
+
+def _attention_snapping_rows(gain: float, snap: float) -> Callable[..., Any]:
+    """The unmasked attention's Jacobian, with a row whose largest weight is within `snap` of 1
+    passing no gradient through its scores (right for snap = 0)."""
+    import jax.numpy as jnp
+
+    rows, feature = jnp.arange(3), jnp.arange(2)
+
+    def jac(q, k, v):  # type: ignore[no-untyped-def]
+        s = q @ k.T / jnp.sqrt(2.0)
+        e = jnp.exp(s - jnp.max(s, axis=1, keepdims=True))
+        p = e / jnp.sum(e, axis=1, keepdims=True)
+        g = p[:, None, :] * (v.T[None, :, :] - (p @ v)[:, :, None])
+        g = jnp.where(((1.0 - jnp.max(p, axis=1)) < snap)[:, None, None], 0.0, g)
+        same_row = rows[:, None, None, None] == rows[None, None, :, None]
+        dq = gain * same_row * (g @ k)[:, :, None, :] / jnp.sqrt(2.0)
+        dk = gain * g[:, :, :, None] * q[:, None, None, :] / jnp.sqrt(2.0)
+        dv = gain * p[:, None, :, None] * (feature[None, :, None, None] == feature[None, None, None, :])
+        return dq, dk, dv
+
+    return jac
+
+
+@pytest.mark.parametrize("gain", [3, -2])
+def test_unmasked_attention_taking_a_nearly_one_hot_row_as_one_hot_fails(gain: float) -> None:
+    # Red team RT24's C1 and C1b: a row whose largest weight is within 1e-9 of 1 gets no gradient
+    # through its scores. Wrong by 1e7 times the contract where a row's top score leads by 25
+    # (`_sampling.CORNER_PATTERNS`), which the unmasked variants never drew: it passed every seed.
+    variant = {"mask": "unmasked", "gain": gain}
+    for seed in range(3):
+        verdict = check_answer("attention", _attention_snapping_rows(gain, 1e-9), seed=seed, variant=variant)
+        assert verdict.status is Status.FAIL, (seed, verdict.message)
+        assert verdict.failure is not None and "every row" in verdict.failure.draw_label, verdict.failure
+    assert check_answer("attention", _attention_snapping_rows(gain, 0.0), seed=0, variant=variant).passed

@@ -1216,8 +1216,17 @@ CORNER_SIGNS = ((1, 1), (1, -1), (1, 0), (0, 1))
 # answer's rounding of 1e-16 in V - f would exceed the contract too (it did, on 0.1% of draws
 # with v uniform; spread, the reference answer stays below 0.003 of it and a mask constant of -50
 # is above 14 times it, on 3000 draws of either mask).
+#
+# q rows (+,+), (-,-), (+,-) against k rows (+,+), (-,-), (-,-): unmasked, row 0's top score
+# leads the other two by 25.4; under a causal mask, row 1's leads its one other by as much. The
+# runner-up weights, 1e-11 all told, are still above the contract. Row 2's scores are near 0,
+# which keeps both blocks' scale near 1 (with that row at the middle instead, K's block was
+# 0.03 at most and a right answer's rounding reached 0.2 of the contract; now 0.0065 on 1200
+# draws). A shortcut that takes a row as one-hot once its largest weight is within 1e-9 of 1
+# drops entries of 1e-10 there (red team RT24's C1: the unmasked variants saw no such row).
 CORNER_PATTERNS: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = (
     (((1, 1), (1, 1), (-1, -1)), ((-1, -1), (0, 0), (1, 1))),
+    (((1, 1), (-1, -1), (1, -1)), ((1, 1), (-1, -1), (-1, -1))),
 )
 def _level_args(puzzle: Puzzle, which: list[int], m: float,
                 rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
