@@ -200,6 +200,49 @@ def test_gradescope_results_json_in_gradescopes_format(gradescope: dict[str, Any
     assert tests["id"]["status"] == "failed" and tests["id"]["extra_data"]["jacpuzzles_status"] == "error"
 
 
+def _lookup_table(seed: int) -> str:
+    """A relu answer with no derivative in it: the Jacobian at each input the grader draws on
+    `seed`, looked up by the input's bytes, 0 elsewhere. What a student can hand in after
+    collecting a secret seed's inputs from feedback (red team RT30)."""
+    from checker.engine import _sampling, _variants
+
+    table = {d.values[0].tobytes().hex(): [float(v > 0) for v in d.values[0]]
+             for d in _sampling.draws(_variants.variant("relu"), seed)}
+    head = (SOLUTIONS / "autodiff" / "relu.py").read_text().split(MARKER)[0]
+    body = (f"\nimport numpy as onp\n\nTABLE = {table!r}\n\n\ndef jac(x):\n"
+            "    return onp.diag(onp.array(TABLE.get(onp.asarray(x).tobytes().hex(), [0.0] * 10)))\n")
+    return head + MARKER + body
+
+
+def test_a_secret_seed_draws_each_submission_afresh_so_a_table_of_its_inputs_fails(tmp_path: Path) -> None:
+    # Graded by a class run on the plain seed, the table passes: the known limit of a seed whose
+    # feedback students see (docs/grading.md). A CI front-end mixes the seed with the answer
+    # files' digest, so the inputs a student collected are not the ones their next files meet.
+    seed, assignment = 7, tmp_path / "assignment.toml"
+    assignment.write_text(f'seed = {seed}\ntimeout = 5\n[puzzles]\nrelu = 1\n')
+    (tmp_path / "class" / "mallory" / "autodiff").mkdir(parents=True)
+    (tmp_path / "class" / "mallory" / "autodiff" / "relu.py").write_text(_lookup_table(seed))
+    graded = jacpuzzles(str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--assignment", str(assignment),
+                        cwd=tmp_path)
+    assert graded.returncode == 0, graded.stderr
+    assert json.loads((tmp_path / "out" / "mallory.json").read_text())["results"][0]["status"] == "pass"
+    root = tmp_path / "autograder"
+    shutil.copytree(tmp_path / "class" / "mallory", root / "submission")
+    scores = []
+    for _ in range(2):  # the same files, the same draws: the same grade on a re-run
+        result = jacpuzzles("--gradescope", "--gradescope-root", str(root), "--assignment", str(assignment),
+                            cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        doc = json.loads((root / "results" / "results.json").read_text())
+        scores.append((doc["score"], doc["tests"][0]["output"]))
+    assert scores[0] == scores[1] and scores[0][0] == 0, scores
+    assert "the Jacobian is all zeros" in scores[0][1], scores[0][1]
+    right = root / "submission" / "autodiff" / "relu.py"
+    shutil.copy(SOLUTIONS / "autodiff" / "relu.py", right)
+    result = jacpuzzles("--gradescope", "--gradescope-root", str(root), "--assignment", str(assignment), cwd=tmp_path)
+    assert json.loads((root / "results" / "results.json").read_text())["score"] == 1, result.stdout
+
+
 def test_an_ungradable_gradescope_submission_gets_no_results_json(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

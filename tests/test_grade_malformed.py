@@ -177,6 +177,8 @@ def _names(subs: Path) -> None:
     _solved(subs / "bob")
     (subs / "bob.zip").write_bytes(_zip_bytes(ANSWERS))
     _solved(subs / "bell\x07")
+    _solved(subs / " right")  # variants are drawn for "right": graded, it would get right's
+    _solved(subs / "right ")
     os.mkdir(os.path.join(os.fsencode(subs), b"caf\xe9"))
 
 
@@ -213,6 +215,8 @@ SKIPPED = {
     "grades": "may not be named 'grades'",
     "bob": "2 entries share this name (bob, bob.zip)",
     "bell\x07": "holds control characters",
+    " right": "begins or ends with a space",
+    "right ": "begins or ends with a space",
     "caf\udce9": "is not valid UTF-8 text",
 }
 

@@ -11,6 +11,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -314,3 +315,17 @@ def test_a_class_with_hostile_names_gets_outputs_safe_to_open(tmp_path: Path) ->
     assert sorted(by_name) == sorted(["'" + n for n in names[:4]] + [names[4]])
     assert all(r["score"] == "1" for r in rows)
     assert {s.get("name") for s in ET.parse(out / "junit.xml").getroot().iter("testsuite")} == set(names)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["zz ##[error]x", "::warning::x"])
+def test_the_progress_bar_names_no_workflow_command(tmp_path: Path, name: str) -> None:
+    # Its last line names the last submission graded (red team RT30: `##[error]` reached stderr there).
+    (tmp_path / "subs" / name / "autodiff").mkdir(parents=True)
+    shutil.copy(SOLUTIONS / "autodiff" / "neg.py", tmp_path / "subs" / name / "autodiff" / "neg.py")
+    assignment = tmp_path / "a.toml"
+    assignment.write_text("[puzzles]\nneg = 1\n")
+    result = run_grade(tmp_path / "subs", out=tmp_path / "out", assignment=assignment, timeout=5, wait=600, stdin=None)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert any("1/1" in line and "x" in line for line in result.stderr.splitlines()), result.stderr  # the bar, named
+    assert not any(_is_command(line) for line in re.split("\r\n|\r|\n", result.stdout + result.stderr))

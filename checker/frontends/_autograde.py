@@ -36,6 +36,7 @@ from rich.text import Text
 
 from checker.engine._assignment import Assignment, BadSetup
 from checker.engine._report import exposing
+from checker.engine._settings import DEFAULT_SEED
 from checker.engine._verdict import counted, number, out_of
 from checker.grading._grade import grade_one
 from checker.grading._gradebook import (
@@ -240,6 +241,7 @@ def github_classroom(
                 assignment,
                 student,
                 trust=trust,
+                fresh_draws=seed != DEFAULT_SEED,
             )
     with open(target, "a", encoding="utf-8") as f:
         f.write(f"result={encode_classroom(classroom_result(doc))}\n")
@@ -346,7 +348,7 @@ def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, 
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-gradescope-") as out:
         doc = grade_one(submission, "submission", Path(out), limits, seed, console, progress, assignment, student,
-                        trust=trust)
+                        trust=trust, fresh_draws=seed != DEFAULT_SEED)
     written = gradescope_results(doc, time.monotonic() - start)
     if written is None:
         console.print(

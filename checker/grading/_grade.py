@@ -444,7 +444,8 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
                         with sandbox.alone():
                             records[plan.name] = _write_entry(out, plan, outcome, draws, expected, points, seed,
                                                               signer, hidden)
-                    progress.update(task, advance=1, description=escape(_submissions.shown(plan.name)))
+                    progress.update(task, advance=1,
+                                    description=escape(_gradebook.neutralised(_submissions.shown(plan.name))))
                 if evidence:
                     memo: dict[tuple[str, str], str] = {}  # (slot, answer file's digest) -> what it gave there
                     gathered = {threads.submit(_gather, plan, records[plan.name], sandbox, out, draws, expected, seed,
@@ -819,8 +820,20 @@ def _table(docs: list[dict[str, Any]]) -> Table:
     return table
 
 
+def submission_seed(seed: int, digest: str) -> int:
+    """The seed one submission's inputs are drawn from: `seed` (a secret) mixed with the digest
+    of its answer files. A CI front-end grades every resubmission on the same secret seed and
+    shows the student the input that exposed a mistake (and whatever the answer printed): with
+    the seed alone, a student could collect those inputs and hand in a table of Jacobians looked
+    up by input (red team RT30). Mixed, other files meet other inputs, while the same files
+    always get the same draws, so a grade is reproducible."""
+    mixed = hashlib.sha256(f"jacpuzzles draws\0{seed}\0{digest}".encode()).digest()
+    return int.from_bytes(mixed[:4], "big") & 0x7FFFFFFF
+
+
 def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, console: Console, progress: Console,
-              assignment: Assignment | None = None, student: str | None = None, trust: bool = False) -> dict[str, Any]:
+              assignment: Assignment | None = None, student: str | None = None, trust: bool = False,
+              fresh_draws: bool = False) -> dict[str, Any]:
     """Grade the single submission in the folder `root` (a student's checked-out repository, a
     Gradescope upload) into `out`, exactly as `grade_class` grades each student of a class;
     returns its document (`out/<name>.json`). Nothing is taken from an earlier run's journal.
@@ -829,6 +842,7 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
     `assignment`'s puzzles are run and counted (default: the whole catalog). With its variants
     on, each puzzle is graded on the variant of `student` (a CI front-end's finding: the
     roster's id for it, else itself), or of `name` when None. `trust` as for `grade_class`.
+    `fresh_draws`: draw from `seed` and the answer files read (`submission_seed`), not `seed`.
     """
     if not root.is_dir():
         raise BadSetup(f"submission folder {str(root)!r} does not exist or is not a folder: pass the folder holding "
@@ -841,6 +855,8 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
         chosen = assignment if assignment is not None and assignment.variants else None
         plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits, chosen,
                      student)
+        if fresh_draws and plan.answers is not None:
+            seed = submission_seed(seed, plan.answers.digest)
         with _numerics.pinned():
             # One student's CI log: students read it, so no set-up advice there.
             records: dict[str, dict[str, Any]] = {}

@@ -143,6 +143,10 @@ def _bad_name(name: str) -> str | None:
         return f"the name is {size} bytes long: at most {NAME_CAP} fit the grader's file names; rename it shorter"
     if not name.isprintable():
         return f"the name {shown(name)} holds control characters; rename it"
+    if name != name.strip():
+        # Variants are drawn for the name without them, and the table shows them as nothing: " alice"
+        # would be graded on alice's variants and read as alice (red team RT30).
+        return f"the name {name!r} begins or ends with a space; rename it without"
     return None
 
 
