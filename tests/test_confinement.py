@@ -307,6 +307,53 @@ def test_every_attack_is_refused_in_every_configuration(configuration: str, root
         shutil.rmtree(root, ignore_errors=True)
 
 
+@pytest.mark.parametrize("configuration", PLAIN)
+def test_a_plain_users_process_limit_is_shared_among_the_jobs(configuration: str, root_or_skip: None) -> None:
+    """At `ulimit -u 300`, answers each holding threads up to the usual job limit (272 on two
+    cores) left classmates `ungradable`, or ended the grader with a traceback (red team RT28):
+    each job's limit is now its share of what the user's limit leaves, and every classmate is
+    graded."""
+    _plain_user()
+    if shutil.which("prlimit") is None:
+        pytest.skip("no prlimit (util-linux) to set the user's process limit")
+    tmp_path = Path(tempfile.mkdtemp(prefix="jacpuzzles-nproc-"))  # pytest's own is closed to the plain user
+    try:
+        _share_a_process_limit(configuration, tmp_path)
+    finally:
+        shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def _share_a_process_limit(configuration: str, tmp_path: Path) -> None:
+    holder = REPO / "tests" / "container" / "cases" / "holds_threads_below_the_usual_limit"
+    subs = tmp_path / "submissions"
+    for n in range(2):
+        shutil.copytree(holder, subs / f"holder{n}")
+    honest = [f"student{n}" for n in range(4)]
+    for name in honest:
+        (subs / name / "autodiff").mkdir(parents=True)
+        shutil.copy(REPO / "solutions" / "autodiff" / "cumsum.py", subs / name / "autodiff" / "cumsum.py")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    tmp_path.chmod(0o755)
+    subprocess.run(["chown", "-R", USER, str(tmp_path)], check=True)
+    command = ["prlimit", "--nproc=300", "--", sys.executable, "-m", "checker", "grade", str(subs),
+               "--out", str(tmp_path / "out"), "--assignment", str(ASSIGNMENT), "--timeout", "5", "--jobs", "3"]
+    result = subprocess.run(_as_user(command, tmp_path), check=False, capture_output=True, text=True, cwd=REPO,
+                            stdin=subprocess.DEVNULL, timeout=500,
+                            env={**os.environ, **CONFIGURATIONS[configuration][1], "HOME": str(tmp_path),
+                                 "TMPDIR": str(scratch), "COLUMNS": "1000", "JACPUZZLES_CACHE": "off"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Traceback" not in result.stderr, result.stderr[-3000:]
+    for name in honest:
+        doc = json.loads((tmp_path / "out" / f"{name}.json").read_text())
+        cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
+        assert doc["status"] == "graded" and cumsum["status"] == "pass", (name, doc)
+    for n in range(2):
+        doc = json.loads((tmp_path / "out" / f"holder{n}.json").read_text())
+        cumsum = next(r for r in doc["results"] if r["puzzle"] == "cumsum")
+        assert cumsum["status"] == "pass" or "exceeded the limit of" in json.dumps(cumsum), cumsum
+
+
 def test_with_no_confinement_at_all_grade_refuses_to_start_unless_trusted(root_or_skip: None, listener: _Listener,
                                                                           tmp_path: Path) -> None:
     """No namespaces and no Landlock (an old kernel, macOS): exit 2, what is missing and what to

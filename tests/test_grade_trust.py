@@ -271,3 +271,21 @@ def _a_rewritten_entry_is_graded_again(subs: Path, out: Path, scratch: Path, ent
     rows = list(csv.reader(io.StringIO((out / "grades.csv").read_text())))
     assert next(r for r in rows if r[0] == "b_victim")[1] == str(entry["max_score"])
     assert json.loads((out / "b_victim.json").read_text()) == entry
+
+
+@pytest.mark.parametrize("denied", ["stat", "listing"])
+def test_a_submissions_folder_the_grader_cannot_read_is_one_line_not_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, denied: str) -> None:
+    # As a plain user, a folder of another user's (mode 0700) raised PermissionError from
+    # `is_dir` (Python 3.11) before any message: found while testing a plain user's grading.
+    from checker.grading import _grade
+    from checker.grading._sandbox import Limits
+
+    (tmp_path / "subs").mkdir()
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "is_dir", refuse) if denied == "stat" else monkeypatch.setattr(os, "scandir", refuse)
+    with pytest.raises(BadSetup, match="cannot read the submissions folder .*Permission denied; grade as a user"):
+        _grade._check_setup(tmp_path / "subs", tmp_path / "out", 1, Limits(timeout=5, memory_mb=0))

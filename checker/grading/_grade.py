@@ -226,7 +226,15 @@ def merge_class(out: Path, assignment: Assignment | None, console: Console, key_
 
 def _check_setup(submissions: Path, out: Path, jobs: int, limits: Limits) -> None:
     """Refuse arguments the grader cannot work with, before any work."""
-    if not submissions.is_dir():
+    try:
+        folder = submissions.is_dir()
+        if folder:
+            with os.scandir(submissions) as listing:
+                next(listing, None)
+    except OSError as exc:
+        raise BadSetup(f"cannot read the submissions folder {str(submissions)!r}: {exc.strerror or exc}; grade as a "
+                       "user who may read it, or copy it where you can") from None
+    if not folder:
         raise BadSetup(f"submissions folder {str(submissions)!r} does not exist or is not a folder: pass the folder "
                        "holding one folder or .zip per student")
     if jobs < 1 or limits.timeout <= 0 or limits.memory_mb < 0:
@@ -844,7 +852,11 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
     roster's id for it, else itself), or of `name` when None. `trust` as for `grade_class`.
     `fresh_draws`: draw from `seed` and the answer files read (`submission_seed`), not `seed`.
     """
-    if not root.is_dir():
+    try:
+        folder = root.is_dir()
+    except OSError as exc:
+        raise BadSetup(f"cannot read the submission folder {str(root)!r}: {exc.strerror or exc}") from None
+    if not folder:
         raise BadSetup(f"submission folder {str(root)!r} does not exist or is not a folder: pass the folder holding "
                        "the answer files")
     _check_setup(root, out, 1, limits)
