@@ -24,6 +24,7 @@ import pytest
 from rich.console import Console
 
 from checker import puzzles
+from checker.engine._assignment import BadSetup
 from checker.frontends import _autograde
 from checker.grading._gradebook import ungradable
 from checker.grading._sandbox import Limits
@@ -241,6 +242,21 @@ def test_a_secret_seed_draws_each_submission_afresh_so_a_table_of_its_inputs_fai
     shutil.copy(SOLUTIONS / "autodiff" / "relu.py", right)
     result = jacpuzzles("--gradescope", "--gradescope-root", str(root), "--assignment", str(assignment), cwd=tmp_path)
     assert json.loads((root / "results" / "results.json").read_text())["score"] == 1, result.stdout
+
+
+def test_fresh_draws_change_with_any_pack_text_the_worker_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Red team RT31: a table in a comment of the repository's pack.toml reached the worker while
+    # the answer files, and so the draws, stayed the same.
+    from checker.engine import _catalog
+    from checker.grading import _grade
+    from checker.grading._submissions import Answers
+
+    answers = Answers(root=Path("."), files={}, missing={}, digest="d" * 64)
+    seeds = set()
+    for text in ("", "[chapter]\n# a comment\n", "[chapter]\n# another comment\n"):
+        monkeypatch.setattr(_catalog, "packs", lambda text=text: [(Path("packs/course"), text)] if text else [])
+        seeds.add(_grade.submission_seed(7, _grade._drawn_for(answers)))
+    assert len(seeds) == 3
 
 
 def test_an_ungradable_gradescope_submission_gets_no_results_json(
@@ -492,3 +508,23 @@ def test_feedback_names_an_exposing_input_only_for_a_mistake_on_some_draws() -> 
     assert (
         "Wrong on all 80 draws; shown on the draw with entries within 1e-05 of the low end of the domain:" in everywhere
     )
+
+
+@pytest.mark.parametrize("metadata", ["fifo", "nested", "surrogate"])
+def test_metadata_gradescope_did_not_write_names_nobody_and_never_hangs(tmp_path: Path, metadata: str) -> None:
+    # Red team RT31: a FIFO hung the grader, arrays nested 100000 deep and a lone surrogate in
+    # `email` ended it with a traceback.
+    path = tmp_path / "submission_metadata.json"
+    if metadata == "fifo":
+        os.mkfifo(path)
+    elif metadata == "nested":
+        path.write_text("[" * 100000 + "]" * 100000)
+    else:
+        path.write_text('{"users": [{"email": "\\ud800", "sid": "\\u0000s1234", "id": "\\u2028"}]}')
+    assert _autograde.gradescope_identities(tmp_path) == []
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_a_classroom_result_that_cannot_be_written_is_one_line() -> None:
+    with pytest.raises(BadSetup, match="cannot append the result to GITHUB_OUTPUT=/dev/full: No space left"):
+        _autograde._append_result("/dev/full", ungradable("s", "", "why", {"neg": 1}))

@@ -329,3 +329,34 @@ def test_the_progress_bar_names_no_workflow_command(tmp_path: Path, name: str) -
     assert result.returncode == 0, result.stderr[-3000:]
     assert any("1/1" in line and "x" in line for line in result.stderr.splitlines()), result.stderr  # the bar, named
     assert not any(_is_command(line) for line in re.split("\r\n|\r|\n", result.stdout + result.stderr))
+
+
+@pytest.mark.slow
+def test_no_file_the_grader_writes_holds_a_workflow_command(tmp_path: Path) -> None:
+    # Red team RT31: what an answer printed or raised reached junit.xml, the feedback and the
+    # entry as written, `##[group]` and `::set-output` at a line's start; a CI step that prints
+    # them (a `cat`, a JUnit reporter) hands them to the runner. Names holding them are skipped.
+    subs = tmp_path / "subs"
+    (subs / "bob" / "autodiff").mkdir(parents=True)
+    head = (SOLUTIONS / "autodiff" / "neg.py").read_text()
+    (subs / "bob" / "autodiff" / "neg.py").write_text(
+        head + "\nprint('::error title=x::printed\\n##[group]grouped')\n"
+        "import sys\nsys.stderr.write('::warning::err\\n')\n")
+    (subs / "bob" / "autodiff" / "relu.py").write_text("def jac(x):\n    raise ValueError('::warning::raised\\n##[endgroup]')\n")
+    for name in ("::error::named", "x ##[group]named"):
+        shutil.copytree(subs / "bob", subs / name)
+    assignment = tmp_path / "a.toml"
+    assignment.write_text("[puzzles]\nneg = 1\nrelu = 1\n")
+    out = tmp_path / "out"
+    result = run_grade(subs, out=out, assignment=assignment, timeout=5, wait=600, stdin=None)
+    assert result.returncode == 0, result.stderr[-3000:]
+    bob = json.loads((out / "bob.json").read_text())
+    assert bob["score"] == 1 and "printed" in json.dumps(bob), bob  # the output is kept, as text
+    written = [p for p in out.rglob("*") if p.is_file() and not p.name.startswith(".jacpuzzles-key")]
+    assert {p.name for p in written} >= {"bob.json", "bob.txt", "junit.xml", "grades.csv", "summary.md"}
+    for path in written:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for line in re.split("\r\n|\r|\n", text) + re.split("\r\n|\r|\n", text.replace("\\n", "\n")):
+            assert not _is_command(line), (path.name, line)
+    rows = {r["submission"]: r for r in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
+    assert sum(r["status"] == "skipped" for r in rows.values()) == 2, rows

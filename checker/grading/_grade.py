@@ -746,7 +746,9 @@ def _hidden(scratch: str | Path, *folders: Path) -> tuple[str, ...]:
 
 def _scrub(text: str, seed: int, hidden: tuple[str, ...]) -> str:
     """Text a student receives: no seed of the draws, no path of the grader's, no control
-    character an answer printed or raised (`_report.printable`)."""
+    character an answer printed or raised (`_report.printable`), and no CI workflow command
+    (`_gradebook.neutralised`: the feedback files, junit.xml and a platform's results are shown
+    in logs too; red team RT31)."""
     text = _report.printable(text)
     text = re.sub(rf" ?\(seed {seed}\)|\bseed {seed}\b", "", text)
     for path in hidden:
@@ -756,7 +758,7 @@ def _scrub(text: str, seed: int, hidden: tuple[str, ...]) -> str:
         # RT23) is the grader's path all the same. It ends at a word's end (`<scratch>-other` stays).
         pattern = re.escape(path) + r"(?:/(?:\d+/)?(?:job[^/\s]*/code/)?|(?![\w.-]))"
         text = re.sub(pattern, lambda m: "" if m.group(0).endswith("/") else "…", text)
-    return text
+    return _gradebook.neutralised(text)
 
 
 def _for_students(verdict: Verdict, seed: int, hidden: tuple[str, ...]) -> Verdict:
@@ -828,6 +830,14 @@ def _table(docs: list[dict[str, Any]]) -> Table:
     return table
 
 
+def _drawn_for(answers: _submissions.Answers) -> str:
+    """What a submission's fresh draws are mixed from: its answer files, and the catalog and packs
+    in use, a pack of the student's repository included (red team RT31: a table of Jacobians in a
+    comment of the repository's pack.toml, which reaches the worker, left the answer files and so
+    the draws unchanged)."""
+    return answers.digest + _catalog_digest()
+
+
 def submission_seed(seed: int, digest: str) -> int:
     """The seed one submission's inputs are drawn from: `seed` (a secret) mixed with the digest
     of its answer files. A CI front-end grades every resubmission on the same secret seed and
@@ -868,7 +878,7 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
         plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits, chosen,
                      student)
         if fresh_draws and plan.answers is not None:
-            seed = submission_seed(seed, plan.answers.digest)
+            seed = submission_seed(seed, _drawn_for(plan.answers))
         with _numerics.pinned():
             # One student's CI log: students read it, so no set-up advice there.
             records: dict[str, dict[str, Any]] = {}

@@ -26,7 +26,7 @@ from typing import IO, BinaryIO
 
 from checker.engine._catalog import puzzle_named
 from checker.engine._stubs import relative_path
-from checker.grading import _scratch
+from checker.grading import _gradebook, _scratch
 
 RESERVED = ("grades", "junit", "summary", "integrity")  # OUT's class-wide files: a student's entry would clash
 UNZIPPED_CAP = 64 * 1024 * 1024  # bytes a zip may expand to: a zip bomb is refused, not extracted
@@ -143,6 +143,11 @@ def _bad_name(name: str) -> str | None:
         return f"the name is {size} bytes long: at most {NAME_CAP} fit the grader's file names; rename it shorter"
     if not name.isprintable():
         return f"the name {shown(name)} holds control characters; rename it"
+    if "::" in name or "##[" in name:
+        # Its files and every row would carry it, a CI runner's workflow command where a log shows
+        # them (a `cat` of the feedback, a JUnit reporter: red team RT31).
+        return (f"the name {shown(name)} holds what a CI runner reads as a workflow command (two colons, or two "
+                "hashes and a bracket); rename it")
     if name != name.strip():
         # Variants are drawn for the name without them, and the table shows them as nothing: " alice"
         # would be graded on alice's variants and read as alice (red team RT30).
@@ -151,8 +156,10 @@ def _bad_name(name: str) -> str | None:
 
 
 def shown(name: str) -> str:
-    """A file name as text anyone can read: undecodable bytes and control characters escaped."""
-    return name if name.isprintable() and not any("\udc80" <= c <= "\udcff" for c in name) else ascii(name)
+    """A file name as text anyone can read: undecodable bytes and control characters escaped, and
+    no CI workflow command (`_gradebook.neutralised`)."""
+    text = name if name.isprintable() and not any("\udc80" <= c <= "\udcff" for c in name) else ascii(name)
+    return _gradebook.neutralised(text)
 
 
 def _safe(rel: str) -> str:
