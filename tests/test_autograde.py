@@ -244,6 +244,18 @@ def test_a_secret_seed_draws_each_submission_afresh_so_a_table_of_its_inputs_fai
     assert json.loads((root / "results" / "results.json").read_text())["score"] == 1, result.stdout
 
 
+def test_the_pytest_plugin_draws_afresh_under_a_secret_seed(tmp_path: Path) -> None:
+    # Red team RT31: under `--jacpuzzles-seed`, a table of the seed's inputs passed.
+    (tmp_path / "answers" / "autodiff").mkdir(parents=True)
+    (tmp_path / "answers" / "autodiff" / "relu.py").write_text(_lookup_table(7))
+    assignment = tmp_path / "a.toml"
+    assignment.write_text("timeout = 5\n[puzzles]\nrelu = 1\n")
+    result = _run(["-m", "pytest", "--jacpuzzles", "--jacpuzzles-dir", str(tmp_path / "answers"),
+                   "--jacpuzzles-assignment", str(assignment), "--jacpuzzles-seed", "7", "-p", "no:cacheprovider",
+                   "-q"], tmp_path)
+    assert result.returncode == 1 and "1 failed" in result.stdout, result.stdout[-3000:] + result.stderr[-2000:]
+
+
 def test_fresh_draws_change_with_any_pack_text_the_worker_holds(monkeypatch: pytest.MonkeyPatch) -> None:
     # Red team RT31: a table in a comment of the repository's pack.toml reached the worker while
     # the answer files, and so the draws, stayed the same.
