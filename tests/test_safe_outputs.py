@@ -342,7 +342,8 @@ def test_no_file_the_grader_writes_holds_a_workflow_command(tmp_path: Path) -> N
     (subs / "bob" / "autodiff" / "neg.py").write_text(
         head + "\nprint('::error title=x::printed\\n##[group]grouped')\n"
         "import sys\nsys.stderr.write('::warning::err\\n')\n")
-    (subs / "bob" / "autodiff" / "relu.py").write_text("def jac(x):\n    raise ValueError('::warning::raised\\n##[endgroup]')\n")
+    (subs / "bob" / "autodiff" / "relu.py").write_text(
+        "def jac(x):\n    raise ValueError('::warning::raised\\n##[endgroup]')\n")
     for name in ("::error::named", "x ##[group]named"):
         shutil.copytree(subs / "bob", subs / name)
     assignment = tmp_path / "a.toml"
