@@ -37,7 +37,6 @@ from rich.text import Text
 
 from checker.engine._assignment import Assignment, BadSetup
 from checker.engine._report import exposing
-from checker.engine._settings import DEFAULT_SEED
 from checker.engine._verdict import counted, number, out_of
 from checker.grading._grade import grade_one
 from checker.grading._gradebook import (
@@ -241,7 +240,6 @@ def github_classroom(
                 assignment,
                 student,
                 trust=trust,
-                fresh_draws=seed != DEFAULT_SEED,
             )
     _append_result(target, doc)
     console.print(
@@ -358,7 +356,7 @@ def gradescope(root: Path, limits: Limits, seed: int, fail_under: float | None, 
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="jacpuzzles-gradescope-") as out:
         doc = grade_one(submission, "submission", Path(out), limits, seed, console, progress, assignment, student,
-                        trust=trust, fresh_draws=seed != DEFAULT_SEED)
+                        trust=trust)
     written = gradescope_results(doc, time.monotonic() - start)
     if written is None:
         console.print(

@@ -170,7 +170,6 @@ class _Session:
         from rich.console import Console
 
         from checker.engine._assignment import BadSetup, default, load, resolve
-        from checker.engine._settings import DEFAULT_SEED
         from checker.grading._grade import grade_one
         from checker.grading._sandbox import Limits
 
@@ -193,9 +192,6 @@ class _Session:
                     quiet,
                     chosen,
                     student or None,
-                    # A secret seed gets fresh draws per set of files, as in every CI front-end
-                    # (red team RT31: a table of the inputs passed under one).
-                    fresh_draws=given.seed != DEFAULT_SEED,
                 )
         except BadSetup as exc:
             self._reason = str(exc)

@@ -45,6 +45,7 @@ from checker.engine._assignment import (
 )
 from checker.engine._catalog import Choices, Puzzle, puzzle_named
 from checker.engine._runner import Run
+from checker.engine._settings import DEFAULT_SEED
 from checker.engine._verdict import Diagnosis, Kind, Status, Verdict, counted, with_texts
 from checker.grading import _disk, _gradebook, _journal, _sandbox, _scratch, _submissions
 from checker.grading._sandbox import Limits
@@ -850,8 +851,7 @@ def submission_seed(seed: int, digest: str) -> int:
 
 
 def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, console: Console, progress: Console,
-              assignment: Assignment | None = None, student: str | None = None, trust: bool = False,
-              fresh_draws: bool = False) -> dict[str, Any]:
+              assignment: Assignment | None = None, student: str | None = None, trust: bool = False) -> dict[str, Any]:
     """Grade the single submission in the folder `root` (a student's checked-out repository, a
     Gradescope upload) into `out`, exactly as `grade_class` grades each student of a class;
     returns its document (`out/<name>.json`). Nothing is taken from an earlier run's journal.
@@ -860,7 +860,9 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
     `assignment`'s puzzles are run and counted (default: the whole catalog). With its variants
     on, each puzzle is graded on the variant of `student` (a CI front-end's finding: the
     roster's id for it, else itself), or of `name` when None. `trust` as for `grade_class`.
-    `fresh_draws`: draw from `seed` and the answer files read (`submission_seed`), not `seed`.
+    A seed other than the default is the course staff's secret, and one submission is graded per
+    run, each resubmission on the same seed: the draws come from it mixed with what the
+    submission brings (`submission_seed`), not from it alone.
     """
     try:
         folder = root.is_dir()
@@ -877,7 +879,7 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
         chosen = assignment if assignment is not None and assignment.variants else None
         plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits, chosen,
                      student)
-        if fresh_draws and plan.answers is not None:
+        if seed != DEFAULT_SEED and plan.answers is not None:
             seed = submission_seed(seed, _drawn_for(plan.answers))
         with _numerics.pinned():
             # One student's CI log: students read it, so no set-up advice there.
