@@ -319,15 +319,15 @@ def test_a_class_with_hostile_names_gets_outputs_safe_to_open(tmp_path: Path) ->
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["zz ##[error]x", "::warning::x"])
-def test_the_progress_bar_names_no_workflow_command(tmp_path: Path, name: str) -> None:
-    # Its last line names the last submission graded (red team RT30: `##[error]` reached stderr there).
+def test_a_name_holding_a_workflow_command_is_skipped_and_never_printed_raw(tmp_path: Path, name: str) -> None:
+    # The progress bar's last line named the last submission graded (red team RT30: `##[error]`
+    # reached stderr there); such a name is skipped now (RT31), and its line says so, neutralised.
     (tmp_path / "subs" / name / "autodiff").mkdir(parents=True)
     shutil.copy(SOLUTIONS / "autodiff" / "neg.py", tmp_path / "subs" / name / "autodiff" / "neg.py")
     assignment = tmp_path / "a.toml"
     assignment.write_text("[puzzles]\nneg = 1\n")
     result = run_grade(tmp_path / "subs", out=tmp_path / "out", assignment=assignment, timeout=5, wait=600, stdin=None)
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert any("1/1" in line and "x" in line for line in result.stderr.splitlines()), result.stderr  # the bar, named
+    assert "workflow command" in result.stderr and "rename it" in result.stderr, result.stderr[-3000:]
     assert not any(_is_command(line) for line in re.split("\r\n|\r|\n", result.stdout + result.stderr))
 
 

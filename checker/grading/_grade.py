@@ -453,8 +453,7 @@ def _grade_all(todo: list[Plan], scratch: Path, out: Path, names: list[str], poi
                         with sandbox.alone():
                             records[plan.name] = _write_entry(out, plan, outcome, draws, expected, points, seed,
                                                               signer, hidden)
-                    progress.update(task, advance=1,
-                                    description=escape(_gradebook.neutralised(_submissions.shown(plan.name))))
+                    progress.update(task, advance=1, description=escape(_submissions.shown(plan.name)))
                 if evidence:
                     memo: dict[tuple[str, str], str] = {}  # (slot, answer file's digest) -> what it gave there
                     gathered = {threads.submit(_gather, plan, records[plan.name], sandbox, out, draws, expected, seed,
