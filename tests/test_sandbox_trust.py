@@ -123,6 +123,9 @@ def test_a_well_formed_result_reads_back_exactly(tmp_path: Path) -> None:
 
 def test_two_graders_never_hold_the_same_block_of_worker_uids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_sandbox, "UID_LOCKS", tmp_path)
+    # Only the locks: another test's grader running meanwhile holds workers in some block, which
+    # `_uid_block` passes over (the test below), and the third block would differ.
+    monkeypatch.setattr(_sandbox, "_running_uids", set)
     first = _sandbox._uid_block()
     second = _sandbox._uid_block()
     assert first is not None and second is not None and first[0] != second[0]
@@ -132,6 +135,15 @@ def test_two_graders_never_hold_the_same_block_of_worker_uids(tmp_path: Path, mo
     assert third is not None and third[0] == first[0]
     os.close(second[1])
     os.close(third[1])
+
+
+def test_a_block_some_process_still_runs_in_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A worker of a grader killed mid-job may outlive its lock: its block is not handed out again.
+    monkeypatch.setattr(_sandbox, "UID_LOCKS", tmp_path)
+    monkeypatch.setattr(_sandbox, "_running_uids", lambda: {_sandbox.UID_BASE + 3})
+    found = _sandbox._uid_block()
+    assert found is not None and found[0] == _sandbox.UID_BASE + _sandbox.UID_BLOCK
+    os.close(found[1])
 
 
 def test_the_start_up_proof_stops_grading_with_one_line_when_the_reference_answer_does_not_pass(tmp_path: Path) -> None:
