@@ -143,7 +143,7 @@ def _bad_name(name: str) -> str | None:
         return f"the name is {size} bytes long: at most {NAME_CAP} fit the grader's file names; rename it shorter"
     if not name.isprintable():
         return f"the name {shown(name)} holds control characters; rename it"
-    if "::" in name or "##[" in name:
+    if _gradebook.neutralised(name) != name:
         # Its files and every row would carry it, a CI runner's workflow command where a log shows
         # them (a `cat` of the feedback, a JUnit reporter: red team RT31).
         return (f"the name {shown(name)} holds what a CI runner reads as a workflow command (two colons, or two "
