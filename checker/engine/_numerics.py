@@ -15,6 +15,8 @@ import hashlib
 from collections.abc import Iterator
 from typing import Any
 
+from checker.engine._settings import ANSWER_COMPILE, FAST_COMPILE, LOOP_EMITTERS
+
 # The dtype every floating draw is made in, and the expected Jacobians computed in.
 PRECISION = "float64"
 
@@ -42,6 +44,27 @@ def settings_digest() -> str:
     jaxlib = importlib.metadata.version("jaxlib")
     text = repr((PRECISION, sorted(PINNED.items()), jax.__version__, jaxlib, np.__version__))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def compile_options(answers: bool) -> dict[str, Any]:
+    """XLA's options for answers, or (`answers=False`) for the kit's own programs: with
+    `LOOP_EMITTERS` when this jaxlib knows them."""
+    base = ANSWER_COMPILE if answers else FAST_COMPILE
+    return {**base, **LOOP_EMITTERS} if _knows_loop_emitters() else dict(base)
+
+
+@functools.lru_cache(maxsize=1)
+def _knows_loop_emitters() -> bool:
+    """Whether this jaxlib's XLA takes `LOOP_EMITTERS` (an unknown option fails every compilation,
+    and a newer XLA may drop it), tried once per process on a program of one addition."""
+    import jax
+    import numpy as np
+
+    try:
+        jax.jit(lambda x: x + 1, compiler_options={**FAST_COMPILE, **LOOP_EMITTERS}).lower(np.float64(0)).compile()
+    except Exception:  # noqa: BLE001 - XlaRuntimeError ("No such compile option"), named differently across jaxlibs
+        return False
+    return True
 
 
 @contextlib.contextmanager

@@ -22,7 +22,6 @@ from checker.engine import _catalog, _numerics
 from checker.engine._catalog import Puzzle
 from checker.engine._draw import Draw, stacked
 from checker.engine._errors import JacpuzzlesError
-from checker.engine._settings import FAST_COMPILE
 from checker.engine._tolerance import close, close_per_draw
 from checker.engine._verdict import draw_phrase
 
@@ -227,7 +226,8 @@ def _program(puzzles: tuple[Puzzle, ...]) -> Any:
     import jax
 
     oracles = [jax.vmap(_oracle(p)) for p in puzzles]
-    return jax.jit(lambda xs: [o(*x) for o, x in zip(oracles, xs)], compiler_options=FAST_COMPILE)
+    options = _numerics.compile_options(answers=False)
+    return jax.jit(lambda xs: [o(*x) for o, x in zip(oracles, xs)], compiler_options=options)
 
 
 def _oracle(puzzle: Puzzle) -> Any:

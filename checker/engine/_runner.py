@@ -30,7 +30,7 @@ import numpy as np
 from checker.engine import _forms, _integrity, _numerics, _source_scan
 from checker.engine._catalog import Puzzle
 from checker.engine._sampling import Draw
-from checker.engine._settings import ANSWER_COMPILE, DEFAULT_TIMEOUT, OUTPUT_CAP
+from checker.engine._settings import DEFAULT_TIMEOUT, OUTPUT_CAP
 from checker.engine._stubs import _is_untouched as _stubs_untouched, stub
 from checker.engine._verdict import Kind, Status, counted, draw_phrase
 
@@ -510,7 +510,7 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
 
     target = puzzle.on_dynamic(jac)  # a static size stays a Python int, not a traced value
     try:
-        compiled = jax.jit(target, compiler_options=ANSWER_COMPILE)
+        compiled = jax.jit(target, compiler_options=_numerics.compile_options(answers=True))
     except Exception:  # noqa: BLE001 - jit reads jac's attributes, learner code: run it eagerly
         return None
     start = captured.tell()

@@ -10,3 +10,8 @@ FAST_COMPILE = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive
 # where the code underflows to 0: red teams, rounds 9 and 12). The kit's own programs (the
 # oracles, the zero search) keep them: rewrites exact in maths only make them more accurate.
 ANSWER_COMPILE = {**FAST_COMPILE, "xla_disable_hlo_passes": "algsimp"}
+# XLA's loop emitters instead of its newer fusion emitters: the same operations, compiled 3 to 4
+# times faster (the whole catalog's oracles: 11.2 s against 2.9 s of compiling, bench/). The
+# grader's workers have always compiled with it; `_numerics.compile_options` adds it wherever
+# the jaxlib in use knows it.
+LOOP_EMITTERS = {"xla_cpu_use_fusion_emitters": False}
