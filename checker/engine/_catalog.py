@@ -120,6 +120,10 @@ class Arg:
     # nearly the max, with the runner-up's weight e^-lead still far above the contract, where a
     # shortcut takes it as the max itself (logsumexp's "hard max": red team RT24).
     leads: tuple[float, ...] = ()
+    # Each row (first axis) also drawn all zeros in turn, the others as drawn: a bilinear form's
+    # row or column of exact zeros among ordinary ones (attention's scores), where an answer that
+    # tells masked entries by their value (`scores == 0`) masks allowed ones (red team RT33).
+    zero_rows: bool = False
     # Intervals every entry is also drawn within, all at once: where an entrywise function nears
     # its limit, so that a shortcut taking the limit early (GELU's slope as 1 past 5.2: red team
     # RT25) meets entries in the narrow stretch where it is still wrong.
@@ -321,6 +325,7 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             leads=tuple(float(m) for m in raw.get("leads", ())),
             intervals=_intervals(where, raw, "intervals"),
             one_entry_in=_intervals(where, raw, "one_entry_in"),
+            zero_rows=raw.get("zero_rows", False),
         )
     except KeyError as missing:
         raise CatalogError(where, f"an argument has no {missing}") from None
@@ -353,6 +358,10 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
                       or any(m <= 0 for m in arg.leads)):
         raise CatalogError(where, f"argument {arg.name}: leads {arg.leads} need a uniform float argument of two or "
                                   "more entries and positive leads")
+    if arg.zero_rows is not False and (arg.zero_rows is not True or arg.dtype not in FLOAT_DTYPES
+                                       or arg.sampler != "uniform" or len(arg.shape) < 2):
+        raise CatalogError(where, f"argument {arg.name}: zero_rows {arg.zero_rows!r} needs true or false, and true "
+                                  "needs a uniform float argument of two axes or more")
     for name in ("intervals", "one_entry_in"):
         pairs = getattr(arg, name)
         if pairs and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform"
@@ -402,7 +411,7 @@ PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", 
                  "guard", "why", "params", "no_tf", "level_steps")
 ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes",
               "offsets", "spreads", "aligned_with", "aligned_spreads", "leads",
-              "intervals", "one_entry_in")
+              "intervals", "one_entry_in", "zero_rows")
 
 
 def _unknown(where: str, raw: dict[str, Any], known: tuple[str, ...], what: str) -> None:

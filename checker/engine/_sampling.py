@@ -988,6 +988,9 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                 label = f"{a.name}: every entry between {lo:g} and {hi:g} ({n + 1} of {REGION_DRAWS})"
                 within = Structure(label, _using(_within, a, lo, hi))
                 extra.append(_structured(puzzle, rng, label, _set(k, within, rng)))
+        for row in range(a.shape[0]) if a.zero_rows else ():
+            label = f"{a.name}: row {row} all zeros, the others as drawn"
+            extra.append(_structured(puzzle, rng, label, _set(k, Structure(label, _using(_zero_row, a, row)), rng)))
         for lo, hi in a.one_entry_in:
             for n in range(REGION_DRAWS):
                 label = (f"{a.name}: one entry between {lo:g} and {hi:g}, the others as drawn "
@@ -1021,6 +1024,13 @@ def _offset(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
 def _within(arg: Arg, low: float, high: float, rng: np.random.Generator) -> np.ndarray:
     """Every entry uniform in a declared interval (`Arg.intervals`)."""
     return rng.uniform(low, high, size=arg.shape)
+
+
+def _zero_row(arg: Arg, row: int, rng: np.random.Generator) -> np.ndarray:
+    """Row `row` (first axis) all zeros, the others as drawn (`Arg.zero_rows`)."""
+    out = _random(arg, rng).astype(np.float64)
+    out[row] = 0.0
+    return out
 
 
 def _one_within(arg: Arg, low: float, high: float, rng: np.random.Generator) -> np.ndarray:
