@@ -288,6 +288,22 @@ def test_an_ungradable_gradescope_submission_gets_no_results_json(
     assert _autograde.gradescope_results(ungradable("s", "", "why", POINTS), 1.0) is None
 
 
+def test_a_submission_refused_whole_for_its_content_is_a_graded_0_not_an_autograder_error(tmp_path: Path) -> None:
+    # Red team RT32: an empty folder 40 deep made the run "not graded" (exit 3, no results.json),
+    # which Gradescope shows as an autograder error: a student could choose it over a 0.
+    deep = tmp_path / "autograder" / "submission"
+    for _ in range(40):
+        deep = deep / "d"
+    deep.mkdir(parents=True)
+    result = jacpuzzles("--gradescope", "--gradescope-root", str(tmp_path / "autograder"), *LIMITS, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    doc = json.loads((tmp_path / "autograder" / "results" / "results.json").read_text())
+    assert doc["score"] == 0 and len(doc["tests"]) == len(POINTS)
+    for test in doc["tests"]:
+        assert test["score"] == 0 and test["extra_data"]["jacpuzzles_status"] == "error"
+        assert "no answer of this submission was run: folders are nested more than 32 deep" in test["output"]
+
+
 # ---- --fail-under ----
 
 

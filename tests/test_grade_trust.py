@@ -109,6 +109,25 @@ def test_the_class_key_is_made_once_0600_and_signs_entry_and_feedback(tmp_path: 
     assert not _journal.key(tmp_path / "other").verifies(doc, b"feedback")  # another class's key
 
 
+def test_the_digests_a_student_receives_take_the_seed_keyed_by_the_class_secret(tmp_path: Path) -> None:
+    # Red team RT32 found a secret seed of 11 by grading with seeds 0, 1, 2... until the `key` of
+    # its own .json came out the same: the seed now enters `key` and `setup` only keyed.
+    from checker.grading import _grade, _submissions
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    mine, other = _journal.key(tmp_path / "a"), _journal.key(tmp_path / "b")
+    assert mine.sealed(11) == _journal.key(tmp_path / "a").sealed(11)  # a resumed run finds its entries
+    assert len({mine.sealed(11), mine.sealed(12), other.sealed(11)}) == 3
+    submission = tmp_path / "ada"
+    (submission / "autodiff").mkdir(parents=True)
+    (submission / "autodiff" / "neg.py").write_text("def jac(x):\n    return -x\n")
+    limits = _grade.Limits(timeout=5.0, memory_mb=512)
+    plans = [_grade._plan(_submissions.Submission("ada", submission), tmp_path / f"s{k}", ["neg"], {"neg": 1},
+                          key.sealed(11), limits) for k, key in enumerate((mine, other))]
+    assert plans[0].key != plans[1].key and plans[0].setup != plans[1].setup
+
+
 def test_a_key_that_is_a_link_is_refused(tmp_path: Path) -> None:
     (tmp_path / "real").write_text("0" * 64)
     (tmp_path / _journal.KEY_NAME).symlink_to(tmp_path / "real")

@@ -386,7 +386,7 @@ def test_an_answer_fitting_another_variant_is_listed_under_its_author_with_ident
     text = _evidence.markdown(found)
     assert (
         "    - `copier`'s answer fits `source`'s variant (student `id-source`, who handed in this puzzle); the two "
-        "answer files are identical"
+        "answer files are identical (whitespace aside), which is no evidence against `source`"
         in text
     )
 

@@ -42,8 +42,10 @@ _PREAMBLE = (
     "likely written for that other variant: shared by a classmate who has it, found online (the published puzzle), "
     "or solved from the wrong stub by mistake. It is evidence about its author, listed under that student: the "
     "classmates with that variant are named only if they handed in an answer of their own to the puzzle (several "
-    "students share each variant), and only their own submission can say more (an identical answer file, identical "
-    "wrong Jacobians). An untouched stub is never an answer. Talk with the students before drawing a conclusion."
+    "students share each variant), and only their own submission can say more: identical wrong Jacobians. An identical "
+    "answer file is noted, and says little: anyone can make a classmate's stub from the assignment file, and a short "
+    "answer is often written alike. An untouched stub is never an answer. Talk with the students before drawing a "
+    "conclusion."
 )
 
 
@@ -240,7 +242,8 @@ def markdown(found: dict[str, Any]) -> str:
         for f in item["puzzles"]:
             lines.append(f"  - {f['puzzle']}: own variant {f['own']}; fits {f['fits']}")
             for o in f["sources"]:
-                same = "; the two answer files are identical (whitespace aside)" if o["same_file"] else ""
+                same = ("; the two answer files are identical (whitespace aside), which is no evidence against "
+                        f"{md(o['submission'])}: the stub is anyone's to make" if o["same_file"] else "")
                 lines.append(f"    - {author}'s answer fits {md(o['submission'])}'s variant (student "
                              f"{md(o['student'])}, who handed in this puzzle){same}")
             if not f["sources"]:

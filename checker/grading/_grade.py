@@ -78,6 +78,11 @@ class Plan:
     names: tuple[str, ...] = ()  # the assignment's puzzles it was read for
     # puzzle -> `_evidence.file_digest` of its answer, as read (variants on)
     answered: dict[str, str] = field(default_factory=dict)
+    # Refused whole for its content (a zip that cannot be read, folders too deep, too many files),
+    # and so graded as an error on every puzzle, 0 points, rather than left ungradable: a CI
+    # front-end's one submission, whose "not graded" is kept for the grader's own failures, which
+    # a student could otherwise choose (red team RT32).
+    scored_refusal: bool = False
 
     def runnable(self) -> dict[str, str]:
         """The answers sent to a worker: puzzle -> path relative to the submission."""
@@ -131,7 +136,8 @@ def grade_class(submissions: Path, out: Path, jobs: int, limits: Limits, seed: i
         skipped = [s for s in skipped if shard.holds(s.name)]
     with _disk.scratch_folder() as scratch:
         chosen = assignment if assignment is not None and assignment.variants else None
-        plans = [_plan(s, Path(scratch) / f"{k}", names, points, seed, limits, chosen) for k, s in enumerate(found)]
+        sealed = signer.sealed(seed)
+        plans = [_plan(s, Path(scratch) / f"{k}", names, points, sealed, limits, chosen) for k, s in enumerate(found)]
         records: dict[str, dict[str, Any]] = {}  # submission -> its entry: verified from OUT, or written by this run
         todo = []
         for plan in plans:
@@ -252,8 +258,9 @@ def _check_setup(submissions: Path, out: Path, jobs: int, limits: Limits) -> Non
         raise BadSetup(f"cannot write grades into {out}: {exc.strerror or exc}; pass a writable --out folder") from None
 
 
-def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], points: dict[str, int], seed: int,
-          limits: Limits, assignment: Assignment | None = None, who: str | None = None) -> Plan:
+def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], points: dict[str, int], seed: str,
+          limits: Limits, assignment: Assignment | None = None, who: str | None = None,
+          score_refusal: bool = False) -> Plan:
     """Read and locate a submission's answers (copied into `scratch`), and compute its journal key.
 
     A submission that cannot be read is planned with the reason: a zip is journaled under a
@@ -281,7 +288,7 @@ def _plan(submission: _submissions.Submission, scratch: Path, names: list[str], 
     if isinstance(answers, _submissions.Unreadable):
         content = _submissions.fingerprint(submission.source) if not submission.source.is_dir() else ""
         return Plan(submission.name, _key(content + extra, points, seed, limits) if content else "", None,
-                    answers.reason, setup=setup, student=student, variants=chosen)
+                    answers.reason, setup=setup, student=student, variants=chosen, scored_refusal=score_refusal)
     flag = _record_flag(answers.record, student, assignment) if assignment is not None and assignment.variants else ""
     answered = {}
     if assignment is not None and assignment.variants:  # before any worker runs: the integrity report compares these
@@ -341,8 +348,9 @@ def _refused(answers: _submissions.Answers) -> dict[str, str]:
     return refused
 
 
-def _key(content: str, points: dict[str, int], seed: int, limits: Limits) -> str:
-    """What a journaled result depends on: the answers, the puzzles and points, seed, limits, kit."""
+def _key(content: str, points: dict[str, int], seed: str, limits: Limits) -> str:
+    """What a journaled result depends on: the answers, the puzzles and points, the seed (as
+    `Key.sealed` gives it), limits, kit."""
     text = json.dumps([GRADER_VERSION, content, points, seed, limits.timeout, limits.memory_mb,
                        _numerics.settings_digest(), _catalog_digest()])
     return hashlib.sha256(text.encode()).hexdigest()
@@ -657,7 +665,11 @@ def _write_entry(out: Path, plan: Plan, outcome: list[Run] | str, draws: dict[st
     grader's paths (`hidden`)."""
     reason = plan.reason if plan.reason is not None else (outcome if isinstance(outcome, str) else None)
     verdicts = None
-    if reason is None:
+    if plan.scored_refusal and plan.reason is not None:
+        message = f"no answer of this submission was run: {plan.reason}"
+        verdicts = [_for_students(Verdict(n, Status.ERROR, message, (Diagnosis(Kind.MISSING, message),)), seed, hidden)
+                    for n in points]
+    elif reason is None:
         assert plan.answers is not None and not isinstance(outcome, str)
         try:
             verdicts = [_for_students(v, seed, hidden)
@@ -876,8 +888,8 @@ def grade_one(root: Path, name: str, out: Path, limits: Limits, seed: int, conso
     names = list(points)
     with _disk.scratch_folder() as scratch:
         chosen = assignment if assignment is not None and assignment.variants else None
-        plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, seed, limits, chosen,
-                     student)
+        plan = _plan(_submissions.Submission(name, root), Path(scratch) / "0", names, points, signer.sealed(seed),
+                     limits, chosen, student, score_refusal=True)
         if seed != DEFAULT_SEED and plan.answers is not None:
             seed = submission_seed(seed, _drawn_for(plan.answers))
         with _numerics.pinned():
