@@ -459,7 +459,10 @@ def _value_diagnoses(
         top = float(np.max(np.abs(w)))
         with np.errstate(all="ignore"):
             factor = float(np.sum((g / top) * (w / top)) / np.sum((w / top) ** 2))
-        scaled = math.isfinite(factor) and factor != 0 and not np.isclose(factor, 1.0, rtol=1e-3)
+        # With one nonzero entry expected, any wrong value is "a constant factor" of it: no news
+        # (red team RT33: `cos`'s one entry called 23/362 times the expected one).
+        scaled = (math.isfinite(factor) and factor != 0 and not np.isclose(factor, 1.0, rtol=1e-3)
+                  and np.count_nonzero(w) > 1)
         if scaled and close(g / factor, want).all():
             published = _published_diagnosis(name, factor, puzzle)
             found += [published] if published is not None else []
