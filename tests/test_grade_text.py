@@ -239,6 +239,22 @@ def test_entries_that_are_links_or_not_files_are_skipped_with_why(tmp_path: Path
                        "piped": "piped.zip is not a regular file: not read; put the zip file itself in the folder"}
 
 
+def test_an_archive_the_grader_does_not_read_is_skipped_with_a_line_not_ignored(tmp_path: Path) -> None:
+    # Red team RT32: a `.tar.gz` handed in left its student out of grades.csv without a word.
+    from checker.grading._submissions import discover
+
+    for name in ("bo.tar.gz", "cy.7z", "dee.RAR", "notes.txt", ".tar"):
+        (tmp_path / name).write_bytes(b"")
+    found, skipped = discover(tmp_path)
+    assert found == []
+    assert {s.name: s.reason for s in skipped} == {
+        "bo": "bo.tar.gz is a .tar.gz archive: the grader reads folders and .zip files; unpack it into a folder, or "
+              "zip it",
+        "cy": "cy.7z is a .7z archive: the grader reads folders and .zip files; unpack it into a folder, or zip it",
+        "dee": "dee.RAR is a .RAR archive: the grader reads folders and .zip files; unpack it into a folder, or zip it",
+    }
+
+
 def test_a_fifo_or_a_link_named_like_an_answer_is_never_opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 

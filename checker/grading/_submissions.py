@@ -98,7 +98,7 @@ class Answers:
 def discover(folder: Path) -> tuple[list[Submission], list[Skipped]]:
     """The submissions in `folder`, by name; entries that are neither a folder nor a zip are
     ignored, and those that cannot be graded under their name (reserved, shared by two entries,
-    too long, not text, a link) are skipped, with why."""
+    too long, not text, a link) or as they are (another kind of archive) are skipped, with why."""
     by_name: dict[str, list[Path]] = {}
     skipped: list[Skipped] = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
@@ -118,6 +118,10 @@ def discover(folder: Path) -> tuple[list[Submission], list[Skipped]]:
         elif zipped:
             skipped.append(Skipped(name, f"{shown(entry.name)} is not a regular file: not read; put the zip file "
                                          "itself in the folder"))
+        elif (archive := _other_archive(entry.name)) is not None:
+            # Read by nothing, it would leave its student out of grades.csv without a line (RT32).
+            skipped.append(Skipped(entry.name[: -len(archive)], f"{shown(entry.name)} is a {archive} archive: the "
+                                   "grader reads folders and .zip files; unpack it into a folder, or zip it"))
     found = []
     for name, paths in sorted(by_name.items()):
         problem = _bad_name(name)
@@ -129,6 +133,16 @@ def discover(folder: Path) -> tuple[list[Submission], list[Skipped]]:
             skipped.append(Skipped(name, f"{len(paths)} entries share this name "
                                          f"({', '.join(shown(p.name) for p in paths)}); keep one"))
     return found, sorted(skipped, key=lambda s: s.name)
+
+
+# Archives a student may hand in that the grader does not read: skipped with a line, not ignored.
+OTHER_ARCHIVES = (".tar.gz", ".tar.bz2", ".tar.xz", ".tar.zst", ".tgz", ".tar", ".7z", ".rar", ".gz", ".bz2", ".xz")
+
+
+def _other_archive(file_name: str) -> str | None:
+    """The archive suffix of `file_name` among OTHER_ARCHIVES (any case), or None."""
+    lower = file_name.lower()
+    return next((file_name[-len(s):] for s in OTHER_ARCHIVES if lower.endswith(s) and len(lower) > len(s)), None)
 
 
 def _bad_name(name: str) -> str | None:
