@@ -178,7 +178,8 @@ def _against(
                 wrong = np.asarray(~ok)  # an array even for a 0-d block, where `~` gives a numpy scalar
                 failure = _failure(*failure_args, wrong)
                 diagnoses = _value_diagnoses(
-                    names[k], got, want, wrong, out_shape, arg, draw, puzzle, failure, expected[d]
+                    names[k], got, want, wrong, out_shape, arg, draw, puzzle, failure, expected[d],
+                    [(a[k], e[k]) for a, e in zip(answers, expected)],
                 )
                 near = _near_lattice_diagnoses(names[k], puzzle, draws, suspects, d)
                 if near:  # an index shifted to the lattice point it nearly sits on only looks like an off-by-one
@@ -414,8 +415,10 @@ def _swap(array: np.ndarray, first: int) -> np.ndarray:
 def _value_diagnoses(
     name: str, got: Shaped[np.ndarray, "*jac"], want: Float[np.ndarray, "*jac"], wrong: Bool[np.ndarray, "*jac"],
     out_shape: tuple[int, ...], arg: Arg, draw: Draw, puzzle: Puzzle, failure: Failure, siblings: ExpectedBlocks = (),
+    every: Sequence[tuple[np.ndarray, np.ndarray]] = (),
 ) -> list[Diagnosis]:
-    """What a block of the right shape got wrong (`wrong` marks its entries), most telling first."""
+    """What a block of the right shape got wrong (`wrong` marks its entries), most telling first.
+    `every`: (yours, expected) of this block on every draw."""
     found: list[Diagnosis] = []
     bad = ~np.isfinite(got.astype(np.float64))
     if bad.any():
@@ -459,10 +462,13 @@ def _value_diagnoses(
         top = float(np.max(np.abs(w)))
         with np.errstate(all="ignore"):
             factor = float(np.sum((g / top) * (w / top)) / np.sum((w / top) ** 2))
-        # With one nonzero entry expected, any wrong value is "a constant factor" of it: no news
-        # (red team RT33: `cos`'s one entry called 23/362 times the expected one).
-        scaled = (math.isfinite(factor) and factor != 0 and not np.isclose(factor, 1.0, rtol=1e-3)
-                  and np.count_nonzero(w) > 1)
+        scaled = math.isfinite(factor) and factor != 0 and not np.isclose(factor, 1.0, rtol=1e-3)
+        if scaled and np.count_nonzero(w) == 1:
+            # With one nonzero entry, any wrong value is "a constant factor" of it on this draw: news
+            # only where the same factor holds on every draw (red team RT33: `cos`'s one entry called
+            # 23/362 times the expected one, a ratio of that draw alone).
+            scaled = all(np.shape(a) == np.shape(e) and close(np.asarray(a, np.float64) / factor, e).all()
+                         for a, e in every)
         if scaled and close(g / factor, want).all():
             published = _published_diagnosis(name, factor, puzzle)
             found += [published] if published is not None else []
