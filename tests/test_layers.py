@@ -348,6 +348,31 @@ def test_the_published_softmax_answer_handed_in_for_another_temperature_says_so(
 
 
 
+@pytest.mark.parametrize("temp", [2, 1, 0.5, 4])
+@pytest.mark.parametrize("threshold", [1.3, 2.0])
+def test_uniform_softmax_weights_below_a_range_fail_at_every_temperature(temp: float, threshold: float) -> None:
+    # Red team RT33's A3: uniform weights once the entries' range is below a threshold that the
+    # relative spreads never came near (`Arg.ranges`). The threshold is in units of 1e-7 T, where
+    # the error of uniform weights over the contract is 0.6 to 1.2 times the range.
+    import jax
+    import jax.numpy as jnp
+
+    cut = threshold * 1e-7 * temp
+
+    def jac(x):  # type: ignore[no-untyped-def]
+        e = jnp.exp(x / temp - jnp.max(x / temp))
+        s = jnp.where(jnp.max(x) - jnp.min(x) < cut, jnp.full(5, 0.2), e / jnp.sum(e))
+        return (jnp.diag(s) - s[:, None] * s[None, :]) / temp
+
+    witness = np.array([1.7 + 0.95 * cut, 1.7, 1.7 + 0.95 * cut, 1.7, 1.7])  # two entries up: 1.14 to 1.2 times
+    with jax.enable_x64(True):
+        expected = np.asarray(jax.jacfwd(lambda x: jax.nn.softmax(x / temp))(jnp.asarray(witness)))
+        assert not close(np.asarray(jac(jnp.asarray(witness))), expected).all()  # really wrong
+    for seed in SEEDS:
+        verdict = check_answer("softmax", jac, seed=seed, variant={"temp": temp, "gain": 1})
+        assert verdict.status is Status.FAIL, (seed, verdict.message)
+
+
 def _attention_snapping_rows(gain: float, snap: float) -> Callable[..., Any]:
     """The unmasked attention's Jacobian, with a row whose largest weight is within `snap` of 1
     passing no gradient through its scores (right for snap = 0)."""

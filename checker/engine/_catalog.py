@@ -114,6 +114,12 @@ class Arg:
     # (relative) of one another, while this argument's rows lie along that axis: every row of the
     # bilinear form (this) (other)^T is then `allclose`, while the other's rows are not
     # (attention's scores, where a shortcut takes the weights as uniform: red team RT22).
+    # Absolute ranges its entries are also drawn within, at two levels around a common value of at
+    # least half the domain's edge (some entries `range` above the others): nearly equal entries
+    # whose differences are just above what the contract sees, where a shortcut that takes
+    # entries within a threshold of one another as equal (softmax's weights as uniform) is wrong
+    # by more than the contract for any threshold above the smallest range (red team RT33's A3).
+    ranges: tuple[float, ...] = ()
     aligned_with: str | None = None
     aligned_spreads: tuple[float, ...] = ()
     # Leads its largest entry is also drawn ahead of all the others by: a smooth maximum there is
@@ -320,6 +326,7 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             magnitudes=tuple(float(m) for m in raw.get("magnitudes", ())),
             offsets=tuple(float(m) for m in raw.get("offsets", ())),
             spreads=tuple(float(m) for m in raw.get("spreads", ())),
+            ranges=tuple(float(m) for m in raw.get("ranges", ())),
             aligned_with=str(raw["aligned_with"]) if "aligned_with" in raw else None,
             aligned_spreads=tuple(float(m) for m in raw.get("aligned_spreads", ())),
             leads=tuple(float(m) for m in raw.get("leads", ())),
@@ -350,6 +357,10 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
                         or any(not 0 < m < 1e-3 for m in arg.spreads)):
         raise CatalogError(where, f"argument {arg.name}: spreads {arg.spreads} need a uniform float argument of two or "
                                   "more entries, each spread between 0 and 1e-3")
+    if arg.ranges and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or math.prod(arg.shape) < 2
+                       or any(not 0 < m < 1e-3 * (arg.high - arg.low) for m in arg.ranges)):
+        raise CatalogError(where, f"argument {arg.name}: ranges {arg.ranges} need a uniform float argument of two or "
+                                  "more entries, each range between 0 and 1e-3 of the domain's width")
     if arg.offsets and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or math.prod(arg.shape) < 2
                         or any(m <= 0 for m in arg.offsets)):
         raise CatalogError(where, f"argument {arg.name}: offsets {arg.offsets} need a uniform float argument of two or "
@@ -410,7 +421,7 @@ def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
 PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", "hints", "kind", "function", "backward",
                  "guard", "why", "params", "no_tf", "level_steps")
 ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes",
-              "offsets", "spreads", "aligned_with", "aligned_spreads", "leads",
+              "offsets", "spreads", "ranges", "aligned_with", "aligned_spreads", "leads",
               "intervals", "one_entry_in", "zero_rows")
 
 

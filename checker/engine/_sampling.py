@@ -972,6 +972,12 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                          f"or beyond ({n + 1} of {REGION_DRAWS})")
                 close = Structure(label, _using(_close_together, a, spread))
                 extra.append(_structured(puzzle, rng, label, _set(k, close, rng)))
+        for width in a.ranges:
+            for n in range(RANGE_DRAWS):
+                label = (f"{a.name}: entries at two levels {width:g} apart, at half the domain's edge or beyond "
+                         f"({n + 1} of {RANGE_DRAWS})")
+                extra.append(_structured(puzzle, rng, label, _set(k, Structure(label, _using(_two_levels, a, width)),
+                                                                   rng)))
         for spread in a.aligned_spreads:
             other = next(j for j, b in enumerate(puzzle.args) if b.name == a.aligned_with)
             for n in range(REGION_DRAWS):
@@ -1066,6 +1072,22 @@ def _close_together(arg: Arg, spread: float, rng: np.random.Generator) -> np.nda
     signs = [sign for sign in (-1.0, 1.0) if arg.low <= sign * 0.5 * edge <= arg.high]
     centre = float(rng.choice(signs)) * rng.uniform(0.5, 0.99) * edge
     return centre * (1 + rng.uniform(-spread, spread, size=arg.shape))
+
+
+# Draws per declared range (`Arg.ranges`): each puts other entries on the upper level.
+RANGE_DRAWS = 2
+
+
+def _two_levels(arg: Arg, width: float, rng: np.random.Generator) -> np.ndarray:
+    """Entries at two levels `width` apart (each entry on either, both levels used), the lower
+    a common value whose magnitude is 0.5 to 0.99 of the domain's edge (`Arg.ranges`): the
+    differences between entries are `width` exactly, wherever the lines of the argument run."""
+    edge = max(abs(arg.low), abs(arg.high))
+    signs = [sign for sign in (-1.0, 1.0) if arg.low <= sign * 0.5 * edge and sign * 0.99 * edge + width <= arg.high]
+    base = float(rng.choice(signs)) * rng.uniform(0.5, 0.99) * edge
+    upper = rng.random(size=_size(arg)) < 0.5
+    upper[rng.permutation(upper.size)[:2]] = [True, False]  # both levels, in every draw
+    return (base + width * upper).reshape(arg.shape)
 
 
 def _aligned(puzzle: Puzzle, k: int, other: int, spread: float,

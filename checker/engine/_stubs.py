@@ -147,6 +147,8 @@ def draws_plan(puzzle: Puzzle) -> tuple[str, list[tuple[str, list[str]]]]:
     ]
     extra += [f"`{a.name}`'s entries within " + ", ".join(f"{m:g}" for m in a.spreads) + " of one another, relatively"
               for a in puzzle.args if a.spreads]
+    extra += [f"`{a.name}`'s entries at two levels " + ", ".join(f"{m:g}" for m in a.ranges) + " apart"
+              for a in puzzle.args if a.ranges]
     extra += [f"`{a.name}`'s rows along one axis, with `{a.aligned_with}`'s entries on it within "
               + ", ".join(f"{m:g}" for m in a.aligned_spreads) + " of one another, relatively"
               for a in puzzle.args if a.aligned_spreads]
