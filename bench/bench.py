@@ -55,6 +55,9 @@ GOALS = {
 
 def _time(argv: list[str], cache: str, extra: dict[str, str], repo: Path = REPO) -> float:
     env = {**os.environ, "JACPUZZLES_CACHE": cache, **extra}
+    # A learner's Python keeps compiled bytecode (pip compiles a wheel's at install): a shell that
+    # forbids it would time the compiling of the kit's modules on every run.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     done = subprocess.run(argv, cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     elapsed = time.perf_counter() - start

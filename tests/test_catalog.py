@@ -142,6 +142,40 @@ def test_one_entry_in_an_interval_is_drawn_with_the_others_as_drawn() -> None:
             assert inside.sum() == 1 and np.all(np.abs(draw.values[0][~inside]) <= 4.0), draw.values[0]
 
 
+def test_declared_ranges_put_every_entry_on_one_of_two_levels_that_far_apart() -> None:
+    softmax = _catalog.get("softmax")
+    assert softmax is not None
+    for temp in (2, 0.5):
+        puzzle = _catalog.render(softmax, {"temp": temp})
+        assert puzzle.args[0].ranges == tuple(k * 1e-7 * temp for k in (1, 1.25, 1.6, 2.5, 4))
+        for width in puzzle.args[0].ranges:
+            drawn = [d for d in _sampling.draws(puzzle, 0) if f"entries at two levels {width:g} apart" in d.label]
+            assert len(drawn) == _sampling.RANGE_DRAWS
+            for draw in drawn:
+                x = np.asarray(draw.values[0], np.float64)
+                assert np.ptp(x) == pytest.approx(width, rel=1e-6) and 1.5 <= np.min(np.abs(x)) <= 3.0
+                assert set(np.round((x - x.min()) / width).tolist()) == {0.0, 1.0}, x
+    with pytest.raises(CatalogError, match="ranges .* between 0 and 1e-3 of the domain's width"):
+        _catalog._arg("layers.toml: softmax", {"name": "x", "shape": [5], "ranges": [0.5]})
+
+
+def test_a_catalog_is_read_from_its_parsed_mirror_only_when_made_from_its_bytes(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    (tmp_path / "autodiff.toml").write_text('title = "from the TOML"\n')
+    monkeypatch.setattr(_catalog, "_DATA", tmp_path)
+    assert _catalog._kit_raw("autodiff") == {"title": "from the TOML"}  # no mirror
+    (tmp_path / "autodiff.toml.json").write_text(_catalog.mirror_text("autodiff"))
+    mirror = json.loads((tmp_path / "autodiff.toml.json").read_text())
+    mirror["catalog"]["title"] = "from the mirror"
+    (tmp_path / "autodiff.toml.json").write_text(json.dumps(mirror))
+    assert _catalog._kit_raw("autodiff") == {"title": "from the mirror"}  # the digest matches: read
+    (tmp_path / "autodiff.toml").write_text('title = "edited"\n')
+    assert _catalog._kit_raw("autodiff") == {"title": "edited"}  # stale: the TOML is parsed
+    (tmp_path / "autodiff.toml.json").write_text("{not json")
+    assert _catalog._kit_raw("autodiff") == {"title": "edited"}
+
+
 def test_list_show_and_hint_start_without_importing_jax() -> None:
     import subprocess
     import sys

@@ -1,12 +1,13 @@
 """The files generated from the catalog, for maintainers (`jacpuzzles dev generate` / `check`):
 the learner stubs under `puzzles/`, the reference answers' headers under `solutions/`, the puzzle
-pages and their pictures under `docs/puzzles/`. Only the kit's own chapters are generated."""
+pages and their pictures under `docs/puzzles/`, the catalogs' parsed mirrors under
+`checker/_data/`. Only the kit's own chapters are generated."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from checker.engine._catalog import Chapter, Puzzle, chapters
+from checker.engine._catalog import CHAPTERS, Chapter, Puzzle, chapters, mirror_text
 from checker.engine._stubs import (
     MARKER,
     _is_untouched,
@@ -38,6 +39,8 @@ def expected_files(root: Path) -> dict[Path, str]:
             files[root / "puzzles" / relative_path(p)] = stub(p)
             files[root / "docs" / "puzzles" / f"{p.name}.md"] = doc_page(p, number)
     files[root / "docs" / "puzzles" / "README.md"] = doc_index(_kit())
+    for name in CHAPTERS:  # each catalog parsed, read in its place when made from its bytes
+        files[root / "checker" / "_data" / f"{name}.toml.json"] = mirror_text(name)
     from checker.learner._picture import expected_pictures  # JAX: the expected Jacobians, cached on disk
 
     for name, text in expected_pictures(tuple(p for ch in _kit() for p in ch.puzzles)).items():

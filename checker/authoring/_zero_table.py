@@ -1,4 +1,4 @@
-"""Rewrites the table of zero-crossing draws shipped with the kit (`checker/_data/zeros.npz`):
+"""Rewrites the table of zero-crossing draws shipped with the kit (`checker/_data/zeros/`, a file per puzzle):
 
     python -m checker.authoring._zero_table [--jobs N] [--fresh]
 
@@ -26,8 +26,8 @@ def _every_variant() -> list[tuple[str, int, str]]:
 
 def _kept(keys: set[str]) -> dict[str, Any]:
     """The current table's rows of the variants in `keys`."""
-    table = _zeros.shipped()
-    return {name: table[name] for name in getattr(table, "files", ()) if name.split("-", 1)[0] in keys}
+    return {row: _zeros.shipped(name)[row] for row, name in _zeros.shipped_rows().items()
+            if row.split("-", 1)[0] in keys}
 
 
 def _search(which: tuple[str, int, str]) -> dict[str, Any]:
@@ -51,7 +51,11 @@ def main(argv: list[str] | None = None) -> None:
             arrays |= rows
             if done % 50 == 0 or done == len(todo):
                 print(f"{done}/{len(todo)} variants searched", flush=True)
-    _zeros.write_table(arrays)
+    owner = {key: name for name, _, key in every}
+    by_puzzle: dict[str, dict[str, Any]] = {}
+    for row, value in arrays.items():
+        by_puzzle.setdefault(owner[row.split("-", 1)[0]], {})[row] = value
+    _zeros.write_table(by_puzzle)
     print(f"written to {_zeros.TABLE}")
 
 

@@ -14,12 +14,11 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.padding import Padding
 from rich.progress_bar import ProgressBar
-from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
@@ -493,6 +492,8 @@ def cmd_init(args: argparse.Namespace) -> int:
     width = max(len(command) for command, _ in pairs)
     steps = "\n".join(f"{command.ljust(width)}  # {note}" if note else command for command, note in pairs)
     console.print(Text("Next steps:", style="bold"))
+    from rich.syntax import Syntax  # pygments: only for the commands that print code, not for check
+
     console.print(Syntax(steps, "bash", theme="ansi_dark"))
     console.print(
         Text(f"Every command run inside {root}, at any depth, uses it; from elsewhere, add --dir {root}.", style="dim")
@@ -666,13 +667,23 @@ def _version() -> str:
         return "unknown"
 
 
+class _VersionAction(argparse.Action):
+    """`--version`, looked up only when asked for: the package metadata costs every other command
+    a fiftieth of a warm check."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        sys.stdout.write(f"jacpuzzles {_version()}\n")  # as argparse's own `version` action: on stdout
+        parser.exit()
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for the docs and the tests)."""
     top = argparse.ArgumentParser(
         prog="jacpuzzles",
         description="Jacobian puzzles: fill in `jac`, check it against jax.jacfwd.",
     )
-    top.add_argument("--version", action="version", version=f"jacpuzzles {_version()}")
+    top.add_argument("--version", action=_VersionAction, nargs=0, help="show the kit's version and exit")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def with_dir(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -913,6 +924,8 @@ def cmd_docs(args: argparse.Namespace) -> int:
 
         console.print(Markdown(text, hyperlinks=False))
     else:
+        from rich.syntax import Syntax
+
         console.print(Syntax(text, "toml" if path.suffix == ".toml" else "yaml", word_wrap=True))
     return 0
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
-from rich.syntax import Syntax
 
 
 class CodeLines:
@@ -22,6 +21,8 @@ class CodeLines:
         self.theme = theme
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.syntax import Syntax  # pygments: loaded when code is shown, not for every verdict
+
         highlighted = Syntax(self.code, "python", theme=self.theme).highlight(self.code)
         highlighted.rstrip()
         # Segments, not Text: a Text yielded here would be wrapped to the width again.
