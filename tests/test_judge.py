@@ -337,6 +337,24 @@ def test_an_unshifted_exp_that_overflows_is_named_overflow_not_a_division() -> N
         assert "Subtract the largest entry first" in verdict.message
 
 
+def test_an_entrywise_exp_that_overflows_is_not_told_to_subtract_a_largest_entry() -> None:
+    # Red team RT34's F1: GELU's tanh written as (e^2u - 1) / (e^2u + 1) is NaN once e^2u is inf;
+    # GELU normalises over nothing, so the softmax's cure does not apply.
+    c = np.sqrt(2 / np.pi)
+
+    def gelu_jac(x):  # type: ignore[no-untyped-def]
+        u = c * (x + 0.044715 * x**3)
+        e = np.exp(2 * u)
+        t = (e - 1) / (e + 1)
+        slope = 0.5 * (1 + t) + 0.5 * x * (1 - t**2) * c * (1 + 3 * 0.044715 * x**2)
+        return np.diag(slope)
+
+    verdict = check_answer("gelu", gelu_jac, seed=0)
+    assert verdict.kinds()[0] is Kind.OVERFLOW, verdict.message
+    assert "Subtract the largest entry" not in verdict.message and "normalises" not in verdict.message
+    assert "exp never sees a large entry" in verdict.message
+
+
 def test_a_flipped_convolution_kernel_is_named_a_flip_on_every_seed() -> None:
     def strided_conv_jac(x, w):  # type: ignore[no-untyped-def]
         k = np.arange(7) + 1 - 2 * np.arange(4)[:, None]

@@ -737,12 +737,21 @@ def _overflow_diagnosis(
         "overflows to inf (beyond 709 in float64, 88 in float32; inf / inf is NaN)" if value > 0 else
         "underflows to 0 (below -745 in float64, -103 in float32; 0 / 0 is NaN)"
     )
+    if any(word in puzzle.code for word in _NORMALISERS):
+        fix = "Subtract the largest entry first (e = np.exp(x - np.max(x)), along the axis f normalises over)"
+    else:  # an entrywise function written with exp (tanh as (e^2u - 1) / (e^2u + 1)): nothing to subtract
+        fix = ("Write it so that exp never sees a large entry (np.tanh itself, or exp of -|u| with the sign put "
+               "back)")
     return Diagnosis(
         Kind.OVERFLOW,
         f"{what}, at an input with entries {scale} ({where} = {number(value)}): exp of an entry {scale} {how}. "
-        "Subtract the largest entry first (e = np.exp(x - np.max(x)), along the axis f normalises over): "
-        "the Jacobian is finite there",
+        f"{fix}: the Jacobian is finite there",
     )
+
+
+# What f calls when it normalises along an axis (its code): there the cure for an overflowing exp
+# is to subtract the largest entry of that axis.
+_NORMALISERS = ("softmax", "logsumexp")
 
 
 _EXP_LIMIT = float(np.log(np.finfo(np.float64).max))
