@@ -347,7 +347,9 @@ def test_without_a_terminal_verdicts_are_lines_and_polling_can_be_asked_for(two_
 
 
 def _events_after(saves: list[str], folder: Path, polling: bool) -> list[tuple[str, object]]:
-    """The events the file watcher reports for `saves` written to neg.py 0.3 s apart."""
+    """The events the file watcher reports for `saves` written to neg.py, each once the watcher
+    reported the one before (or 10 s passed): on a loaded machine a fixed pause let the poller
+    see two saves as one."""
     import queue
     import threading
 
@@ -359,13 +361,21 @@ def _events_after(saves: list[str], folder: Path, polling: bool) -> list[tuple[s
     watcher.start()
     time.sleep(0.5)
     neg = folder / "autodiff" / "neg.py"
+    found: list[tuple[str, object]] = []
     for text in saves:
         neg.write_text(text)
-        time.sleep(0.3)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                found.append(events.get(timeout=0.1))
+            except queue.Empty:
+                continue
+            if found[-1][0] == "files":
+                break
+        time.sleep(0.05)  # a distinct save after the reported one
     time.sleep(0.5)
     stop.set()
     watcher.join(timeout=10)
-    found = []
     while not events.empty():
         found.append(events.get())
     return found
