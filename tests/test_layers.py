@@ -373,6 +373,30 @@ def test_uniform_softmax_weights_below_a_range_fail_at_every_temperature(temp: f
         assert verdict.status is Status.FAIL, (seed, verdict.message)
 
 
+@pytest.mark.parametrize("temp", [2, 0.5, 4])
+@pytest.mark.parametrize("lead", [5.5, 12.0, 16.2])
+def test_a_softmax_normaliser_taken_as_one_past_a_lead_fails_at_every_temperature(temp: float, lead: float) -> None:
+    # Red team RT34's F6b: the leads were gaps of x, so at T = 0.5 no gap of x / T from 4 to 17.5
+    # was drawn, where this shortcut is wrong by the dropped weights, relatively.
+    import jax
+    import jax.numpy as jnp
+
+    def jac(x):  # type: ignore[no-untyped-def]
+        z = x / temp
+        e = jnp.exp(z - jnp.max(z))
+        ordered = jnp.sort(z)
+        s = jnp.where(ordered[-1] - ordered[-2] > lead, e, e / jnp.sum(e))
+        return (jnp.diag(s) - s[:, None] * s[None, :]) / temp
+
+    witness = temp * np.array([lead + 0.3, 0.0, -0.01, -0.02, -0.03])  # a gap of x / T just past it
+    with jax.enable_x64(True):
+        expected = np.asarray(jax.jacfwd(lambda x: jax.nn.softmax(x / temp))(jnp.asarray(witness)))
+        assert not close(np.asarray(jac(jnp.asarray(witness))), expected).all()  # really wrong
+    for seed in SEEDS:
+        verdict = check_answer("softmax", jac, seed=seed, variant={"temp": temp, "gain": 1})
+        assert verdict.status is Status.FAIL, (seed, verdict.message)
+
+
 def _attention_snapping_rows(gain: float, snap: float) -> Callable[..., Any]:
     """The unmasked attention's Jacobian, with a row whose largest weight is within `snap` of 1
     passing no gradient through its scores (right for snap = 0)."""

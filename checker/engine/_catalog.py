@@ -112,22 +112,31 @@ class Arg:
     # the domain's edge: entries `allclose` to one another far from 0, where a shortcut takes
     # them as equal (softmax's uniform weights).
     spreads: tuple[float, ...] = ()
-    # Another argument whose entries on one axis are also drawn within each of `aligned_spreads`
-    # (relative) of one another, while this argument's rows lie along that axis: every row of the
-    # bilinear form (this) (other)^T is then `allclose`, while the other's rows are not
-    # (attention's scores, where a shortcut takes the weights as uniform: red team RT22).
     # Absolute ranges its entries are also drawn within, at two levels around a common value of at
     # least half the domain's edge (some entries `range` above the others): nearly equal entries
     # whose differences are just above what the contract sees, where a shortcut that takes
     # entries within a threshold of one another as equal (softmax's weights as uniform) is wrong
     # by more than the contract for any threshold above the smallest range (red team RT33's A3).
     ranges: tuple[float, ...] = ()
+    # Another argument whose entries on one axis are also drawn within each of `aligned_spreads`
+    # (relative) of one another, while this argument's rows lie along that axis: every row of the
+    # bilinear form (this) (other)^T is then `allclose`, while the other's rows are not
+    # (attention's scores, where a shortcut takes the weights as uniform: red team RT22).
     aligned_with: str | None = None
     aligned_spreads: tuple[float, ...] = ()
+    # Leads of the same bilinear form: this argument's rows all equal along one axis, the other's
+    # entries on it one (at random) ahead of the rest, so that every row of (this) (other)^T that
+    # sees that entry and another leads by the lead to 1% more (attention's scores, times its
+    # 1/sqrt(2): a shortcut that takes a row's normaliser as 1 once its runner-up's weight is below
+    # e^-14 passed every seed, red team RT34).
+    aligned_leads: tuple[float, ...] = ()
     # Leads its largest entry is also drawn ahead of all the others by: a smooth maximum there is
     # nearly the max, with the runner-up's weight e^-lead still far above the contract, where a
     # shortcut takes it as the max itself (logsumexp's "hard max": red team RT24).
     leads: tuple[float, ...] = ()
+    # The unit of `leads` (and of their span and band): the temperature a softmax divides its
+    # input by, so that the leads are gaps of x / T wherever T is.
+    lead_unit: float = 1.0
     # Each row (first axis) also drawn all zeros in turn, the others as drawn: a bilinear form's
     # row or column of exact zeros among ordinary ones (attention's scores), where an answer that
     # tells masked entries by their value (`scores == 0`) masks allowed ones (red team RT33).
@@ -331,7 +340,9 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             ranges=tuple(float(m) for m in raw.get("ranges", ())),
             aligned_with=str(raw["aligned_with"]) if "aligned_with" in raw else None,
             aligned_spreads=tuple(float(m) for m in raw.get("aligned_spreads", ())),
+            aligned_leads=tuple(float(m) for m in raw.get("aligned_leads", ())),
             leads=tuple(float(m) for m in raw.get("leads", ())),
+            lead_unit=float(raw.get("lead_unit", 1.0)),
             intervals=_intervals(where, raw, "intervals"),
             one_entry_in=_intervals(where, raw, "one_entry_in"),
             zero_rows=raw.get("zero_rows", False),
@@ -368,9 +379,9 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
         raise CatalogError(where, f"argument {arg.name}: offsets {arg.offsets} need a uniform float argument of two or "
                                   "more entries and positive sizes")
     if arg.leads and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or math.prod(arg.shape) < 2
-                      or any(m <= 0 for m in arg.leads)):
+                      or any(m <= 0 for m in arg.leads) or not arg.lead_unit > 0):
         raise CatalogError(where, f"argument {arg.name}: leads {arg.leads} need a uniform float argument of two or "
-                                  "more entries and positive leads")
+                                  "more entries, positive leads and a positive lead_unit")
     if arg.zero_rows is not False and (arg.zero_rows is not True or arg.dtype not in FLOAT_DTYPES
                                        or arg.sampler != "uniform" or len(arg.shape) < 2):
         raise CatalogError(where, f"argument {arg.name}: zero_rows {arg.zero_rows!r} needs true or false, and true "
@@ -423,7 +434,7 @@ def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
 PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", "hints", "kind", "function", "backward",
                  "guard", "why", "params", "no_tf", "level_steps")
 ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes",
-              "offsets", "spreads", "ranges", "aligned_with", "aligned_spreads", "leads",
+              "offsets", "spreads", "ranges", "aligned_with", "aligned_spreads", "aligned_leads", "leads", "lead_unit",
               "intervals", "one_entry_in", "zero_rows")
 
 
@@ -631,7 +642,7 @@ def _validate(where: str, puzzle: Puzzle) -> None:
     if steps and (steps != sorted(set(steps)) or steps[0] < 1 or steps[-1] >= 10):
         raise CatalogError(where, f"level_steps {steps} must rise from 1 and stay below 10 (multiples of a decade)")
     for arg in puzzle.args:
-        if arg.aligned_with is not None or arg.aligned_spreads:
+        if arg.aligned_with is not None or arg.aligned_spreads or arg.aligned_leads:
             _validate_aligned(where, puzzle, arg)
     if puzzle.guard is not None and puzzle.guard not in GUARDS:
         raise CatalogError(where, f"guard {puzzle.guard!r} is not one of {GUARDS}")
@@ -653,11 +664,11 @@ def _validate(where: str, puzzle: Puzzle) -> None:
 
 def _validate_aligned(where: str, puzzle: Puzzle, arg: Arg) -> None:
     other = next((a for a in puzzle.args if a.name == arg.aligned_with), None)
-    if (other is None or other is arg or not arg.aligned_spreads
-            or any(not 0 < m < 1e-3 for m in arg.aligned_spreads)):
+    if (other is None or other is arg or not (arg.aligned_spreads or arg.aligned_leads)
+            or any(not 0 < m < 1e-3 for m in arg.aligned_spreads) or any(m <= 0 for m in arg.aligned_leads)):
         raise CatalogError(where, f"argument {arg.name}: aligned_with names another argument of the puzzle "
-                                  f"({arg.aligned_with!r}), and aligned_spreads {arg.aligned_spreads} are one or more "
-                                  "spreads between 0 and 1e-3")
+                                  f"({arg.aligned_with!r}), with aligned_spreads {arg.aligned_spreads} between 0 and "
+                                  f"1e-3 or aligned_leads {arg.aligned_leads} above 0, one or more")
     for a in (arg, other):
         if a.dtype not in FLOAT_DTYPES or a.sampler != "uniform" or len(a.shape) != 2:
             raise CatalogError(where, f"argument {a.name}: aligned_with needs two uniform float matrices")

@@ -984,10 +984,17 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                 label = (f"{a.name}'s rows along one axis, {a.aligned_with}'s entries on it within {spread:g} of one "
                          f"another, relatively: every row of scores allclose ({n + 1} of {REGION_DRAWS})")
                 extra.append(_structured(puzzle, rng, label, _aligned(puzzle, k, other, spread, rng)))
+        for lead in a.aligned_leads:
+            other = next(j for j, b in enumerate(puzzle.args) if b.name == a.aligned_with)
+            for n in range(RANGE_DRAWS):
+                label = (f"{a.name}'s rows equal along one axis, {a.aligned_with}'s entries on it one ahead: every row "
+                         f"that sees it leads by {lead:g} to {lead * (1 + ALIGNED_LEAD_SPAN):g} ({n + 1} of "
+                         f"{RANGE_DRAWS})")
+                extra.append(_structured(puzzle, rng, label, _aligned_lead(puzzle, k, other, lead, rng)))
         for lead in a.leads:
             for n in range(REGION_DRAWS):
-                label = (f"{a.name}: its largest entry {lead:g} to {lead + LEAD_SPAN:g} ahead of the others "
-                         f"({n + 1} of {REGION_DRAWS})")
+                label = (f"{a.name}: its largest entry {lead * a.lead_unit:g} to {(lead + LEAD_SPAN) * a.lead_unit:g} "
+                         f"ahead of the others ({n + 1} of {REGION_DRAWS})")
                 extra.append(_structured(puzzle, rng, label, _set(k, Structure(label, _using(_leading, a, lead)), rng)))
         for lo, hi in a.intervals:
             for n in range(REGION_DRAWS):
@@ -1057,10 +1064,13 @@ def _leading(arg: Arg, lead: float, rng: np.random.Generator) -> np.ndarray:
     """One entry (at random) `lead` to `lead + LEAD_SPAN` ahead of all the others, which lie
     just below a common value in the domain (within LEAD_BAND): the lead holds in whatever line
     of the argument the top entry is, narrowly, so that leads just short of where the
-    runner-up's weight drops below the contract are reached (red team RT25: a hard max above 27)."""
-    flat = np.full(_size(arg), rng.uniform(arg.low + LEAD_BAND, arg.high)) - rng.uniform(0, LEAD_BAND, _size(arg))
+    runner-up's weight drops below the contract are reached (red team RT25: a hard max above 27).
+    All three are in units of `arg.lead_unit` (a softmax's temperature)."""
+    unit = arg.lead_unit
+    band = LEAD_BAND * unit
+    flat = np.full(_size(arg), rng.uniform(arg.low + band, arg.high)) - rng.uniform(0, band, _size(arg))
     top = int(rng.integers(flat.size))
-    flat[top] = float(np.max(np.delete(flat, top))) + rng.uniform(lead, lead + LEAD_SPAN)
+    flat[top] = float(np.max(np.delete(flat, top))) + rng.uniform(lead, lead + LEAD_SPAN) * unit
     return flat.reshape(arg.shape)
 
 
@@ -1107,6 +1117,34 @@ def _aligned(puzzle: Puzzle, k: int, other: int, spread: float,
         values[k] = rows
         entries = np.array(values[other], dtype=np.float64)
         entries[:, axis] = _close_together(replace(b, shape=(b.shape[0],)), spread, rng)
+        values[other] = entries
+
+    return apply
+
+
+# The span of an aligned lead (`Arg.aligned_leads`), relative to it.
+ALIGNED_LEAD_SPAN = 0.01
+
+
+def _aligned_lead(puzzle: Puzzle, k: int, other: int, lead: float,
+                  rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    """The rows of argument `k` all sqrt(lead) along one axis (their other entries 0), and argument
+    `other`'s entries on that axis sqrt(lead) / 2 for one (at random) and lead to 1% more below
+    it, divided by sqrt(lead), for the others: every row of `k @ other.T` that sees the top entry
+    and another leads by the lead to 1% more. The other's other axes stay random (as
+    `_aligned`: the Q block keeps entries of its own size)."""
+
+    def apply(values: list[np.ndarray]) -> None:
+        axis = int(rng.integers(puzzle.args[k].shape[1]))
+        size = math.sqrt(lead)
+        rows = np.zeros(puzzle.args[k].shape)
+        rows[:, axis] = size
+        values[k] = rows
+        entries = np.array(values[other], dtype=np.float64)
+        n = entries.shape[0]
+        column = size / 2 - lead * (1 + rng.uniform(0, ALIGNED_LEAD_SPAN, size=n)) / size
+        column[int(rng.integers(n))] = size / 2
+        entries[:, axis] = column
         values[other] = entries
 
     return apply
