@@ -1142,7 +1142,7 @@ def _aligned_lead(puzzle: Puzzle, k: int, other: int, lead: float,
         values[k] = rows
         entries = np.array(values[other], dtype=np.float64)
         n = entries.shape[0]
-        column: np.ndarray = size / 2 - lead * (1 + rng.uniform(0, ALIGNED_LEAD_SPAN, size=n)) / size
+        column = np.asarray(size / 2 - lead * (1 + rng.uniform(0, ALIGNED_LEAD_SPAN, size=n)) / size)
         column[int(rng.integers(n))] = size / 2
         entries[:, axis] = column
         values[other] = entries
