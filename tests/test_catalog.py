@@ -122,7 +122,7 @@ def test_an_interval_that_is_not_low_below_high_is_a_catalog_error(field: str, i
 
 def test_declared_intervals_are_drawn_with_every_entry_inside() -> None:
     gelu = _catalog.get("gelu")
-    assert gelu is not None and gelu.args[0].intervals == ((4.8, 5.4), (5.25, 5.4))
+    assert gelu is not None and gelu.args[0].intervals[:2] == ((4.8, 5.4), (5.25, 5.4))
     for low, high in gelu.args[0].intervals:
         inside = [d for d in _sampling.draws(gelu, 0) if f"every entry between {low:g} and {high:g}" in d.label]
         assert len(inside) == _sampling.REGION_DRAWS

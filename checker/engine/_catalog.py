@@ -134,6 +134,14 @@ class Arg:
     # nearly the max, with the runner-up's weight e^-lead still far above the contract, where a
     # shortcut takes it as the max itself (logsumexp's "hard max": red team RT24).
     leads: tuple[float, ...] = ()
+    # Leads every line along the last axis is also drawn with at once, each its own entry (at
+    # random) ahead of the rest of its line: every row of a batch saturated together. With
+    # `row_leads_label`, an integer argument (one entry per line) is set to those entries: the
+    # label on each row's top, where cross-entropy's whole Jacobian is as small as the runner-up
+    # weights (one-hot weights past a lead of 30, or logits clipped so that exp never overflows,
+    # passed on some seeds: red team RT34).
+    row_leads: tuple[float, ...] = ()
+    row_leads_label: str | None = None
     # The unit of `leads` (and of their span and band): the temperature a softmax divides its
     # input by, so that the leads are gaps of x / T wherever T is.
     lead_unit: float = 1.0
@@ -343,6 +351,8 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             aligned_leads=tuple(float(m) for m in raw.get("aligned_leads", ())),
             leads=tuple(float(m) for m in raw.get("leads", ())),
             lead_unit=float(raw.get("lead_unit", 1.0)),
+            row_leads=tuple(float(m) for m in raw.get("row_leads", ())),
+            row_leads_label=str(raw["row_leads_label"]) if "row_leads_label" in raw else None,
             intervals=_intervals(where, raw, "intervals"),
             one_entry_in=_intervals(where, raw, "one_entry_in"),
             zero_rows=raw.get("zero_rows", False),
@@ -382,6 +392,11 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
                       or any(m <= 0 for m in arg.leads) or not arg.lead_unit > 0):
         raise CatalogError(where, f"argument {arg.name}: leads {arg.leads} need a uniform float argument of two or "
                                   "more entries, positive leads and a positive lead_unit")
+    if (arg.row_leads or arg.row_leads_label) and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform"
+                                                   or len(arg.shape) < 2 or arg.shape[-1] < 2 or not arg.row_leads
+                                                   or any(m <= 0 for m in arg.row_leads)):
+        raise CatalogError(where, f"argument {arg.name}: row_leads {arg.row_leads} need a uniform float argument of "
+                                  "two axes or more, lines of two entries or more, and positive leads")
     if arg.zero_rows is not False and (arg.zero_rows is not True or arg.dtype not in FLOAT_DTYPES
                                        or arg.sampler != "uniform" or len(arg.shape) < 2):
         raise CatalogError(where, f"argument {arg.name}: zero_rows {arg.zero_rows!r} needs true or false, and true "
@@ -434,7 +449,7 @@ def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
 PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", "hints", "kind", "function", "backward",
                  "guard", "why", "params", "no_tf", "level_steps")
 ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes",
-              "offsets", "spreads", "ranges", "aligned_with", "aligned_spreads", "aligned_leads", "leads", "lead_unit",
+              "offsets", "spreads", "ranges", "aligned_with", "aligned_spreads", "aligned_leads", "leads", "lead_unit", "row_leads", "row_leads_label",
               "intervals", "one_entry_in", "zero_rows")
 
 
@@ -644,6 +659,11 @@ def _validate(where: str, puzzle: Puzzle) -> None:
     for arg in puzzle.args:
         if arg.aligned_with is not None or arg.aligned_spreads or arg.aligned_leads:
             _validate_aligned(where, puzzle, arg)
+        label = next((a for a in puzzle.args if a.name == arg.row_leads_label), None)
+        if arg.row_leads_label is not None and (label is None or label.dtype not in INT_DTYPES
+                                                or label.shape != arg.shape[:-1]):
+            raise CatalogError(where, f"argument {arg.name}: row_leads_label names an integer argument of shape "
+                                      f"{arg.shape[:-1]} (one entry per line), not {arg.row_leads_label!r}")
     if puzzle.guard is not None and puzzle.guard not in GUARDS:
         raise CatalogError(where, f"guard {puzzle.guard!r} is not one of {GUARDS}")
     cotangents = [a for a in puzzle.args if a.cotangent]

@@ -991,6 +991,13 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                          f"that sees it leads by {lead:g} to {lead * (1 + ALIGNED_LEAD_SPAN):g} ({n + 1} of "
                          f"{RANGE_DRAWS})")
                 extra.append(_structured(puzzle, rng, label, _aligned_lead(puzzle, k, other, lead, rng)))
+        for lead in a.row_leads:
+            label_arg = next((j for j, b in enumerate(puzzle.args) if b.name == a.row_leads_label), None)
+            on_tops = f", {a.row_leads_label} on them" if label_arg is not None else ""
+            for n in range(RANGE_DRAWS):
+                label = (f"{a.name}: every line's largest entry {lead:g} to {lead + LEAD_SPAN:g} ahead of the rest of "
+                         f"its line{on_tops} ({n + 1} of {RANGE_DRAWS})")
+                extra.append(_structured(puzzle, rng, label, _rows_leading(a, k, label_arg, lead, rng)))
         for lead in a.leads:
             for n in range(REGION_DRAWS):
                 label = (f"{a.name}: its largest entry {lead * a.lead_unit:g} to {(lead + LEAD_SPAN) * a.lead_unit:g} "
@@ -1072,6 +1079,21 @@ def _leading(arg: Arg, lead: float, rng: np.random.Generator) -> np.ndarray:
     top = int(rng.integers(flat.size))
     flat[top] = float(np.max(np.delete(flat, top))) + rng.uniform(lead, lead + LEAD_SPAN) * unit
     return flat.reshape(arg.shape)
+
+
+def _rows_leading(arg: Arg, k: int, label: int | None, lead: float,
+                  rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    """Every line of argument `k` along its last axis `_leading` by `lead` on its own, each its
+    own top; argument `label` (if any) set to each line's top (`Arg.row_leads`)."""
+
+    def apply(values: list[np.ndarray]) -> None:
+        line = replace(arg, shape=(arg.shape[-1],), lead_unit=1.0)
+        rows = np.stack([_leading(line, lead, rng) for _ in range(_size(arg) // arg.shape[-1])])
+        values[k] = rows.reshape(arg.shape)
+        if label is not None:
+            values[label] = np.argmax(rows, axis=1).reshape(arg.shape[:-1]).astype(values[label].dtype)
+
+    return apply
 
 
 def _close_together(arg: Arg, spread: float, rng: np.random.Generator) -> np.ndarray:

@@ -155,6 +155,10 @@ def draws_plan(puzzle: Puzzle) -> tuple[str, list[tuple[str, list[str]]]]:
     extra += [f"`{a.name}`'s rows equal along one axis, with one of `{a.aligned_with}`'s entries on it ahead of the "
               "others by " + ", ".join(f"{m:g}" for m in a.aligned_leads)
               for a in puzzle.args if a.aligned_leads]
+    extra += [f"every line of `{a.name}` with its own largest entry ahead of the rest by "
+              + ", ".join(f"{m:g}" for m in a.row_leads) + (f" (`{a.row_leads_label}` on those entries)"
+                                                             if a.row_leads_label else "")
+              for a in puzzle.args if a.row_leads]
     extra += [f"`{a.name}`'s largest entry ahead of the others by " + ", ".join(f"{m * a.lead_unit:g}" for m in a.leads)
               for a in puzzle.args if a.leads]
     extra += [f"every entry of `{a.name}` between " + ", ".join(f"{lo:g} and {hi:g}" for lo, hi in a.intervals)
