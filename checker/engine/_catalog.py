@@ -449,7 +449,8 @@ def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
 PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", "hints", "kind", "function", "backward",
                  "guard", "why", "params", "no_tf", "level_steps")
 ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes",
-              "offsets", "spreads", "ranges", "aligned_with", "aligned_spreads", "aligned_leads", "leads", "lead_unit", "row_leads", "row_leads_label",
+              "offsets", "spreads", "ranges", "aligned_with", "aligned_spreads", "aligned_leads", "leads", "lead_unit",
+              "row_leads", "row_leads_label",
               "intervals", "one_entry_in", "zero_rows")
 
 
