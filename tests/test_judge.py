@@ -355,6 +355,21 @@ def test_an_entrywise_exp_that_overflows_is_not_told_to_subtract_a_largest_entry
     assert "exp never sees a large entry" in verdict.message
 
 
+def test_a_factor_that_changes_from_draw_to_draw_is_not_called_constant() -> None:
+    # Red team RT34's F11: layer_norm divided by sigma twice was "off by a constant factor: each
+    # of your entries is 171/85 times the expected one", a ratio of the shown draw alone.
+    def layer_norm_jac(x):  # type: ignore[no-untyped-def]
+        centred = x - np.mean(x)
+        sigma = np.sqrt(np.mean(centred**2) + 1e-5)
+        y = centred / sigma
+        return (np.eye(5) - 1 / 5 - y[:, None] * y[None, :] / 5) / sigma**2
+
+    for seed in (0, 1):
+        verdict = check_answer("layer_norm", layer_norm_jac, seed=seed)
+        assert verdict.status is Status.FAIL and Kind.FACTOR not in verdict.kinds(), verdict.message
+        assert "constant factor" not in verdict.message
+
+
 def test_a_flipped_convolution_kernel_is_named_a_flip_on_every_seed() -> None:
     def strided_conv_jac(x, w):  # type: ignore[no-untyped-def]
         k = np.arange(7) + 1 - 2 * np.arange(4)[:, None]

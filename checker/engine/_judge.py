@@ -463,10 +463,11 @@ def _value_diagnoses(
         with np.errstate(all="ignore"):
             factor = float(np.sum((g / top) * (w / top)) / np.sum((w / top) ** 2))
         scaled = math.isfinite(factor) and factor != 0 and not np.isclose(factor, 1.0, rtol=1e-3)
-        if scaled and np.count_nonzero(w) == 1:
-            # With one nonzero entry, any wrong value is "a constant factor" of it on this draw: news
-            # only where the same factor holds on every draw (red team RT33: `cos`'s one entry called
-            # 23/362 times the expected one, a ratio of that draw alone).
+        if scaled:
+            # "A constant factor" only where the same factor holds on every draw: with one nonzero
+            # entry any wrong value is a multiple of it on its draw (red team RT33: `cos`'s one entry
+            # called 23/362 times the expected one), and a factor that is an input's function (one
+            # sigma too many in layer_norm) is a fraction of that draw alone (RT34's F11: 171/85).
             scaled = all(np.shape(a) == np.shape(e) and close(np.asarray(a, np.float64) / factor, e).all()
                          for a, e in every)
         if scaled and close(g / factor, want).all():
