@@ -370,6 +370,20 @@ def test_a_factor_that_changes_from_draw_to_draw_is_not_called_constant() -> Non
         assert "constant factor" not in verdict.message
 
 
+def test_argmin_for_argmax_in_a_pool_is_no_off_by_one() -> None:
+    # Red team RT34's F3: in windows of two, the smallest entry sits next to the largest, so a
+    # draw whose maxima all sit on one side made argmin look shifted by one on seed 1.
+    windows = 2 * np.arange(4)[:, None] + np.arange(2)
+
+    def max_pool_jac(x):  # type: ignore[no-untyped-def]
+        winner = 2 * np.arange(4)[:, None] + np.argmin(np.asarray(x)[windows], axis=1)[:, None]
+        return 1.0 * (np.arange(8) == winner)
+
+    for seed in (0, 1, 2):
+        verdict = check_answer("max_pool", max_pool_jac, seed=seed)
+        assert verdict.status is Status.FAIL and Kind.SHIFTED not in verdict.kinds(), (seed, verdict.message)
+
+
 def test_a_flipped_convolution_kernel_is_named_a_flip_on_every_seed() -> None:
     def strided_conv_jac(x, w):  # type: ignore[no-untyped-def]
         k = np.arange(7) + 1 - 2 * np.arange(4)[:, None]
