@@ -183,6 +183,28 @@ def _looks_right_in_a_browser(html: str, folder: Path) -> None:
 
 
 
+def test_a_constant_a_cell_computes_is_float64_as_in_the_cli(tmp_path: Path) -> None:
+    # Red team RT34's F14: with JAX's default float32, `C = np.sqrt(2 / np.pi)` in a cell was a
+    # float32 constant, and a right GELU answer failed in the notebook while `check` passed it.
+    import subprocess
+    import sys
+
+    from checker.learner._notebook import _SETUP
+
+    answer = (
+        "C = np.sqrt(2 / np.pi)\n"
+        "def jac(x):\n"
+        "    u = C * (x + 0.044715 * x**3)\n"
+        "    t = np.tanh(u)\n"
+        "    return np.diag(0.5 * (1 + t) + 0.5 * x * (1 - t**2) * C * (1 + 3 * 0.044715 * x**2))\n"
+    )
+    checks = "print([checker.check('gelu', jac, seed=s).passed for s in (0, 1)])\n"
+    done = subprocess.run([sys.executable, "-c", _SETUP + "\n" + answer + checks], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[True, True]", done.stdout
+
+
 def test_a_one_point_puzzle_reads_1_point_in_the_notebook() -> None:
     from checker.engine._catalog import chapters
     from checker.learner._notebook import chapter_notebook

@@ -33,6 +33,10 @@ except importlib.metadata.PackageNotFoundError:
 
 _SETUP = """\
 import jax
+
+# Float64, as `jacpuzzles check` and the grader run an answer file: a constant a cell computes
+# (np.sqrt(2 / np.pi)) is then float64 here too, and the verdict the same everywhere.
+jax.config.update("jax_enable_x64", True)
 import jax.numpy as np
 from jaxtyping import Array, Int, Shaped
 
