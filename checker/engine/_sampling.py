@@ -1024,6 +1024,18 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                     f"a spread of {OFFSET_SPREAD[0]:g} to {OFFSET_SPREAD[1]:g}) ({n + 1} of {REGION_DRAWS})"
                 )
                 extra.append(_structured(puzzle, rng, label, _set(k, Structure(label, _using(_offset, a, m)), rng)))
+            for n in range(RANGE_DRAWS):
+                label = (
+                    f"{a.name}: entries close together far from 0 (a common offset of {m:g} to {OFFSET_DECADE * m:g}, "
+                    f"at two levels {OFFSET_TIGHT[0]:g} to {OFFSET_TIGHT[1]:g} of it apart) ({n + 1} of {RANGE_DRAWS})"
+                )
+                tight = Structure(label, _using(_offset_tight, a, m))
+                extra.append(_structured(puzzle, rng, label, _set(k, tight, rng)))
+            for width in a.ranges:
+                label = (f"{a.name}: entries at two levels {width:g} apart, at a common value of {m:g} to "
+                         f"{OFFSET_DECADE * m:g}")
+                far = Structure(label, _using(_two_levels_far, a, width, m))
+                extra.append(_structured(puzzle, rng, label, _set(k, far, rng)))
     return extra
 
 
@@ -1037,8 +1049,28 @@ OFFSET_SPREAD = (1e-4, 1e-3)
 
 
 def _offset(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
-    centre = float(rng.choice([-1.0, 1.0])) * math.exp(rng.uniform(math.log(m), math.log(OFFSET_DECADE * m)))
-    return centre + _band(arg, *OFFSET_SPREAD, rng)
+    return _far_centre(m, rng) + _band(arg, *OFFSET_SPREAD, rng)
+
+
+# The same offsets, also with entries at two levels OFFSET_TIGHT apart, relatively to the centre
+# (log-uniform): entries "equal up to rounding" by a relative test of 5e-9, where a shortcut takes
+# a normaliser's weights as uniform, or layer norm's y as 0, is wrong by 26 to 480 times the
+# contract (red team RT34's F13). Not closer: a right layer norm's centring keeps 1e-16 of the
+# centre, 3e-8 of its spread at 3e-9 and beyond the contract's 1e-7 below 1e-9.
+OFFSET_TIGHT = (3e-9, 4.8e-9)
+
+
+def _offset_tight(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
+    centre = _far_centre(m, rng)
+    width = math.exp(rng.uniform(math.log(OFFSET_TIGHT[0]), math.log(OFFSET_TIGHT[1])))
+    upper = rng.random(size=arg.shape) < 0.5
+    upper.reshape(-1)[rng.permutation(upper.size)[:2]] = [True, False]  # both levels, in every draw
+    return centre * (1 + width * upper)
+
+
+def _far_centre(m: float, rng: np.random.Generator) -> float:
+    """A centre of magnitude m to OFFSET_DECADE * m (log-uniform), either sign."""
+    return float(rng.choice([-1.0, 1.0])) * math.exp(rng.uniform(math.log(m), math.log(OFFSET_DECADE * m)))
 
 
 def _within(arg: Arg, low: float, high: float, rng: np.random.Generator) -> np.ndarray:
@@ -1110,16 +1142,21 @@ def _close_together(arg: Arg, spread: float, rng: np.random.Generator) -> np.nda
 RANGE_DRAWS = 2
 
 
-def _two_levels(arg: Arg, width: float, rng: np.random.Generator) -> np.ndarray:
+def _two_levels(arg: Arg, width: float, rng: np.random.Generator, far: float | None = None) -> np.ndarray:
     """Entries at two levels `width` apart (each entry on either, both levels used), the lower
-    a common value whose magnitude is 0.5 to 0.99 of the domain's edge (`Arg.ranges`): the
-    differences between entries are `width` exactly, wherever the lines of the argument run."""
+    a common value whose magnitude is 0.5 to 0.99 of the domain's edge, or `far` to ten times
+    it (a declared offset, where a relative test of equality fires at a larger width), as
+    `Arg.ranges` says: the differences between entries are `width`, wherever the lines run."""
     edge = max(abs(arg.low), abs(arg.high))
     signs = [sign for sign in (-1.0, 1.0) if arg.low <= sign * 0.5 * edge and sign * 0.99 * edge + width <= arg.high]
-    base = float(rng.choice(signs)) * rng.uniform(0.5, 0.99) * edge
+    base = float(rng.choice(signs)) * rng.uniform(0.5, 0.99) * edge if far is None else _far_centre(far, rng)
     upper = rng.random(size=_size(arg)) < 0.5
     upper[rng.permutation(upper.size)[:2]] = [True, False]  # both levels, in every draw
     return (base + width * upper).reshape(arg.shape)
+
+
+def _two_levels_far(arg: Arg, width: float, far: float, rng: np.random.Generator) -> np.ndarray:
+    return _two_levels(arg, width, rng, far)
 
 
 def _aligned(puzzle: Puzzle, k: int, other: int, spread: float,
