@@ -149,7 +149,8 @@ def test_declared_ranges_put_every_entry_on_one_of_two_levels_that_far_apart() -
         puzzle = _catalog.render(softmax, {"temp": temp})
         assert puzzle.args[0].ranges == tuple(k * 1e-7 * temp for k in (1, 1.25, 1.6, 2.5, 4))
         for width in puzzle.args[0].ranges:
-            drawn = [d for d in _sampling.draws(puzzle, 0) if f"entries at two levels {width:g} apart" in d.label]
+            drawn = [d for d in _sampling.draws(puzzle, 0)
+                     if f"entries at two levels {width:g} apart, at half the domain's edge" in d.label]
             assert len(drawn) == _sampling.RANGE_DRAWS
             for draw in drawn:
                 x = np.asarray(draw.values[0], np.float64)
