@@ -1063,9 +1063,7 @@ OFFSET_TIGHT = (3e-9, 4.8e-9)
 def _offset_tight(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
     centre = _far_centre(m, rng)
     width = math.exp(rng.uniform(math.log(OFFSET_TIGHT[0]), math.log(OFFSET_TIGHT[1])))
-    upper = rng.random(size=arg.shape) < 0.5
-    upper.reshape(-1)[rng.permutation(upper.size)[:2]] = [True, False]  # both levels, in every draw
-    return centre * (1 + width * upper)
+    return centre * (1 + width * _upper_level(arg, rng).reshape(arg.shape))
 
 
 def _far_centre(m: float, rng: np.random.Generator) -> float:
@@ -1150,9 +1148,15 @@ def _two_levels(arg: Arg, width: float, rng: np.random.Generator, far: float | N
     edge = max(abs(arg.low), abs(arg.high))
     signs = [sign for sign in (-1.0, 1.0) if arg.low <= sign * 0.5 * edge and sign * 0.99 * edge + width <= arg.high]
     base = float(rng.choice(signs)) * rng.uniform(0.5, 0.99) * edge if far is None else _far_centre(far, rng)
+    return (base + width * _upper_level(arg, rng)).reshape(arg.shape)
+
+
+def _upper_level(arg: Arg, rng: np.random.Generator) -> np.ndarray:
+    """Which of `arg`'s entries (flat) sit on the upper of two levels: each at random, both
+    levels used in every draw."""
     upper = rng.random(size=_size(arg)) < 0.5
-    upper[rng.permutation(upper.size)[:2]] = [True, False]  # both levels, in every draw
-    return (base + width * upper).reshape(arg.shape)
+    upper[rng.permutation(upper.size)[:2]] = [True, False]
+    return upper
 
 
 def _two_levels_far(arg: Arg, width: float, far: float, rng: np.random.Generator) -> np.ndarray:
