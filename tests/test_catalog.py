@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import jax
 import numpy as np
 import pytest
@@ -158,6 +160,27 @@ def test_declared_ranges_put_every_entry_on_one_of_two_levels_that_far_apart() -
                 assert set(np.round((x - x.min()) / width).tolist()) == {0.0, 1.0}, x
     with pytest.raises(CatalogError, match="ranges .* between 0 and 1e-3 of the domain's width"):
         _catalog._arg("layers.toml: softmax", {"name": "x", "shape": [5], "ranges": [0.5]})
+
+
+def test_cancelling_spreads_and_a_zeroed_row_at_aligned_leads_are_validated_and_drawn() -> None:
+    with pytest.raises(CatalogError, match="cancelling_spreads .* between 0 and 1e-3"):
+        _catalog._arg("layers.toml: attention", {"name": "v", "shape": [3, 2], "cancelling_spreads": [0.5]})
+    attention = _catalog.get("attention")
+    assert attention is not None
+    q, k, v = attention.args
+    for zeroed, ok in (("v", True), ("k", False), ("w", False), ("q", False)):
+        bad = dataclasses.replace(attention, args=(dataclasses.replace(q, aligned_leads_zero=zeroed), k, v))
+        if ok:
+            _catalog._validate_aligned("layers.toml: attention", bad, bad.args[0])
+        else:
+            with pytest.raises(CatalogError, match="aligned_leads_zero names a third float argument"):
+                _catalog._validate_aligned("layers.toml: attention", bad, bad.args[0])
+    leading = [d for d in _sampling.draws(attention, 0) if "one ahead" in d.label]
+    assert len(leading) == len(q.aligned_leads) * _sampling.RANGE_DRAWS
+    for draw in leading:
+        axis = int(np.flatnonzero(draw.values[0][0])[0])  # q's rows lie along it
+        top = int(np.argmax(draw.values[1][:, axis]))  # k's leading entry on it
+        assert np.all(draw.values[2][top] == 0) and np.count_nonzero(np.all(draw.values[2] == 0, axis=1)) == 1, draw
 
 
 def test_a_catalog_is_read_from_its_parsed_mirror_only_when_made_from_its_bytes(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

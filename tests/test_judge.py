@@ -253,6 +253,29 @@ def test_a_longdouble_answer_is_judged_at_float64_tolerance() -> None:
     assert exact.status is Status.PASS
 
 
+def test_a_draws_own_atol_loosens_its_blocks_and_no_others() -> None:
+    # Draw.atol: a cancelling draw compares to CANCELLING_ATOL of each block's largest entry.
+    from checker.engine._tolerance import CANCELLING_ATOL, failing_draws
+
+    want = np.array([1.0, 1e-9])
+    off = want + np.array([0.0, 1e-8])  # 1e-8 of the block's largest entry, at its small entry
+    assert not close(off, want).all() and close(off, want, CANCELLING_ATOL).all()
+    assert not close(want + np.array([0.0, 1e-4]), want, CANCELLING_ATOL).all()
+    stack = [(off,), (off,)]
+    assert failing_draws(stack, [(want,), (want,)]) == [0, 1]
+    assert failing_draws(stack, [(want,), (want,)], [CANCELLING_ATOL, 0.0]) == [1]
+
+
+def test_attentions_cancelling_draws_are_labelled_and_loosened_and_the_others_are_not() -> None:
+    from checker.engine._tolerance import CANCELLING_ATOL
+
+    batch = draws(get("attention"), 0)
+    cancelling = [d for d in batch if "where the Jacobian cancels" in d.label]
+    assert {d.label.split(":")[0] for d in cancelling} == {"k", "v"} and len(cancelling) == 12
+    assert all(d.atol == CANCELLING_ATOL and f"compared to {CANCELLING_ATOL:g}" in d.label for d in cancelling)
+    assert all(d.atol == 0.0 for d in batch if d not in cancelling)
+
+
 def _snapping_lookup(eps: float):  # type: ignore[no-untyped-def]
     # linear_lookup's Jacobian, but an index within eps of an integer is taken as that integer.
     i5 = np.arange(5)

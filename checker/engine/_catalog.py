@@ -112,6 +112,10 @@ class Arg:
     # the domain's edge: entries `allclose` to one another far from 0, where a shortcut takes
     # them as equal (softmax's uniform weights).
     spreads: tuple[float, ...] = ()
+    # The same, where f's Jacobian is then a sum of terms cancelling to the spread of themselves
+    # (attention's Q block with v's rows, or k's, this close): drawn with `Draw.atol` raised to
+    # `_tolerance.CANCELLING_ATOL`, since no right answer's rounding meets the contract there.
+    cancelling_spreads: tuple[float, ...] = ()
     # Absolute ranges its entries are also drawn within, at two levels around a common value of at
     # least half the domain's edge (some entries `range` above the others): nearly equal entries
     # whose differences are just above what the contract sees, where a shortcut that takes
@@ -130,6 +134,11 @@ class Arg:
     # 1/sqrt(2): a shortcut that takes a row's normaliser as 1 once its runner-up's weight is below
     # e^-14 passed every seed, red team RT34).
     aligned_leads: tuple[float, ...] = ()
+    # Another argument whose row at the leading entry's position is 0 in those draws: where f
+    # subtracts a weighted mean of that argument's rows (attention's V_j - f_i), the saturated
+    # row's difference is then exact instead of a cancellation of e^-lead of its terms, which
+    # no right answer rounds within the contract (the reference answer failed 13 seeds of 160).
+    aligned_leads_zero: str | None = None
     # Leads its largest entry is also drawn ahead of all the others by: a smooth maximum there is
     # nearly the max, with the runner-up's weight e^-lead still far above the contract, where a
     # shortcut takes it as the max itself (logsumexp's "hard max": red team RT24).
@@ -345,10 +354,12 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             magnitudes=tuple(float(m) for m in raw.get("magnitudes", ())),
             offsets=tuple(float(m) for m in raw.get("offsets", ())),
             spreads=tuple(float(m) for m in raw.get("spreads", ())),
+            cancelling_spreads=tuple(float(m) for m in raw.get("cancelling_spreads", ())),
             ranges=tuple(float(m) for m in raw.get("ranges", ())),
             aligned_with=str(raw["aligned_with"]) if "aligned_with" in raw else None,
             aligned_spreads=tuple(float(m) for m in raw.get("aligned_spreads", ())),
             aligned_leads=tuple(float(m) for m in raw.get("aligned_leads", ())),
+            aligned_leads_zero=str(raw["aligned_leads_zero"]) if "aligned_leads_zero" in raw else None,
             leads=tuple(float(m) for m in raw.get("leads", ())),
             lead_unit=float(raw.get("lead_unit", 1.0)),
             row_leads=tuple(float(m) for m in raw.get("row_leads", ())),
@@ -376,10 +387,12 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
                            or any(m <= 0 for m in arg.magnitudes)):
         raise CatalogError(where, f"argument {arg.name}: magnitudes {arg.magnitudes} need a uniform float argument and "
                                   "positive scales")
-    if arg.spreads and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or math.prod(arg.shape) < 2
-                        or any(not 0 < m < 1e-3 for m in arg.spreads)):
-        raise CatalogError(where, f"argument {arg.name}: spreads {arg.spreads} need a uniform float argument of two or "
-                                  "more entries, each spread between 0 and 1e-3")
+    for declared in ("spreads", "cancelling_spreads"):
+        spreads = getattr(arg, declared)
+        if spreads and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or math.prod(arg.shape) < 2
+                        or any(not 0 < m < 1e-3 for m in spreads)):
+            raise CatalogError(where, f"argument {arg.name}: {declared} {spreads} need a uniform float argument of "
+                                      "two or more entries, each spread between 0 and 1e-3")
     if arg.ranges and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or math.prod(arg.shape) < 2
                        or any(not 0 < m < 1e-3 * (arg.high - arg.low) for m in arg.ranges)):
         raise CatalogError(where, f"argument {arg.name}: ranges {arg.ranges} need a uniform float argument of two or "
@@ -449,8 +462,8 @@ def _puzzle(chapter: str, raw: dict[str, Any], file: str = "") -> Puzzle:
 PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", "hints", "kind", "function", "backward",
                  "guard", "why", "params", "no_tf", "level_steps")
 ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes",
-              "offsets", "spreads", "ranges", "aligned_with", "aligned_spreads", "aligned_leads", "leads", "lead_unit",
-              "row_leads", "row_leads_label",
+              "offsets", "spreads", "cancelling_spreads", "ranges", "aligned_with", "aligned_spreads", "aligned_leads",
+              "aligned_leads_zero", "leads", "lead_unit", "row_leads", "row_leads_label",
               "intervals", "one_entry_in", "zero_rows")
 
 
@@ -658,7 +671,7 @@ def _validate(where: str, puzzle: Puzzle) -> None:
     if steps and (steps != sorted(set(steps)) or steps[0] < 1 or steps[-1] >= 10):
         raise CatalogError(where, f"level_steps {steps} must rise from 1 and stay below 10 (multiples of a decade)")
     for arg in puzzle.args:
-        if arg.aligned_with is not None or arg.aligned_spreads or arg.aligned_leads:
+        if arg.aligned_with is not None or arg.aligned_spreads or arg.aligned_leads or arg.aligned_leads_zero:
             _validate_aligned(where, puzzle, arg)
         label = next((a for a in puzzle.args if a.name == arg.row_leads_label), None)
         if arg.row_leads_label is not None and (label is None or label.dtype not in INT_DTYPES
@@ -690,6 +703,13 @@ def _validate_aligned(where: str, puzzle: Puzzle, arg: Arg) -> None:
         raise CatalogError(where, f"argument {arg.name}: aligned_with names another argument of the puzzle "
                                   f"({arg.aligned_with!r}), with aligned_spreads {arg.aligned_spreads} between 0 and "
                                   f"1e-3 or aligned_leads {arg.aligned_leads} above 0, one or more")
+    if arg.aligned_leads_zero is not None:
+        zeroed = next((a for a in puzzle.args if a.name == arg.aligned_leads_zero), None)
+        if (zeroed is None or zeroed in (arg, other) or not arg.aligned_leads or zeroed.dtype not in FLOAT_DTYPES
+                or not zeroed.shape or zeroed.shape[0] != other.shape[0]):
+            raise CatalogError(where, f"argument {arg.name}: aligned_leads_zero names a third float argument "
+                                      f"({arg.aligned_leads_zero!r}) with as many rows as {other.name}, beside "
+                                      "aligned_leads")
     for a in (arg, other):
         if a.dtype not in FLOAT_DTYPES or a.sampler != "uniform" or len(a.shape) != 2:
             raise CatalogError(where, f"argument {a.name}: aligned_with needs two uniform float matrices")

@@ -14,10 +14,18 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Draw:
-    """One input to `f` and `jac`: a value per argument, and what kind of draw it is."""
+    """One input to `f` and `jac`: a value per argument, and what kind of draw it is.
+
+    `atol` is the least absolute tolerance, relative to each block's largest entry, that the
+    draw's blocks are compared with (`_tolerance`): 0, the contract's own, except on a draw whose
+    Jacobian is a sum of terms cancelling to a small part of themselves, where every right
+    answer's rounding, and the oracles' own, is beyond the contract's 1e-12 of that entry
+    (`Arg.cancelling_spreads`).
+    """
 
     label: str
     values: tuple[np.ndarray, ...]
+    atol: float = 0.0
 
     @functools.cached_property
     def subnormal_apart(self) -> bool:

@@ -143,7 +143,7 @@ def _against(
         )
         everywhere = _wrong_on_every_draw(expected, answers, list(range(len(draws))))
         return _fail(puzzle, seed, len(draws), [order], dataclasses.replace(failure, everywhere=everywhere))
-    suspects = failing_draws(answers, expected)  # usually none: the answer is right
+    suspects = failing_draws(answers, expected, [d.atol for d in draws])  # usually none: the answer is right
     first = min(suspects, default=0)
     by_simplicity = sorted(suspects, key=lambda d: _simplicity(draws[d], d))
     if suspects and _lattice_diagnoses("", draws[first], first):
@@ -173,13 +173,13 @@ def _against(
                     _failure(*failure_args, None), everywhere=_wrong_on_every_draw(expected, answers, suspects)
                 )
                 return _fail(puzzle, seed, len(draws), diagnoses, failure)
-            ok = close(got, want)
+            ok = close(got, want, draw.atol)
             if not ok.all():
                 wrong = np.asarray(~ok)  # an array even for a 0-d block, where `~` gives a numpy scalar
                 failure = _failure(*failure_args, wrong)
                 diagnoses = _value_diagnoses(
                     names[k], got, want, wrong, out_shape, arg, draw, puzzle, failure, expected[d],
-                    [(a[k], e[k]) for a, e in zip(answers, expected)],
+                    [(a[k], e[k]) for a, e in zip(answers, expected)], [x.atol for x in draws],
                 )
                 near = _near_lattice_diagnoses(names[k], puzzle, draws, suspects, d)
                 if near:  # an index shifted to the lattice point it nearly sits on only looks like an off-by-one
@@ -417,10 +417,10 @@ def _swap(array: np.ndarray, first: int) -> np.ndarray:
 def _value_diagnoses(
     name: str, got: Shaped[np.ndarray, "*jac"], want: Float[np.ndarray, "*jac"], wrong: Bool[np.ndarray, "*jac"],
     out_shape: tuple[int, ...], arg: Arg, draw: Draw, puzzle: Puzzle, failure: Failure, siblings: ExpectedBlocks = (),
-    every: Sequence[tuple[np.ndarray, np.ndarray]] = (),
+    every: Sequence[tuple[np.ndarray, np.ndarray]] = (), atols: Sequence[float] = (),
 ) -> list[Diagnosis]:
     """What a block of the right shape got wrong (`wrong` marks its entries), most telling first.
-    `every`: (yours, expected) of this block on every draw."""
+    `every`: (yours, expected) of this block on every draw; `atols`: each draw's `Draw.atol`."""
     found: list[Diagnosis] = []
     bad = ~np.isfinite(got.astype(np.float64))
     if bad.any():
@@ -452,7 +452,7 @@ def _value_diagnoses(
     if precision is not None:
         return [precision, _cells_diagnosis(name, failure)]
     nonzero = bool(np.any(np.abs(w) > 0))
-    if nonzero and close(-g, want).all():
+    if nonzero and close(-g, want, draw.atol).all():
         found.append(
             Diagnosis(Kind.SIGN, f"{name} has the wrong sign: every entry is the negative of the expected one")
         )
@@ -470,9 +470,9 @@ def _value_diagnoses(
             # entry any wrong value is a multiple of it on its draw (red team RT33: `cos`'s one entry
             # called 23/362 times the expected one), and a factor that is an input's function (one
             # sigma too many in layer_norm) is a fraction of that draw alone (RT34's F11: 171/85).
-            scaled = all(np.shape(a) == np.shape(e) and close(np.asarray(a, np.float64) / factor, e).all()
-                         for a, e in every)
-        if scaled and close(g / factor, want).all():
+            scaled = all(np.shape(a) == np.shape(e) and close(np.asarray(a, np.float64) / factor, e, atol).all()
+                         for (a, e), atol in zip(every, atols or [0.0] * len(every)))
+        if scaled and close(g / factor, want, draw.atol).all():
             published = _published_diagnosis(name, factor, puzzle)
             found += [published] if published is not None else []
             found.append(Diagnosis(Kind.FACTOR, f"{name} is off by a constant factor: {_factor_words(factor)}"))

@@ -47,6 +47,7 @@ from checker.engine._catalog import FLOAT_DTYPES, GENERIC_EDGES, INT_DTYPES, Arg
 from checker.engine._draw import Draw as Draw, stacked as stacked  # the sampler's output type, for its callers
 from checker.engine._numerics import PRECISION
 from checker.engine._settings import DEFAULT_SEED
+from checker.engine._tolerance import CANCELLING_ATOL
 
 RANDOM_DRAWS = 6  # at least; more when an argument is small (see `_random_count`)
 VALUES_PER_ARGUMENT = 60  # random values each floating argument takes in all (entries x draws)
@@ -972,23 +973,34 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                          f"or beyond ({n + 1} of {REGION_DRAWS})")
                 close = Structure(label, _using(_close_together, a, spread))
                 extra.append(_structured(puzzle, rng, label, _set(k, close, rng)))
+        for spread in a.cancelling_spreads:
+            for n in range(REGION_DRAWS):
+                label = (f"{a.name}: entries within {spread:g} of one another, relatively, where the Jacobian "
+                         f"cancels: compared to {CANCELLING_ATOL:g} of each block's largest entry ({n + 1} of "
+                         f"{REGION_DRAWS})")
+                close = Structure(label, _using(_close_together, a, spread))
+                draw = _structured(puzzle, rng, label, _set(k, close, rng))
+                extra.append(None if draw is None else replace(draw, atol=CANCELLING_ATOL))
         for width in a.ranges:
             for n in range(RANGE_DRAWS):
                 label = (f"{a.name}: entries at two levels {width:g} apart, at half the domain's edge or beyond "
                          f"({n + 1} of {RANGE_DRAWS})")
                 extra.append(_structured(puzzle, rng, label, _set(k, Structure(label, _using(_two_levels, a, width)),
                                                                    rng)))
-        for spread in a.aligned_spreads:
+        aligned_at = (1.0, *[m for m in a.magnitudes if m > 1][-1:])  # and at the largest magnitude: scores beyond 1
+        for spread, scale in itertools.product(a.aligned_spreads, aligned_at):
             other = next(j for j, b in enumerate(puzzle.args) if b.name == a.aligned_with)
+            at = f", both at {scale:g} times the domain" if scale != 1 else ""
             for n in range(REGION_DRAWS):
                 label = (f"{a.name}'s rows along one axis, {a.aligned_with}'s entries on it within {spread:g} of one "
-                         f"another, relatively: every row of scores allclose ({n + 1} of {REGION_DRAWS})")
-                extra.append(_structured(puzzle, rng, label, _aligned(puzzle, k, other, spread, rng)))
+                         f"another, relatively{at}: every row of scores allclose ({n + 1} of {REGION_DRAWS})")
+                extra.append(_structured(puzzle, rng, label, _aligned(puzzle, k, other, spread, rng, scale)))
         for lead in a.aligned_leads:
             other = next(j for j, b in enumerate(puzzle.args) if b.name == a.aligned_with)
             for n in range(RANGE_DRAWS):
+                zeroed = f", {a.aligned_leads_zero}'s row there 0" if a.aligned_leads_zero else ""
                 label = (f"{a.name}'s rows equal along one axis, {a.aligned_with}'s entries on it one ahead: every row "
-                         f"that sees it leads by {lead:g} to {lead * (1 + ALIGNED_LEAD_SPAN):g} ({n + 1} of "
+                         f"that sees it leads by {lead:g} to {lead * (1 + ALIGNED_LEAD_SPAN):g}{zeroed} ({n + 1} of "
                          f"{RANGE_DRAWS})")
                 extra.append(_structured(puzzle, rng, label, _aligned_lead(puzzle, k, other, lead, rng)))
         for lead in a.row_leads:
@@ -1164,22 +1176,24 @@ def _two_levels_far(arg: Arg, width: float, far: float, rng: np.random.Generator
 
 
 def _aligned(puzzle: Puzzle, k: int, other: int, spread: float,
-             rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+             rng: np.random.Generator, scale: float = 1.0) -> Callable[[list[np.ndarray]], None]:
     """The rows of argument `k` along one axis (their other entries 0, each 0.5 to 1 of the
     domain's edge on its side), and argument `other`'s entries on that axis `_close_together`:
     every row of `k @ other.T` is `allclose` while `other`'s rows are not. Its other axes stay
     random, so that the Q block (a sum of `other`'s rows weighted to cancel) keeps entries of
-    its own size: rows of `other` close together as a whole cannot be checked (`layers.toml`)."""
+    its own size: rows of `other` close together as a whole only to a looser tolerance
+    (`Arg.cancelling_spreads`). `scale` multiplies the aligned rows and entries: scores beyond 1,
+    where a relative flatness test is wrong at smaller relative spreads."""
     a, b = puzzle.args[k], puzzle.args[other]
 
     def apply(values: list[np.ndarray]) -> None:
         axis = int(rng.integers(a.shape[1]))
         signs = _signs(a, rng, a.shape[0])
         rows = np.zeros(a.shape)
-        rows[:, axis] = signs * rng.uniform(0.5, 1.0, size=a.shape[0]) * np.where(signs > 0, a.high, -a.low)
+        rows[:, axis] = signs * rng.uniform(0.5, 1.0, size=a.shape[0]) * np.where(signs > 0, a.high, -a.low) * scale
         values[k] = rows
         entries = np.array(values[other], dtype=np.float64)
-        entries[:, axis] = _close_together(replace(b, shape=(b.shape[0],)), spread, rng)
+        entries[:, axis] = _close_together(replace(b, shape=(b.shape[0],)), spread, rng) * scale
         values[other] = entries
 
     return apply
@@ -1195,7 +1209,9 @@ def _aligned_lead(puzzle: Puzzle, k: int, other: int, lead: float,
     `other`'s entries on that axis sqrt(lead) / 2 for one (at random) and lead to 1% more below
     it, divided by sqrt(lead), for the others: every row of `k @ other.T` that sees the top entry
     and another leads by the lead to 1% more. The other's other axes stay random (as
-    `_aligned`: the Q block keeps entries of its own size)."""
+    `_aligned`: the Q block keeps entries of its own size); the row of `Arg.aligned_leads_zero`
+    at the top entry's position is 0."""
+    zeroed = next((j for j, b in enumerate(puzzle.args) if b.name == puzzle.args[k].aligned_leads_zero), None)
 
     def apply(values: list[np.ndarray]) -> None:
         axis = int(rng.integers(puzzle.args[k].shape[1]))
@@ -1206,9 +1222,14 @@ def _aligned_lead(puzzle: Puzzle, k: int, other: int, lead: float,
         entries = np.array(values[other], dtype=np.float64)
         n = entries.shape[0]
         column = np.asarray(size / 2 - lead * (1 + rng.uniform(0, ALIGNED_LEAD_SPAN, size=n)) / size)
-        column[int(rng.integers(n))] = size / 2
+        top = int(rng.integers(n))
+        column[top] = size / 2
         entries[:, axis] = column
         values[other] = entries
+        if zeroed is not None:
+            rows = np.array(values[zeroed], dtype=np.float64)
+            rows[top] = 0.0
+            values[zeroed] = rows
 
     return apply
 

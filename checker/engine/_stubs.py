@@ -147,6 +147,9 @@ def draws_plan(puzzle: Puzzle) -> tuple[str, list[tuple[str, list[str]]]]:
     ]
     extra += [f"`{a.name}`'s entries within " + ", ".join(f"{m:g}" for m in a.spreads) + " of one another, relatively"
               for a in puzzle.args if a.spreads]
+    extra += [f"`{a.name}`'s entries within " + ", ".join(f"{m:g}" for m in a.cancelling_spreads)
+              + " of one another, relatively, compared to a looser tolerance (every right answer's rounding is "
+              "beyond the contract there)" for a in puzzle.args if a.cancelling_spreads]
     extra += [f"`{a.name}`'s entries at two levels " + ", ".join(f"{m:g}" for m in a.ranges) + " apart"
               for a in puzzle.args if a.ranges]
     extra += [f"`{a.name}`'s rows along one axis, with `{a.aligned_with}`'s entries on it within "
