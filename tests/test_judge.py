@@ -276,6 +276,19 @@ def test_attentions_cancelling_draws_are_labelled_and_loosened_and_the_others_ar
     assert all(d.atol == 0.0 for d in batch if d not in cancelling)
 
 
+def test_nan_from_a_mask_made_of_the_scores_values_is_named_as_such() -> None:
+    # Red team RT33's A2: `scores == 0` masked a whole row where a row of q is 0, and the NaN was
+    # told "does your formula divide by an input?".
+    from pathlib import Path
+
+    from checker import check_file
+
+    verdict = check_file("attention", Path(__file__).parent / "corpus/layers/attention/mask_from_zero_scores.py")
+    assert verdict.status is Status.FAIL and "all zeros" in verdict.failure.draw_label  # type: ignore[union-attr]
+    assert "a mask made from the scores' values (`scores == 0`)" in verdict.message
+    assert "divide by an input" not in verdict.message
+
+
 def _snapping_lookup(eps: float):  # type: ignore[no-untyped-def]
     # linear_lookup's Jacobian, but an index within eps of an integer is taken as that integer.
     i5 = np.arange(5)

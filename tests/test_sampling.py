@@ -334,3 +334,31 @@ def test_attention_reaches_the_largest_scores_of_its_region_in_every_entry(seed:
     scores = [np.abs(d.values[0] @ d.values[1].T / np.sqrt(2.0)) for d in draws(attention, seed)]
     corners = [s for s in scores if s[:2, :2].min() > 12.5 and s.max() <= 9 * np.sqrt(2.0)]
     assert len(corners) >= 4
+
+
+def test_draws_are_kept_on_disk_and_read_back_exactly_and_a_changed_puzzle_draws_afresh(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import dataclasses
+
+    from checker.engine import _kept_draws, _sampling
+
+    monkeypatch.setenv("JACPUZZLES_CACHE", str(tmp_path))
+    attention = _catalog.get("attention")
+    assert attention is not None
+    made = draws(attention, 3)
+    kept = sorted((tmp_path / "draws").glob("attention-*.npz"))
+    assert len(kept) == 1
+    monkeypatch.setattr(_sampling, "_drawn", lambda puzzle, seed: pytest.fail("drawn again"))
+    again = draws(attention, 3)
+    assert [(d.label, d.atol) for d in again] == [(d.label, d.atol) for d in made]
+    assert any(d.atol for d in again)  # the cancelling spreads' own atol survives the round trip
+    for d, e in zip(made, again):
+        assert all(u.dtype == v.dtype and np.array_equal(u, v) for u, v in zip(d.values, e.values)), d.label
+    monkeypatch.undo()
+    monkeypatch.setenv("JACPUZZLES_CACHE", str(tmp_path))
+    kept[0].write_bytes(b"damaged")
+    assert [d.label for d in draws(attention, 3)] == [d.label for d in made]  # drawn again, and rewritten
+    q = dataclasses.replace(attention.args[0], aligned_leads=attention.args[0].aligned_leads[:1])
+    fewer = draws(dataclasses.replace(attention, args=(q, *attention.args[1:])), 3)
+    assert len(fewer) == len(made) - (len(attention.args[0].aligned_leads) - 1) * _sampling.RANGE_DRAWS
+    assert len(list((tmp_path / "draws").glob("attention-*.npz"))) == 2
+    assert _kept_draws._load(kept[0], attention) is not None

@@ -435,8 +435,16 @@ def _value_diagnoses(
             if np.isfinite(want.astype(np.float64)).all()
             else None
         )
+        masked = _masked_row(puzzle, draw)
         if overflow is not None:
             found.append(overflow)
+        elif masked is not None:
+            found.append(Diagnosis(
+                Kind.ZERO_DIVISION,
+                f"{what}, at an input where {masked} is all zeros, so that the scores it enters are exactly "
+                f"0: a mask made from the scores' values (`scores == 0`) masks them, and a row whose every "
+                f"score is masked has a softmax of 0 / 0. f masks by position alone; make the mask the same way",
+            ))
         elif zeros:
             found.append(Diagnosis(
                 Kind.ZERO_DIVISION,
@@ -763,6 +771,20 @@ def _overflow_diagnosis(
 # What f calls when it normalises along an axis (its code): there the cure for an overflowing exp
 # is to subtract the largest entry of that axis.
 _NORMALISERS = ("softmax", "logsumexp")
+
+
+def _masked_row(puzzle: Puzzle, draw: Draw) -> str | None:
+    """"row i of q" when `f` masks scores (`-np.inf` under a softmax) and the draw has a matrix
+    argument with a row of zeros: where an answer masking by value masks a whole row."""
+    if "softmax" not in puzzle.code or "-np.inf" not in puzzle.code:
+        return None
+    for a, v in zip(puzzle.args, draw.values):
+        if np.ndim(v) != 2 or not a.differentiable or np.all(np.asarray(v) == 0):
+            continue
+        rows = np.flatnonzero(np.all(np.asarray(v) == 0, axis=-1))
+        if len(rows):
+            return f"row {int(rows[0])} of {a.name}"
+    return None
 
 
 _EXP_LIMIT = float(np.log(np.finfo(np.float64).max))

@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from checker.engine import _domain, _zeros
+from checker.engine import _domain, _kept_draws, _zeros
 from checker.engine._catalog import FLOAT_DTYPES, GENERIC_EDGES, INT_DTYPES, Arg, Puzzle
 from checker.engine._draw import Draw as Draw, stacked as stacked  # the sampler's output type, for its callers
 from checker.engine._numerics import PRECISION
@@ -866,7 +866,13 @@ def plan(puzzle: Puzzle) -> list[tuple[str, list[str]]]:
 
 def draws(puzzle: Puzzle, seed: int = DEFAULT_SEED) -> tuple[Draw, ...]:
     """The input draws for `puzzle`: stratified random draws first, then each argument's
-    structures, then pairs of them, then coincidences between arguments."""
+    structures, then pairs of them, then coincidences between arguments. Kept on disk once
+    made (`_kept_draws`)."""
+    return _kept_draws.kept(puzzle, seed, _zeros.TABLE / f"{puzzle.name}.npz", lambda: _drawn(puzzle, seed))
+
+
+def _drawn(puzzle: Puzzle, seed: int) -> tuple[Draw, ...]:
+    """`draws`, made afresh."""
     rng = seed_for(puzzle, seed)
     n = _random_count(puzzle)
     columns = [_stratified(a, rng, n) for a in puzzle.args]

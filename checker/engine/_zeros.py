@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import os
 import zlib
 from collections.abc import Callable
@@ -73,6 +74,8 @@ def key(puzzle: Puzzle) -> str:
     text += f"|{PINNED}|{PINNED_ZEROS}|{PINNED_SEEN}"
     if _alone(puzzle):
         text += f"|alone {ALONE_BAND}"
+    if _pins_per_argument(puzzle):
+        text += "|a line per entry pinned"
     if any("ties" in a.avoid for a in puzzle.args):
         text += "|champions"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
@@ -392,6 +395,11 @@ PINNED_ZEROS = 2
 PINNED_SEEN = 4e-12
 
 
+def _pins_per_argument(puzzle: Puzzle) -> bool:
+    """Whether the zeros beside a tiny entry keep one per argument: with three or more."""
+    return sum(1 for a in puzzle.args if a.differentiable and a.static is None and a.sampler == "uniform") > 2
+
+
 def _pinned(program: Any, puzzle: Puzzle, sampler: Sampler,
             lines: list[Any]) -> list[tuple[str, tuple[np.ndarray, ...]]]:
     """Zero crossings beside a tiny input entry (PINNED), with their labels."""
@@ -402,8 +410,12 @@ def _pinned(program: Any, puzzle: Puzzle, sampler: Sampler,
         return []  # one entry alone: its own small draws (`_sampling`) reach its zero
     rng = np.random.default_rng([zlib.crc32(puzzle.name.encode()), zlib.crc32(repr(puzzle.variant).encode()), 23])
     pinned_lines, pins = [], []
-    for start, end in lines:
-        k, j = slots[int(rng.integers(len(slots)))]
+    # With three arguments or more, every line once per entry, pinning that one: an argument
+    # whose entries each move only some outputs (attention's k under the causal mask) still
+    # gets a zero its pin is seen at.
+    choices = [[slot] for slot in slots] if _pins_per_argument(puzzle) else [slots]
+    for (start, end), among in itertools.product(lines, choices):
+        k, j = among[int(rng.integers(len(among)))]
         reach = min(float(np.max(np.abs(start[k]))), float(np.max(np.abs(end[k]))))
         value = float(rng.choice([-1.0, 1.0])) * PINNED * reach
         ends = []
@@ -417,7 +429,7 @@ def _pinned(program: Any, puzzle: Puzzle, sampler: Sampler,
     kept = _crossings(program, puzzle, sampler, pinned_lines, grid)
     if not kept:
         return []
-    batch = len(lines) * GRID
+    batch = max(len(lines) * GRID, len(kept))
     snapped = []  # the pinned entry, and any other as small (a coincidence of the line), put at 0
     for c in kept:
         k, j = pins[c.line]
@@ -429,10 +441,17 @@ def _pinned(program: Any, puzzle: Puzzle, sampler: Sampler,
     after = _evaluate(program, puzzle, _padded(snapped, batch))
     seen = [i for i, c in enumerate(kept)
             if abs(after[c.block][i, c.entry]) > PINNED_SEEN * float(np.max(np.abs(before[c.block][i])))]
-    # A zero of each block first, then the rest.
+    # With three arguments or more, a zero beside a tiny entry of each argument first (red team
+    # RT35: attention's v snapped passed where both kept zeros were beside q and k); then a zero
+    # of each block, then the rest.
+    each: list[int] = []
+    if _pins_per_argument(puzzle):
+        pinned_args = sorted({pins[kept[i].line][0] for i in seen})
+        each = [next(i for i in seen if pins[kept[i].line][0] == k) for k in pinned_args]
     firsts = [i for n, i in enumerate(seen) if kept[i].block not in {kept[m].block for m in seen[:n]}]
     out: list[tuple[str, tuple[np.ndarray, ...]]] = []
-    for i in (firsts + [i for i in seen if i not in firsts])[:PINNED_ZEROS]:
+    order = each + [i for i in firsts if i not in each] + [i for i in seen if i not in firsts and i not in each]
+    for i in order[:max(PINNED_ZEROS, len(each))]:
         c = kept[i]
         k, j = pins[c.line]
         where = ", ".join(str(int(n)) for n in np.unravel_index(j, puzzle.args[k].shape))
