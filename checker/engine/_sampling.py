@@ -122,13 +122,21 @@ SWEEP_SMALLEST = (1e-307, 2e-307)
 # computes in float32 flushes them (XLA flushes float32's subnormals) and gives 0 for a block
 # proportional to them, while the float64 reference does not.
 BELOW_FLOAT32 = (1e-41, 1e-39)
+# Magnitudes a whole argument is also drawn at (log-uniform within each pair), and at the bottom
+# of the normal range (WHOLE_BOTTOM) where only XLA judges.
+WHOLE_TINY = ((1e-50, 3e-50), (1e-100, 3e-100), (1e-200, 3e-200), (1e-300, 3e-300))
+# At the bottom: f = x y there is a subnormal, flushed to 0, for |x| below 0.93, and also once
+# a variant scales it by 0.5 (from 1e-307) while its slope 0.5 y is still normal.
+WHOLE_BOTTOM = (SMALLEST_NORMALS, (1e-307, 3e-307))
 # Two entries this size (log-uniform): their product underflows float64 (below 1e-380) while each
 # alone, and the product of the others, does not: prod(x) / x_i is then 0 where the derivative is not.
 UNDERFLOWING = (1e-205, 1e-195)
 # Scales every plain argument (of more than one entry) is drawn at together: at 1e-20, squares
 # and products of two entries (1e-40) are below float32's normal range; at 1e-17, every entry
-# rounds to 0 at 15 decimals (an argsort or argmax of rounded values loses the order).
-TOGETHER_SCALES = (1e-20, 1e-17)
+# rounds to 0 at 15 decimals (an argsort or argmax of rounded values loses the order); at
+# 1e-150, a block that is a difference or sum of them (a write's element - arr) is 1e-150 of
+# itself, below a cleanup of "blocks under 1e-100" (red team RT36), and a product of two normal.
+TOGETHER_SCALES = (1e-150, 1e-20, 1e-17)
 TOGETHER_DRAWS = 2  # draws at each of TOGETHER_SCALES
 # And once at 1 and 3 times every decade between: a shortcut taken when the whole argument is
 # small (rms_norm's `eye / sqrt(eps)` where max |x| < 1e-7, or where mean(x^2) < 1e-15: red team
@@ -364,6 +372,15 @@ def _plain(arg: Arg, smallest: tuple[float, float]) -> list[Structure]:
                                _using(_band, arg, *BELOW_FLOAT32)))
         found.append(Structure(f"two entries whose product underflows ({UNDERFLOWING[0]:g} to {UNDERFLOWING[1]:g})",
                                _using(_underflowing_pair, arg)))
+        # The whole argument tiny, the others as drawn: a block proportional to it is its own
+        # scale there, so "everything below a threshold is 0" (a guard on max |x|, a cleanup of
+        # blocks below 1e-100) and a slope f / x where f flushes to 0 are wrong by all of it
+        # (red team RT36: 17 puzzles, none drew an argument below 1e-42 and above the bottom).
+        # Not at the bottom where TensorFlow judges too: products of its entries and weights
+        # below 1 are subnormals there, which TensorFlow and XLA flush differently.
+        for lo, hi in (*WHOLE_TINY, *(WHOLE_BOTTOM if smallest == SMALLEST_NORMALS else ())):
+            found.append(Structure(f"every entry {lo:g} to {hi:g} in magnitude", _using(_band, arg, lo, hi),
+                                   paired=False))
         found.append(Structure("mixed magnitudes", lambda values, rng: _mixed_magnitudes(arg, rng, zeros_ok)))
         # One entry tiny among huge ones, at each place in turn: a sum of huge products then
         # swamps the tiny entry's own term (a finite difference loses it to rounding).
