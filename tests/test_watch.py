@@ -320,6 +320,40 @@ def test_ctrl_c_ends_the_watch_with_0_and_restores_the_terminal(terminal: Termin
     assert termios.tcgetattr(terminal.slave) == terminal.before
 
 
+def test_a_watch_ended_while_jax_warms_up_ends_the_process_with_its_code(
+    two_stubs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python's finalization would stop the warm-up inside XLA's C++ code (SIGABRT, seen under
+    load in the test above): the watch ends the process itself, its screen written out."""
+    import threading
+
+    from checker.learner import _watch
+
+    warming = threading.Event()
+
+    def ended_while_warming(runner: _watch._Watch, console: Console, why: str | None) -> int:
+        runner.warming = threading.Thread(target=warming.wait, daemon=True)
+        runner.warming.start()
+        console.print("0/2 puzzles pass; next: neg")
+        return 0
+
+    ended: list[int] = []
+    monkeypatch.setattr(_watch, "_lines", ended_while_warming)
+    monkeypatch.setattr(_watch.os, "_exit", ended.append)
+    shown = io.StringIO()
+    try:
+        assert _watch.run(two_stubs, 0, 10.0, Console(file=shown)) == 0
+    finally:
+        warming.set()
+    assert ended == [0]
+    assert "0/2 puzzles pass" in shown.getvalue()
+
+    monkeypatch.setattr(_watch, "_lines", lambda runner, console, why: 0)  # no warm-up left running
+    ended.clear()
+    assert _watch.run(two_stubs, 0, 10.0, Console(file=io.StringIO())) == 0
+    assert ended == []
+
+
 def test_without_a_terminal_verdicts_are_lines_and_polling_can_be_asked_for(two_stubs: Path) -> None:
     env = {**os.environ, "COLUMNS": "120", "JACPUZZLES_POLL": "1"}
     proc = subprocess.Popen(

@@ -673,13 +673,26 @@ def run(root: Path, seed: int, timeout: float, console: Console) -> int:
         # SIGINT ignored (inherited from a parent that ignores it, as pytest-xdist's workers do).
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        if interactive:
-            return _screen(runner, console, stop, why)
-        return _lines(runner, console, why)
+        code = _screen(runner, console, stop, why) if interactive else _lines(runner, console, why)
     except KeyboardInterrupt:
-        return 0
+        code = 0
     finally:
         stop.set()
+    if runner.warming is not None and runner.warming.is_alive():
+        _end_now(console, code)
+    return code
+
+
+def _end_now(console: Console, code: int) -> None:
+    """End the process while the warm-up thread is still inside JAX. Python's finalization would
+    stop that thread in XLA's C++ code, whose clean-up cannot be unwound: the C++ runtime ends the
+    process with SIGABRT ("terminate called ... exception not rethrown") instead of `code`. What
+    the screen showed is written out first. The warm-up only fills caches: ours are written whole
+    or not at all, and JAX warns of an entry of its own cut short and compiles it again."""
+    for stream in (console.file, sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
 
 
 def interactive_screen(console: Console) -> bool:
