@@ -349,7 +349,7 @@ def test_draws_are_kept_on_disk_and_read_back_exactly_and_a_changed_puzzle_draws
     assert len(kept) == 1
     monkeypatch.setattr(_sampling, "_drawn", lambda puzzle, seed: pytest.fail("drawn again"))
     again = draws(attention, 3)
-    assert [(d.label, d.atol) for d in again] == [(d.label, d.atol) for d in made]
+    assert [(d.label, d.atol, d.xla_only) for d in again] == [(d.label, d.atol, d.xla_only) for d in made]
     assert any(d.atol for d in again)  # the cancelling spreads' own atol survives the round trip
     for d, e in zip(made, again):
         assert all(u.dtype == v.dtype and np.array_equal(u, v) for u, v in zip(d.values, e.values)), d.label
@@ -362,3 +362,84 @@ def test_draws_are_kept_on_disk_and_read_back_exactly_and_a_changed_puzzle_draws
     assert len(fewer) == len(made) - (len(attention.args[0].aligned_leads) - 1) * _sampling.RANGE_DRAWS
     assert len(list((tmp_path / "draws").glob("attention-*.npz"))) == 2
     assert _kept_draws._load(kept[0], attention) is not None
+
+
+def test_every_plain_argument_is_also_drawn_whole_at_tiny_magnitudes_and_at_the_bottom_of_float64() -> None:
+    # Red team RT36: a guard on max |y|, a clean-up of blocks below 1e-100 and a slope f / x where
+    # f flushes to 0 are wrong by the whole block only where the whole argument is that small.
+    from checker.engine._sampling import WHOLE_BOTTOM, WHOLE_TINY
+
+    mul = _catalog.puzzle_named("mul")
+    batch = draws(mul, 0)
+    for lo, hi in (*WHOLE_TINY, *WHOLE_BOTTOM):
+        for k in range(2):
+            whole = [d for d in batch if lo <= np.abs(d.values[k]).min() and np.abs(d.values[k]).max() <= hi]
+            assert whole, (lo, k)
+            assert all(np.abs(d.values[1 - k]).max() > 1e-3 for d in whole)  # the other argument as drawn
+    assert not any(d.xla_only for d in batch)  # JAX judges mul alone anyway
+
+
+def test_where_tensorflow_judges_too_the_bottom_of_float64_is_judged_by_jax_alone() -> None:
+    from checker.engine._sampling import WHOLE_BOTTOM
+
+    puzzle = _catalog.puzzle_named("broadcast_multiply")
+    assert puzzle.tf_judged
+    batch = draws(puzzle, 0)
+    alone = [d for d in batch if d.xla_only]
+    assert len(alone) == 2 * len(WHOLE_BOTTOM)  # x and y, each at both bands
+    assert all("judged by JAX alone" in d.label for d in alone)
+    assert all(any(np.abs(v).max() < 3.1e-307 for v in d.values) for d in alone)
+
+
+@pytest.mark.parametrize("name", ["assign_index_vectored", "tensor_write_2d"])
+def test_a_soft_write_is_drawn_with_a_small_weight_and_its_values_nearly_equal(name: str) -> None:
+    # Red team RT36: the slope e - a taken as (f - a) / m passes unless m is small and e is close
+    # to a. Each weight argument is drawn at every BLEND_WEIGHTS, the values half a gap apart or
+    # more: there jax.jacfwd's own slope (x e - x a in tensor_write_2d) stays within the contract
+    # of the exact one, so a right answer is judged fairly.
+    import jax
+
+    from checker.engine._numerics import pinned
+    from checker.engine._sampling import BLEND_WEIGHTS, is_plain, is_weight
+    from checker.engine._tolerance import close
+
+    puzzle = _catalog.puzzle_named(name)
+    weights = [k for k, a in enumerate(puzzle.args) if is_weight(a)]
+    plain = [k for k, a in enumerate(puzzle.args) if is_plain(a)]
+    blends = [d for d in draws(puzzle, 0) if "nearly equal" in d.label]
+    assert len(blends) == len(weights) * (len(BLEND_WEIGHTS) + len(BLEND_WEIGHTS[1::2]))
+    for d in blends:
+        values = np.concatenate([d.values[k].reshape(-1) for k in plain])
+        assert np.all(np.abs(values / values[0] - 1) < 2e-3), d.label
+        smallest_weight = [np.sort(d.values[k].reshape(-1))[-2 if puzzle.args[k].sampler == "simplex" else 0]
+                           for k in weights]
+        assert min(smallest_weight) < 3.1e-4, d.label
+        with pinned():  # float64, as the oracles compute
+            fwd = jax.jacfwd(puzzle.f, argnums=tuple(weights))(*d.values)
+        if name == "assign_index_vectored":
+            arr, m, e = d.values
+            exact = [np.einsum("ak,ab->abk", np.eye(3), e[None, :] - arr)]  # d f_ab / d m_k = [a = k] (e_b - A_ab)
+        else:
+            arr, e, x, y = d.values
+            pull = e[None, None, :] - arr
+            exact = [np.einsum("ik,j,ijc->ijck", np.eye(3), y, pull), np.einsum("jk,i,ijc->ijck", np.eye(3), x, pull)]
+        for got, want in zip(fwd, exact):
+            assert close(np.asarray(got), want).all(), d.label
+
+
+
+
+def test_with_two_weights_the_bottom_of_float64_keeps_one_weight_products_normal_and_two_subnormal() -> None:
+    # A slope of tensor_lookup_2d_corrected is sum_j y_j A_ijc: if y_j A_ijc were subnormal, right
+    # answers would differ by how they flush it; f's terms x_i y_j A_ijc subnormal flush a slope
+    # taken as f / x to 0 (red team RT36's F11).
+    puzzle = _catalog.puzzle_named("tensor_lookup_2d_corrected")
+    alone = [d for d in draws(puzzle, 0) if d.xla_only]
+    assert len(alone) == 2
+    tiny = np.finfo(np.float64).tiny
+    for d in alone:
+        arr, x, y = d.values
+        one = np.abs(arr) * min(x.min(), y.min())
+        two = np.abs(arr) * x.max() * y.max()
+        assert one.min() > tiny and two.max() < tiny, d.label
+        assert len({float(np.sign(v)) for v in arr.reshape(-1)}) == 1  # one sign: the slopes' sums cannot cancel

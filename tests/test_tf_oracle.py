@@ -149,3 +149,29 @@ def test_tensorflow_disagreeing_with_jax_is_a_kit_bug(monkeypatch) -> None:  # t
     verdict = check_answer("naive_lookup", _solution("naive_lookup").jac)
     assert verdict.status is Status.ERROR and verdict.kinds() == (Kind.KIT_BUG,)
     assert "jax.jacfwd and TensorFlow" in verdict.message and "bug in jacpuzzles" in verdict.message
+
+
+def test_at_the_bottom_of_float64_jax_alone_judges() -> None:
+    # A whole argument just above float64's smallest normal: its products with weights below 1
+    # are subnormal, which XLA flushes and TensorFlow keeps, so TensorFlow's values there are
+    # neither compared with JAX's nor with the answer's.
+    from checker.engine._numerics import pinned
+
+    puzzle = _catalog.puzzle_named("broadcast_multiply")
+    batch = draws(puzzle, 0)
+    alone = [d for d, draw in enumerate(batch) if draw.xla_only]
+    assert alone
+    with pinned():
+        jax_blocks = _oracles.expected(puzzle, batch)
+    recorded = _recorded(puzzle)
+    assert recorded.blocks is not None
+    off = [tuple(b + 1 for b in blocks) if d in alone else blocks for d, blocks in enumerate(recorded.blocks)]
+    _tf_oracle.cross_check(puzzle, batch, jax_blocks, _tf_oracle.TFResult("recorded", off))  # not a kit bug
+    judged = _tf_oracle.where_judged(_tf_oracle.TFResult("recorded", off), batch, jax_blocks)
+    assert judged.blocks is not None
+    for d in range(len(batch)):
+        assert judged.blocks[d] is (jax_blocks[d] if d in alone else recorded.blocks[d])
+    first = next(d for d in range(len(batch)) if d not in alone)
+    elsewhere = [tuple(b + 1 for b in blocks) if d == first else blocks for d, blocks in enumerate(recorded.blocks)]
+    with pytest.raises(_oracles.OracleDisagreement):
+        _tf_oracle.cross_check(puzzle, batch, jax_blocks, _tf_oracle.TFResult("recorded", elsewhere))

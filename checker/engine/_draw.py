@@ -21,11 +21,17 @@ class Draw:
     Jacobian is a sum of terms cancelling to a small part of themselves, where every right
     answer's rounding, and the oracles' own, is beyond the contract's 1e-12 of that entry
     (`Arg.cancelling_spreads`).
+
+    `xla_only`: judged against JAX alone where TensorFlow judges too. A whole argument at the
+    bottom of float64's normal range makes its products with weights below 1 subnormal, which
+    XLA flushes to 0 and TensorFlow keeps: the two expect different values there, both right by
+    their own arithmetic, and the answer runs in XLA's.
     """
 
     label: str
     values: tuple[np.ndarray, ...]
     atol: float = 0.0
+    xla_only: bool = False
 
     @functools.cached_property
     def subnormal_apart(self) -> bool:

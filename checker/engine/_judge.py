@@ -15,7 +15,7 @@ import numpy as np
 from jaxtyping import Bool, Float, Shaped
 
 from checker.engine._catalog import FLOAT_DTYPES, Arg, Puzzle
-from checker.engine._sampling import LATTICE_OFFSETS, Draw
+from checker.engine._sampling import LATTICE_OFFSETS, Draw, is_plain, is_weight
 from checker.engine._tolerance import at_least_float64, close, failing_draws, tolerance
 from checker.engine._verdict import (
     Cell,
@@ -181,7 +181,9 @@ def _against(
                     names[k], got, want, wrong, out_shape, arg, draw, puzzle, failure, expected[d],
                     [(a[k], e[k]) for a, e in zip(answers, expected)], [x.atol for x in draws],
                 )
-                near = _near_lattice_diagnoses(names[k], puzzle, draws, suspects, d)
+                near = _cancelling_diagnoses(names[k], arg, puzzle, draws, suspects) or _near_lattice_diagnoses(
+                    names[k], puzzle, draws, suspects, d
+                )
                 if near:  # an index shifted to the lattice point it nearly sits on only looks like an off-by-one
                     diagnoses = [x for x in diagnoses if x.kind is not Kind.SHIFTED]
                 lattice = _lattice_diagnoses(names[k], draw, d) if d == first else []  # "right on all d draws before"
@@ -604,6 +606,49 @@ def _near_lattice_diagnoses(
         f"{name} is wrong only where an index is within {farthest:.2g} of {point} without being on it "
         f"(here {gap:.2g} away){f', and right {right}' if right else ''}: {why}",
     )]
+
+
+# How close the plain arguments' entries are on the draws where a difference of them cancels
+# (`_sampling.BLEND_GAPS`): within this share of one common value.
+_NEARLY_EQUAL = 3e-3
+
+
+def _nearly_equal(puzzle: Puzzle, draw: Draw) -> bool:
+    """Whether every entry of every plain argument of `draw` is within _NEARLY_EQUAL of one value."""
+    entries = np.concatenate([np.asarray(v, np.float64).reshape(-1) for a, v in zip(puzzle.args, draw.values)
+                              if is_plain(a)] or [np.zeros(0)])
+    if entries.size < 2 or not np.all(np.isfinite(entries)) or entries[0] == 0:
+        return False
+    return bool(np.all(np.abs(entries - entries[0]) <= _NEARLY_EQUAL * abs(entries[0])))
+
+
+def _cancelling_diagnoses(
+    name: str, arg: Arg, puzzle: Puzzle, draws: tuple[Draw, ...], suspects: list[int]
+) -> list[Diagnosis]:
+    # The slope in a weight (a soft write's e - a) wrong mostly where the plain arguments are
+    # nearly equal: taken the long way round, (f - a) / m, it keeps f's rounding and loses the
+    # difference's digits (red team RT36). A weight's small entries are near the integer 0 too, and
+    # such an answer also fails there when e and a are close by chance, but snapping is not the
+    # mistake. (A mask snapped to 0 is wrong in the blocks it multiplies, not in its own.)
+    close_draws = sum(_nearly_equal(puzzle, draws[s]) for s in suspects)
+    if not is_weight(arg) or not suspects or len(suspects) == len(draws) or 2 * close_draws < len(suspects):
+        return []
+    names = ", ".join(a.name for a in puzzle.args if is_plain(a))
+    return [Diagnosis(
+        Kind.CANCELLATION,
+        f"{name} is wrong mostly where the entries of {names} are nearly equal (within "
+        f"{max(_spread(puzzle, draws[s]) for s in suspects if _nearly_equal(puzzle, draws[s])):.2g} of one another, "
+        "relatively), and right on most other draws: "
+        "does your answer get a difference of them the long way round, from values that hold them both (such as "
+        "(f - arr) / m for element - arr)? Their rounding then outweighs the small difference: subtract the "
+        "arguments themselves",
+    )]
+
+
+def _spread(puzzle: Puzzle, draw: Draw) -> float:
+    entries = np.concatenate([np.asarray(v, np.float64).reshape(-1) for a, v in zip(puzzle.args, draw.values)
+                              if is_plain(a)])
+    return float(np.max(np.abs(entries - entries[0])) / abs(entries[0]))
 
 
 def _repeat_diagnoses(name: str, wrong: np.ndarray, puzzle: Puzzle, draw: Draw) -> list[Diagnosis]:

@@ -1,6 +1,6 @@
 """A puzzle's draws for a seed, kept on disk beside the expected Jacobians.
 
-Making the draws of the whole catalog takes about a second (13394 draws, each structure tried
+Making the draws of the whole catalog takes about a second (14000 draws, each structure tried
 on random bases), a sixth of a warm check of every puzzle; reading them back, a third of that.
 They are a function of the puzzle (every field), the seed, the kit's drawing code and zero
 table, and numpy's random generator: the key digests all of these (the code by its files'
@@ -74,10 +74,12 @@ def _load(path: Path, puzzle: Puzzle) -> tuple[Draw, ...] | None:
         with np.load(path, allow_pickle=False) as saved:
             labels = [str(s) for s in saved["labels"]]
             atols = saved["atols"]
+            xla_only = saved["xla_only"]
             columns = [saved[f"a{k}"] for k in range(len(puzzle.args))]
-        if len(atols) != len(labels) or any(len(c) != len(labels) for c in columns):
+        if len(atols) != len(labels) or len(xla_only) != len(labels) or any(len(c) != len(labels) for c in columns):
             return None
-        return tuple(Draw(label, tuple(c[d] for c in columns), float(atols[d])) for d, label in enumerate(labels))
+        return tuple(Draw(label, tuple(c[d] for c in columns), float(atols[d]), bool(xla_only[d]))
+                     for d, label in enumerate(labels))
     except (OSError, ValueError, KeyError):
         return None
 
@@ -93,7 +95,8 @@ def _store(path: Path, made: tuple[Draw, ...]) -> None:
         fd, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "wb") as out:
             arrays: dict[str, Any] = {"labels": np.array([d.label for d in made]),
-                                      "atols": np.array([d.atol for d in made]), **columns}
+                                      "atols": np.array([d.atol for d in made]),
+                                      "xla_only": np.array([d.xla_only for d in made]), **columns}
             np.savez(out, **arrays)
         os.replace(temporary, path)
     except OSError:

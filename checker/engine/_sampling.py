@@ -376,8 +376,7 @@ def _plain(arg: Arg, smallest: tuple[float, float]) -> list[Structure]:
         # scale there, so "everything below a threshold is 0" (a guard on max |x|, a cleanup of
         # blocks below 1e-100) and a slope f / x where f flushes to 0 are wrong by all of it
         # (red team RT36: 17 puzzles, none drew an argument below 1e-42 and above the bottom).
-        # Not at the bottom where TensorFlow judges too: products of its entries and weights
-        # below 1 are subnormals there, which TensorFlow and XLA flush differently.
+        # At the bottom where TensorFlow judges too: `_bottoms`.
         for lo, hi in (*WHOLE_TINY, *(WHOLE_BOTTOM if smallest == SMALLEST_NORMALS else ())):
             found.append(Structure(f"every entry {lo:g} to {hi:g} in magnitude", _using(_band, arg, lo, hi),
                                    paired=False))
@@ -742,7 +741,7 @@ def _is_index(arg: Arg) -> bool:
     return "integer" in arg.edge_names or "half-integer" in arg.edge_names
 
 
-def _is_plain(arg: Arg) -> bool:
+def is_plain(arg: Arg) -> bool:
     return (
         arg.dtype in FLOAT_DTYPES and arg.static is None and arg.sampler == "uniform"
         and not _is_index(arg) and bool(set(GENERIC_EDGES) & set(arg.edge_names))
@@ -765,7 +764,7 @@ def structures(arg: Arg, smallest: tuple[float, float] = SMALLEST_NORMALS) -> li
         return _simplex(arg)
     if _is_index(arg):
         return _indices(arg)
-    if _is_plain(arg):
+    if is_plain(arg):
         return _plain(arg, smallest)
     return []
 
@@ -793,10 +792,10 @@ def _coincidences(puzzle: Puzzle, rng: np.random.Generator) -> list[_Coincidence
     args = puzzle.args
     for s, t in itertools.permutations(range(len(args)), 2):
         a, b = args[s], args[t]
-        if not (a.differentiable and b.differentiable) or not _is_plain(b) or _is_index(a):
+        if not (a.differentiable and b.differentiable) or not is_plain(b) or _is_index(a):
             continue
         lead_ndim = len(a.shape) - len(b.shape)
-        if lead_ndim < 0 or a.shape[lead_ndim:] != b.shape or (lead_ndim == 0 and s > t and _is_plain(a)):
+        if lead_ndim < 0 or a.shape[lead_ndim:] != b.shape or (lead_ndim == 0 and s > t and is_plain(a)):
             continue  # equal shapes: one coincidence per pair is enough
         leads = list(itertools.product(*(range(n) for n in a.shape[:lead_ndim])))
         if len(leads) > 9:
@@ -989,6 +988,8 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
             extra.append(_structured(puzzle, rng, label, _scaled(puzzle, m)))
     extra += _corners(puzzle, rng)
     extra += _flat_segments(puzzle, rng)
+    extra += _blends(puzzle, rng)
+    extra += _bottoms(puzzle, rng)
     for k, a in enumerate(puzzle.args):
         for spread in a.spreads:
             for n in range(REGION_DRAWS):
@@ -1444,7 +1445,7 @@ def _level_args(puzzle: Puzzle, which: list[int], m: float,
 def _together(puzzle: Puzzle) -> list[int]:
     """The arguments scaled together by TOGETHER_SCALES: the plain ones of more than one entry
     (one alone gets its own small draws, `_plain`)."""
-    return [k for k, a in enumerate(puzzle.args) if _is_plain(a) and _size(a) > 1]
+    return [k for k, a in enumerate(puzzle.args) if is_plain(a) and _size(a) > 1]
 
 
 # A lookup's slope in its index is a_hi - a_lo, 0 where the two entries it interpolates between
@@ -1470,7 +1471,7 @@ def _flat_segments(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
         if not (_is_index(index) and index.dtype in FLOAT_DTYPES):
             continue
         for k, arr in enumerate(puzzle.args):
-            if not (_is_plain(arr) and len(arr.shape) == 1 and arr.shape[0] > 1):
+            if not (is_plain(arr) and len(arr.shape) == 1 and arr.shape[0] > 1):
                 continue
             if index.shape != ():
                 for ulps in FLAT_ULPS:
@@ -1524,6 +1525,114 @@ def _stepped(value: float, ulps: int, direction: float) -> float:
     for _ in range(ulps):
         value = float(np.nextafter(value, direction * np.inf))
     return value
+
+
+# A soft write f = (1 - m) a + m e (assign_index_vectored, tensor_write_2d) has the slope e - a in
+# its weight m. An answer that takes it as (f - a) / m, "f's change from m = 0 per unit of m", with
+# e - a only below a guard on m, loses about eps |a| / (m |e - a|) of it: wrong just above any
+# guard once e is close to a (red team RT36). So: draws with the plain arguments nearly equal, the
+# r-th one's entries r to r + 1/2 BLEND_GAPS (a share) above one common value, and one weight
+# argument at each of BLEND_WEIGHTS (times 1 to 3): every entry of a mask, or one weight of a
+# probability vector beside a nearly-one-hot one. The arguments stay half a gap apart or more:
+# jax.jacfwd's own slope in tensor_write_2d is x e - x a, off by about eps |a| x, which must stay
+# within the contract's share of x (e - a) (4e-10 of it at the smaller gap). A right answer's
+# e - a is exact there (the two are within a factor 2: Sterbenz).
+BLEND_WEIGHTS = (1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4)
+BLEND_GAPS = (1e-6, 1e-3)  # the second at every other weight
+
+
+def _blends(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
+    """Per weight argument (a mask in [0, 1], a probability vector) of a puzzle with plain
+    arguments: draws with that weight small and the plain arguments nearly equal."""
+    plain = [k for k, a in enumerate(puzzle.args) if is_plain(a)]
+    weights = [k for k, a in enumerate(puzzle.args) if is_weight(a)]
+    extra: list[Draw | None] = []
+    for k in weights if plain else ():
+        arg = puzzle.args[k]
+        names = ", ".join(puzzle.args[j].name for j in plain)
+        for n, weight in enumerate(BLEND_WEIGHTS):
+            for gap in BLEND_GAPS[: 1 + n % 2]:
+                small = f"{weight:g} to {3 * weight:g}"
+                where = f"every entry {small}" if _is_mask(arg) else f"one weight {small}, another the rest"
+                label = (f"{arg.name}: {where}; {names}: nearly equal, each {gap / 2:g} to {1.5 * gap:g} from the "
+                         f"next, relatively")
+                extra.append(_structured(puzzle, rng, label, _blend(puzzle, k, plain, weight, gap, rng)))
+    return extra
+
+
+def is_weight(arg: Arg) -> bool:
+    """Whether `arg` weighs other arguments in f: a soft mask in [0, 1] or a probability vector."""
+    return arg.static is None and arg.dtype in FLOAT_DTYPES and (_is_mask(arg) or arg.sampler == "simplex")
+
+
+def _blend(puzzle: Puzzle, k: int, plain: list[int], weight: float, gap: float,
+           rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    def apply(values: list[np.ndarray]) -> None:
+        arg = puzzle.args[k]
+        small = weight * rng.uniform(1.0, 3.0, size=arg.shape)
+        values[k] = small if _is_mask(arg) else _nearly_hot_one(arg, float(small.reshape(-1)[0]), rng)
+        edge = min(max(abs(puzzle.args[j].low), abs(puzzle.args[j].high)) for j in plain)
+        centre = float(rng.choice([-1.0, 1.0])) * rng.uniform(2 * FLAT_END, 0.9) * edge
+        for r, j in enumerate(plain):  # the r-th plain argument r to r + 1/2 gaps above the centre
+            values[j] = centre * (1.0 + gap * (r + rng.uniform(0.0, 0.5, size=puzzle.args[j].shape)))
+
+    return apply
+
+
+# Where TensorFlow judges too, a whole argument at the bottom of float64's normal range is judged
+# against JAX alone (`Draw.xla_only`): products of its entries and weights below 1 are subnormal
+# there, which XLA flushes to 0 and TensorFlow keeps. With two weight arguments (a 2-D lookup
+# or write, f = sum x_i y_j A_ij) a slope is itself a sum of products y_j A_ij, and right answers
+# differ by how they compute it (an einsum's fused multiply-adds keep the subnormal products that
+# an elementwise product flushes). So there the weights are drawn even, within EVEN_WEIGHTS of
+# 1 / n, and the argument, of one sign, between the smallest normal over the least weight and
+# over the square of the largest: every product of one weight and an entry is normal, and every
+# product of two weights and an entry (a term of f) is subnormal. A slope f / x is 0 there.
+EVEN_WEIGHTS = 0.05
+BOTTOM_MARGIN = 1.05
+
+
+def _bottoms(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
+    """For a puzzle TensorFlow judges too, each plain argument of several entries whole at the
+    bottom of float64's normal range, judged against JAX alone."""
+    if not puzzle.tf_judged:
+        return []
+    weights = [k for k, a in enumerate(puzzle.args) if is_weight(a)]
+    extra: list[Draw | None] = []
+    for k, arg in enumerate(puzzle.args):
+        if not (is_plain(arg) and _size(arg) > 1):
+            continue
+        if len(weights) < 2:
+            for lo, hi in WHOLE_BOTTOM:
+                label = f"every entry {lo:g} to {hi:g} in magnitude ({arg.name}), judged by JAX alone"
+                draw = _structured(puzzle, rng, label, _set(k, Structure(label, _using(_band, arg, lo, hi)), rng))
+                extra.append(None if draw is None else replace(draw, xla_only=True))
+            continue
+        for sign in (1.0, -1.0):
+            label = (f"{', '.join(puzzle.args[j].name for j in weights)} even; {arg.name} of one sign, where "
+                     f"one weight times an entry is normal and two are subnormal, judged by JAX alone")
+            draw = _structured(puzzle, rng, label, _even_at_bottom(puzzle, k, weights, sign, rng))
+            extra.append(None if draw is None else replace(draw, xla_only=True))
+    return extra
+
+
+def _even_at_bottom(puzzle: Puzzle, k: int, weights: list[int], sign: float,
+                    rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    def apply(values: list[np.ndarray]) -> None:
+        for j in weights:
+            w = puzzle.args[j]
+            spread = 1.0 + EVEN_WEIGHTS * rng.uniform(-1.0, 1.0, size=w.shape)
+            values[j] = spread / w.shape[-1] if w.sampler == "simplex" else 0.5 * spread
+            if w.sampler == "simplex":
+                values[j] = values[j] / values[j].sum(axis=-1, keepdims=True)
+        least = min(float(np.min(values[j])) for j in weights)
+        most = max(float(np.max(values[j])) for j in weights)
+        tiny = float(np.finfo(np.float64).tiny)
+        lo, hi = BOTTOM_MARGIN * tiny / least, tiny / (BOTTOM_MARGIN * most * most)
+        arg = puzzle.args[k]
+        values[k] = sign * np.exp(rng.uniform(np.log(lo), np.log(max(lo, hi)), size=arg.shape))
+
+    return apply
 
 
 def _corner_region(puzzle: Puzzle) -> tuple[list[int], float]:

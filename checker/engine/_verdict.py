@@ -41,6 +41,7 @@ class Kind(str, Enum):
     HALF_INTEGER = "half-integer"  # right on every draw before an index at k + 0.5: the rounding rule
     INTEGER_INDEX = "integer-index"  # right on every draw before an index on an integer: floor == ceil
     NEAR_LATTICE = "near-lattice"  # wrong only near (not on) an integer or a half: a tolerance snapped the index
+    CANCELLATION = "cancellation"  # wrong mostly where the arguments are nearly equal: their difference lost its digits
     REPEATED = "repeated-indices"  # wrong exactly where an index repeats: overwrote instead of adding
     EXTRA_AXIS = "extra-axis"  # one axis too many: every slice along it is already the Jacobian
     PRECISION = "precision"  # right to the precision returned (float16, bfloat16), not to the checker's
