@@ -321,6 +321,23 @@ def test_snapping_a_nearly_integer_index_is_named_not_an_off_by_one() -> None:
     assert wider.kinds()[0] is Kind.NEAR_LATTICE and "within 0.0001 of an integer" in wider.message
 
 
+def test_a_hand_rolled_round_half_to_even_is_told_that_x_plus_a_half_rounds_up() -> None:
+    # Red team RT36: halves to the even neighbour, the rest floor(x + 0.5). Wrong only 1 ulp below
+    # k + 0.5, where x + 0.5 rounds up in float64: no tolerance in the answer to blame.
+    i5 = np.arange(5)
+
+    def jac(arr, index):  # type: ignore[no-untyped-def]
+        fl = jnp.floor(index)
+        rounded = jnp.where(index - fl == 0.5, fl + jnp.mod(fl, 2), jnp.floor(index + 0.5))
+        return (1.0 * (i5 == rounded), jnp.zeros(())), (jnp.zeros(5), jnp.ones(()))
+
+    verdict = check_answer("residual_lookup", jac)
+    assert verdict.kinds()[0] is Kind.NEAR_LATTICE
+    assert "does it round with floor(x + 0.5)? Just below k + 0.5, x + 0.5 itself rounds up" in verdict.message
+    tolerant = check_answer("linear_lookup", _snapping_lookup(1e-4))  # far from the ulps: no such advice
+    assert "floor(x + 0.5)" not in tolerant.message
+
+
 def test_a_real_off_by_one_in_a_lookup_is_still_shifted() -> None:
     i5 = np.arange(5)
 

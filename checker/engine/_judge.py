@@ -553,6 +553,9 @@ def _lattice_diagnoses(name: str, draw: Draw, d: int) -> list[Diagnosis]:
 
 
 _NEAR = max(LATTICE_OFFSETS) * (1 + 1e-6)  # how far from a lattice point the near draws put an index
+# Below this distance under k + 0.5 (a few ulps of an index of a few units), x + 0.5 may round up to
+# the integer above: floor(x + 0.5) is then wrong with no tolerance in the answer.
+_SUM_ROUNDS = 4e-15
 
 
 def _lattice_gaps(puzzle: Puzzle, draw: Draw) -> list[tuple[float, str]]:
@@ -600,6 +603,12 @@ def _near_lattice_diagnoses(
             f"abs(x - floor(x) - 0.5) < eps)? f rounds the index as it is: {gap:.2g} away from k + 0.5, it "
             "rounds to the nearer side"
         )
+        if gap < _SUM_ROUNDS:
+            # No tolerance needed: 0.49999999999999994 + 0.5 is 1.0 in float64 (red team RT36).
+            why += (
+                ". Or does it round with floor(x + 0.5)? Just below k + 0.5, x + 0.5 itself rounds up to the "
+                "next integer in float64, so floor picks the index above: round with np.round"
+            )
     right = " and ".join(([f"exactly on {points}"] if on else []) + (["farther from them"] if beyond else []))
     return [Diagnosis(
         Kind.NEAR_LATTICE,
