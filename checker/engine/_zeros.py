@@ -384,15 +384,19 @@ def _crossings(program: Any, puzzle: Puzzle, sampler: Sampler, lines: list[Any],
 
 
 # Zeros beside a tiny input entry: each line again with one entry of a float argument held at
-# PINNED times that argument's largest entry at the line's ends (either sign), and up to
-# PINNED_ZEROS of the zeros found there kept, those where the entry is seen: putting it at 0
-# moves the zero entry by more than PINNED_SEEN of its block's largest entry. An answer that
+# each of PINNED times that argument's largest entry at the line's ends (either sign), and up to
+# PINNED_ZEROS of the zeros found there kept at each, those where the entry is seen: putting it
+# at 0 moves the zero entry by more than PINNED_SEEN of its block's largest entry. An answer that
 # snaps input entries below some share of the largest to 0 (`where(abs(x) < 1e-10 * abs(x).max(),
 # 0, x)`, red team RT17) is then wrong by that much where the contract allows 1e-12; elsewhere
-# the snap moves O(1) entries by 1e-11, inside the contract's 1e-7 relative.
-PINNED = 1e-11
+# the snap moves O(1) entries by 1e-11, inside the contract's 1e-7 relative. Just under 1e-11
+# and 1e-10, so that a snap at either is caught (red team RT35: at exactly 1e-11 of the largest
+# the pin was not below it); at 9e-12 the snap moves a zero of attention's by about 3e-12 of its
+# block, so the higher level is seen where the lower one barely is (the causal variant with a
+# gain of 0.5 kept no zero beside a tiny q, and snapping q passed it).
+PINNED = (9e-12, 9e-11)
 PINNED_ZEROS = 2
-PINNED_SEEN = 4e-12
+PINNED_SEEN = 2e-12
 
 
 def _pins_per_argument(puzzle: Puzzle) -> bool:
@@ -402,13 +406,20 @@ def _pins_per_argument(puzzle: Puzzle) -> bool:
 
 def _pinned(program: Any, puzzle: Puzzle, sampler: Sampler,
             lines: list[Any]) -> list[tuple[str, tuple[np.ndarray, ...]]]:
-    """Zero crossings beside a tiny input entry (PINNED), with their labels."""
+    """Zero crossings beside a tiny input entry (at each of PINNED), with their labels."""
     slots = [(k, j) for k, a in enumerate(puzzle.args)
              if a.differentiable and a.static is None and a.sampler == "uniform"
              for j in range(max(1, int(np.prod(a.shape))))]
     if len(slots) < 2:
         return []  # one entry alone: its own small draws (`_sampling`) reach its zero
-    rng = np.random.default_rng([zlib.crc32(puzzle.name.encode()), zlib.crc32(repr(puzzle.variant).encode()), 23])
+    return [found for n, level in enumerate(PINNED) for found in _pinned_at(program, puzzle, sampler, lines, slots,
+                                                                             level, n)]
+
+
+def _pinned_at(program: Any, puzzle: Puzzle, sampler: Sampler, lines: list[Any], slots: list[tuple[int, int]],
+               level: float, n: int) -> list[tuple[str, tuple[np.ndarray, ...]]]:
+    """Zero crossings beside an entry held at `level` times its argument's largest (the `n`-th of PINNED)."""
+    rng = np.random.default_rng([zlib.crc32(puzzle.name.encode()), zlib.crc32(repr(puzzle.variant).encode()), 23 + n])
     pinned_lines, pins = [], []
     # With three arguments or more, every line once per entry, pinning that one: an argument
     # whose entries each move only some outputs (attention's k under the causal mask) still
@@ -416,8 +427,10 @@ def _pinned(program: Any, puzzle: Puzzle, sampler: Sampler,
     choices = [[slot] for slot in slots] if _pins_per_argument(puzzle) else [slots]
     for (start, end), among in itertools.product(lines, choices):
         k, j = among[int(rng.integers(len(among)))]
-        reach = min(float(np.max(np.abs(start[k]))), float(np.max(np.abs(end[k]))))
-        value = float(rng.choice([-1.0, 1.0])) * PINNED * reach
+        # The argument's largest entry at its least along the line (a mix of the ends can be below
+        # both): the pin stays under `level` of it wherever a zero is found.
+        reach = min(float(np.max(np.abs(start[k] + t * (end[k] - start[k])))) for t in _steps())
+        value = float(rng.choice([-1.0, 1.0])) * level * reach
         ends = []
         for values in (start, end):
             moved = [np.array(v) for v in values]
@@ -455,8 +468,8 @@ def _pinned(program: Any, puzzle: Puzzle, sampler: Sampler,
         c = kept[i]
         k, j = pins[c.line]
         where = ", ".join(str(int(n)) for n in np.unravel_index(j, puzzle.args[k].shape))
-        out.append((_label(puzzle, c.block, c.entry, f"crossing zero beside a tiny {puzzle.args[k].name}[{where}]"),
-                    c.point))
+        how = f"crossing zero beside a tiny {puzzle.args[k].name}[{where}] ({level:g} of its largest)"
+        out.append((_label(puzzle, c.block, c.entry, how), c.point))
     return out
 
 
