@@ -163,8 +163,12 @@ def test_declared_ranges_put_every_entry_on_one_of_two_levels_that_far_apart() -
 
 
 def test_cancelling_spreads_and_a_zeroed_row_at_aligned_leads_are_validated_and_drawn() -> None:
-    with pytest.raises(CatalogError, match="cancelling_spreads .* between 0 and 1e-3"):
+    with pytest.raises(CatalogError, match=r"cancelling_spreads .* from 0 \(all equal\) to below 1e-3"):
         _catalog._arg("layers.toml: attention", {"name": "v", "shape": [3, 2], "cancelling_spreads": [0.5]})
+    with pytest.raises(CatalogError, match=r"spreads .* from above 0 to below 1e-3"):  # plain spreads exclude 0
+        _catalog._arg("layers.toml: softmax", {"name": "x", "shape": [5], "spreads": [0.0]})
+    equal = [d for d in _sampling.draws(_catalog.puzzle_named("attention"), 0) if "k: every entry equal" in d.label]
+    assert equal and all(np.all(d.values[1] == d.values[1].reshape(-1)[0]) and d.atol for d in equal)
     attention = _catalog.get("attention")
     assert attention is not None
     q, k, v = attention.args

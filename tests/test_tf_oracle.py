@@ -151,27 +151,29 @@ def test_tensorflow_disagreeing_with_jax_is_a_kit_bug(monkeypatch) -> None:  # t
     assert "jax.jacfwd and TensorFlow" in verdict.message and "bug in jacpuzzles" in verdict.message
 
 
-def test_at_the_bottom_of_float64_jax_alone_judges() -> None:
-    # A whole argument just above float64's smallest normal: its products with weights below 1
-    # are subnormal, which XLA flushes and TensorFlow keeps, so TensorFlow's values there are
-    # neither compared with JAX's nor with the answer's.
+def test_near_the_bottom_of_float64_the_oracles_agree_to_the_draws_floor() -> None:
+    # TensorFlow keeps subnormals that XLA flushes: a difference below the floor of such a draw
+    # is no disagreement, and one above it is.
     from checker.engine._numerics import pinned
 
-    puzzle = _catalog.puzzle_named("broadcast_multiply")
+    puzzle = _catalog.puzzle_named("tensor_lookup_2d_corrected")
     batch = draws(puzzle, 0)
-    alone = [d for d, draw in enumerate(batch) if draw.xla_only]
-    assert alone
+    bottom = [d for d, draw in enumerate(batch) if draw.floor]
+    assert bottom
     with pinned():
         jax_blocks = _oracles.expected(puzzle, batch)
     recorded = _recorded(puzzle)
     assert recorded.blocks is not None
-    off = [tuple(b + 1 for b in blocks) if d in alone else blocks for d, blocks in enumerate(recorded.blocks)]
-    _tf_oracle.cross_check(puzzle, batch, jax_blocks, _tf_oracle.TFResult("recorded", off))  # not a kit bug
-    judged = _tf_oracle.where_judged(_tf_oracle.TFResult("recorded", off), batch, jax_blocks)
-    assert judged.blocks is not None
-    for d in range(len(batch)):
-        assert judged.blocks[d] is (jax_blocks[d] if d in alone else recorded.blocks[d])
-    first = next(d for d in range(len(batch)) if d not in alone)
-    elsewhere = [tuple(b + 1 for b in blocks) if d == first else blocks for d, blocks in enumerate(recorded.blocks)]
+
+    def moved(by: float, where: list[int]) -> _tf_oracle.TFResult:
+        assert recorded.blocks is not None
+        return _tf_oracle.TFResult("recorded", [tuple(b + by for b in blocks) if d in where else blocks
+                                                for d, blocks in enumerate(recorded.blocks)])
+
+    floor = batch[bottom[0]].floor
+    _tf_oracle.cross_check(puzzle, batch, jax_blocks, moved(0.5 * floor, bottom))  # within the floor
     with pytest.raises(_oracles.OracleDisagreement):
-        _tf_oracle.cross_check(puzzle, batch, jax_blocks, _tf_oracle.TFResult("recorded", elsewhere))
+        _tf_oracle.cross_check(puzzle, batch, jax_blocks, moved(2 * floor, bottom))
+    tiny = next(d for d, draw in enumerate(batch) if "every entry 1e-300 to 3e-300" in draw.label)
+    with pytest.raises(_oracles.OracleDisagreement):  # elsewhere there is no floor: 7e-307 is 7e-7 of arr
+        _tf_oracle.cross_check(puzzle, batch, jax_blocks, moved(0.5 * floor, [tiny]))

@@ -4,7 +4,7 @@
 
 after a change to a puzzle, a variant or the search (`tests/test_zero_draws.py` fails when the
 table is stale). It keeps the rows of the variants that did not change and searches the others,
-one process per job; `--fresh` searches all of them (about 35 minutes of one core for the 1034
+one process per job; `--fresh` searches all of them (about 6 minutes on two cores for the 1034
 variants). After a change to the sampler's random draws, search afresh: the rows' keys do not
 see it.
 """

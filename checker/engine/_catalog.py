@@ -387,12 +387,12 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
                            or any(m <= 0 for m in arg.magnitudes)):
         raise CatalogError(where, f"argument {arg.name}: magnitudes {arg.magnitudes} need a uniform float argument and "
                                   "positive scales")
-    for declared in ("spreads", "cancelling_spreads"):
+    for declared, least in (("spreads", "above 0"), ("cancelling_spreads", "0 (all equal)")):
         spreads = getattr(arg, declared)
         if spreads and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or math.prod(arg.shape) < 2
-                        or any(not 0 < m < 1e-3 for m in spreads)):
+                        or any(not (0 < m if declared == "spreads" else 0 <= m) or m >= 1e-3 for m in spreads)):
             raise CatalogError(where, f"argument {arg.name}: {declared} {spreads} need a uniform float argument of "
-                                      "two or more entries, each spread between 0 and 1e-3")
+                                      f"two or more entries, each spread from {least} to below 1e-3")
     if arg.ranges and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform" or math.prod(arg.shape) < 2
                        or any(not 0 < m < 1e-3 * (arg.high - arg.low) for m in arg.ranges)):
         raise CatalogError(where, f"argument {arg.name}: ranges {arg.ranges} need a uniform float argument of two or "

@@ -22,16 +22,17 @@ class Draw:
     answer's rounding, and the oracles' own, is beyond the contract's 1e-12 of that entry
     (`Arg.cancelling_spreads`).
 
-    `xla_only`: judged against JAX alone where TensorFlow judges too. A whole argument at the
-    bottom of float64's normal range makes its products with weights below 1 subnormal, which
-    XLA flushes to 0 and TensorFlow keeps: the two expect different values there, both right by
-    their own arithmetic, and the answer runs in XLA's.
+    `floor` is an absolute tolerance under which any difference passes: 0, except on a draw with
+    a whole argument near the bottom of float64's normal range (`_sampling.BOTTOM`), where a
+    product of its entries and a factor below 1 may be a subnormal that one right computation
+    keeps and another flushes to 0 (XLA flushes, TensorFlow and a fused multiply-add keep it), so
+    that right answers, and the oracles, differ by up to a few subnormals.
     """
 
     label: str
     values: tuple[np.ndarray, ...]
     atol: float = 0.0
-    xla_only: bool = False
+    floor: float = 0.0
 
     @functools.cached_property
     def subnormal_apart(self) -> bool:

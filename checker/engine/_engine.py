@@ -90,7 +90,7 @@ def _expected(work: list[tuple[Puzzle, tuple[_sampling.Draw, ...]]]) -> _Expecte
         if isinstance(blocks, _oracles.OracleDisagreement) or not _tf_oracle.covers(puzzle):
             found[puzzle.name] = blocks if isinstance(blocks, _oracles.OracleDisagreement) else (blocks, [])
             continue
-        tf = _tf_oracle.where_judged(_tf_oracle.expected(puzzle, draws), draws, blocks)
+        tf = _tf_oracle.expected(puzzle, draws)
         try:
             _tf_oracle.cross_check(puzzle, draws, blocks, tf)
         except _oracles.OracleDisagreement as bug:

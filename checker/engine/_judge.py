@@ -143,7 +143,8 @@ def _against(
         )
         everywhere = _wrong_on_every_draw(expected, answers, list(range(len(draws))))
         return _fail(puzzle, seed, len(draws), [order], dataclasses.replace(failure, everywhere=everywhere))
-    suspects = failing_draws(answers, expected, [d.atol for d in draws])  # usually none: the answer is right
+    # Usually none: the answer is right.
+    suspects = failing_draws(answers, expected, [d.atol for d in draws], [d.floor for d in draws])
     first = min(suspects, default=0)
     by_simplicity = sorted(suspects, key=lambda d: _simplicity(draws[d], d))
     if suspects and _lattice_diagnoses("", draws[first], first):
@@ -173,13 +174,13 @@ def _against(
                     _failure(*failure_args, None), everywhere=_wrong_on_every_draw(expected, answers, suspects)
                 )
                 return _fail(puzzle, seed, len(draws), diagnoses, failure)
-            ok = close(got, want, draw.atol)
+            ok = close(got, want, draw.atol, draw.floor)
             if not ok.all():
                 wrong = np.asarray(~ok)  # an array even for a 0-d block, where `~` gives a numpy scalar
                 failure = _failure(*failure_args, wrong)
                 diagnoses = _value_diagnoses(
                     names[k], got, want, wrong, out_shape, arg, draw, puzzle, failure, expected[d],
-                    [(a[k], e[k]) for a, e in zip(answers, expected)], [x.atol for x in draws],
+                    [(a[k], e[k]) for a, e in zip(answers, expected)], [(x.atol, x.floor) for x in draws],
                 )
                 near = _cancelling_diagnoses(names[k], arg, puzzle, draws, suspects) or _near_lattice_diagnoses(
                     names[k], puzzle, draws, suspects, d
@@ -419,10 +420,10 @@ def _swap(array: np.ndarray, first: int) -> np.ndarray:
 def _value_diagnoses(
     name: str, got: Shaped[np.ndarray, "*jac"], want: Float[np.ndarray, "*jac"], wrong: Bool[np.ndarray, "*jac"],
     out_shape: tuple[int, ...], arg: Arg, draw: Draw, puzzle: Puzzle, failure: Failure, siblings: ExpectedBlocks = (),
-    every: Sequence[tuple[np.ndarray, np.ndarray]] = (), atols: Sequence[float] = (),
+    every: Sequence[tuple[np.ndarray, np.ndarray]] = (), atols: Sequence[tuple[float, float]] = (),
 ) -> list[Diagnosis]:
     """What a block of the right shape got wrong (`wrong` marks its entries), most telling first.
-    `every`: (yours, expected) of this block on every draw; `atols`: each draw's `Draw.atol`."""
+    `every`: (yours, expected) of this block on every draw; `atols`: each draw's `Draw.atol` and `Draw.floor`."""
     found: list[Diagnosis] = []
     bad = ~np.isfinite(got.astype(np.float64))
     if bad.any():
@@ -462,7 +463,7 @@ def _value_diagnoses(
     if precision is not None:
         return [precision, _cells_diagnosis(name, failure)]
     nonzero = bool(np.any(np.abs(w) > 0))
-    if nonzero and close(-g, want, draw.atol).all():
+    if nonzero and close(-g, want, draw.atol, draw.floor).all():
         found.append(
             Diagnosis(Kind.SIGN, f"{name} has the wrong sign: every entry is the negative of the expected one")
         )
@@ -480,9 +481,9 @@ def _value_diagnoses(
             # entry any wrong value is a multiple of it on its draw (red team RT33: `cos`'s one entry
             # called 23/362 times the expected one), and a factor that is an input's function (one
             # sigma too many in layer_norm) is a fraction of that draw alone (RT34's F11: 171/85).
-            scaled = all(np.shape(a) == np.shape(e) and close(np.asarray(a, np.float64) / factor, e, atol).all()
-                         for (a, e), atol in zip(every, atols or [0.0] * len(every)))
-        if scaled and close(g / factor, want, draw.atol).all():
+            scaled = all(np.shape(a) == np.shape(e) and close(np.asarray(a, np.float64) / factor, e, *tols).all()
+                         for (a, e), tols in zip(every, atols or [(0.0, 0.0)] * len(every)))
+        if scaled and close(g / factor, want, draw.atol, draw.floor).all():
             published = _published_diagnosis(name, factor, puzzle)
             found += [published] if published is not None else []
             found.append(Diagnosis(Kind.FACTOR, f"{name} is off by a constant factor: {_factor_words(factor)}"))
@@ -833,8 +834,10 @@ def _masked_row(puzzle: Puzzle, draw: Draw) -> str | None:
     if "softmax" not in puzzle.code or "-np.inf" not in puzzle.code:
         return None
     for a, v in zip(puzzle.args, draw.values):
-        if np.ndim(v) != 2 or not a.differentiable or np.all(np.asarray(v) == 0):
+        if np.ndim(v) != 2 or not a.differentiable:
             continue
+        if np.all(np.asarray(v) == 0):
+            return f"every row of {a.name}"
         rows = np.flatnonzero(np.all(np.asarray(v) == 0, axis=-1))
         if len(rows):
             return f"row {int(rows[0])} of {a.name}"
@@ -994,6 +997,16 @@ def _coupling_diagnoses(
     coupled = off & ~close(np.zeros_like(W), W)
     if not coupled.any() or np.any(G[off] != 0) or not np.any(np.diag(G)):
         return []
+    nonzero = ~close(np.zeros_like(W), W)
+    if (nonzero.sum(axis=0) == 1).all() and (nonzero.sum(axis=1) == 1).all():
+        # A permutation (sort's Jacobian): nothing is missing off the diagonal, the 1s are
+        # elsewhere (red team RT37: an identity for `sort` was told of a missing coupling).
+        return [Diagnosis(
+            Kind.CELLS,
+            f"{name} puts each output on its own input, but the expected Jacobian is a permutation with nonzero "
+            "entries off the diagonal: each output follows one input, not always its own (for sort, output o is "
+            "the input ranked o)",
+        )]
     dense = bool(coupled[off].all())
     where = "where every output depends on every input" if dense else "where outputs depend on other inputs too"
     if close(np.diag(G), np.diag(W)).all():

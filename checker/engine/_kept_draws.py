@@ -74,11 +74,11 @@ def _load(path: Path, puzzle: Puzzle) -> tuple[Draw, ...] | None:
         with np.load(path, allow_pickle=False) as saved:
             labels = [str(s) for s in saved["labels"]]
             atols = saved["atols"]
-            xla_only = saved["xla_only"]
+            floors = saved["floors"]
             columns = [saved[f"a{k}"] for k in range(len(puzzle.args))]
-        if len(atols) != len(labels) or len(xla_only) != len(labels) or any(len(c) != len(labels) for c in columns):
+        if len(atols) != len(labels) or len(floors) != len(labels) or any(len(c) != len(labels) for c in columns):
             return None
-        return tuple(Draw(label, tuple(c[d] for c in columns), float(atols[d]), bool(xla_only[d]))
+        return tuple(Draw(label, tuple(c[d] for c in columns), float(atols[d]), float(floors[d]))
                      for d, label in enumerate(labels))
     except (OSError, ValueError, KeyError):
         return None
@@ -96,7 +96,7 @@ def _store(path: Path, made: tuple[Draw, ...]) -> None:
         with os.fdopen(fd, "wb") as out:
             arrays: dict[str, Any] = {"labels": np.array([d.label for d in made]),
                                       "atols": np.array([d.atol for d in made]),
-                                      "xla_only": np.array([d.xla_only for d in made]), **columns}
+                                      "floors": np.array([d.floor for d in made]), **columns}
             np.savez(out, **arrays)
         os.replace(temporary, path)
     except OSError:

@@ -23,6 +23,11 @@ that cancel to a small part of themselves (attention with v's rows, or k's, equa
 their size), float64's rounding of those terms is beyond 1e-12 of the block's largest entry
 in every right answer and in jacfwd itself (jacrev differs from it by as much), and no answer
 could meet the contract there. Such a draw still refuses an answer that drops the small terms.
+A draw with a whole argument near the bottom of float64's normal range sets an absolute floor
+(`Draw.floor`, 64 times float64's smallest normal) under which any difference passes: there a
+product of an entry and a factor below 1 may be a subnormal, which XLA flushes to 0 and a fused
+multiply-add or TensorFlow keeps, so right answers differ by a few subnormals according to the
+order they multiply in. Its entries that matter are far above the floor.
 """
 
 from __future__ import annotations
@@ -63,18 +68,20 @@ def at_least_float64(dtype: np.dtype) -> bool:
     return dtype.kind == "f" and dtype.itemsize >= 8
 
 
-def close(actual: np.ndarray | np.generic, expected: np.ndarray | np.generic, atol: float = 0.0) -> np.ndarray:
+def close(actual: np.ndarray | np.generic, expected: np.ndarray | np.generic, atol: float = 0.0,
+          floor: float = 0.0) -> np.ndarray:
     """A boolean array, True where `actual` matches `expected` within the tolerance of `actual`'s
-    dtype, its atol raised to `atol` where that is larger (a draw's own, `Draw.atol`).
+    dtype, its atol raised to `atol` where that is larger (a draw's own, `Draw.atol`), or within
+    `floor` absolutely (`Draw.floor`).
 
     Both have the same shape (checked at run time); NaN or inf in either gives False. A scalar
     block (the derivative of a scalar by a scalar) is a 0-d array.
     """
-    return _close(np.asarray(actual), np.asarray(expected), atol)
+    return _close(np.asarray(actual), np.asarray(expected), atol, floor)
 
 
 def _close(actual: Shaped[np.ndarray, "*jac"], expected: Shaped[np.ndarray, "*jac"],
-           least: float = 0.0) -> Bool[np.ndarray, "*jac"]:
+           least: float = 0.0, floor: float = 0.0) -> Bool[np.ndarray, "*jac"]:
     """`close` on arrays of one shape."""
     _same_shape(actual, expected)
     rtol, atol = tolerance(actual.dtype)
@@ -85,32 +92,34 @@ def _close(actual: Shaped[np.ndarray, "*jac"], expected: Shaped[np.ndarray, "*ja
     # An all-zero block has no scale of its own; 1 lets a correct formula's rounding through.
     scale = float(np.max(np.abs(e[finite]), initial=0.0)) or 1.0
     with np.errstate(invalid="ignore", over="ignore"):
-        ok = np.abs(a - e) <= atol * scale + rtol * np.abs(e)
+        ok = np.abs(a - e) <= np.maximum(atol * scale + rtol * np.abs(e), floor)
     return np.asarray(ok & np.isfinite(a) & finite)
 
 
-def close_per_draw(actual: np.ndarray, expected: np.ndarray, atols: Sequence[float] = ()) -> np.ndarray:
-    """`close(actual[d], expected[d], atols[d]).all()` for every draw `d` at once (the draw axis
-    first; no `atols`, every draw's 0): one vectorised comparison instead of one call per draw,
-    for the common case where every draw's block has the same shape."""
-    return _close_per_draw(np.asarray(actual), np.asarray(expected), atols)
+def close_per_draw(actual: np.ndarray, expected: np.ndarray, atols: Sequence[float] = (),
+                   floors: Sequence[float] = ()) -> np.ndarray:
+    """`close(actual[d], expected[d], atols[d], floors[d]).all()` for every draw `d` at once (the
+    draw axis first; no `atols` or `floors`, every draw's 0): one vectorised comparison instead
+    of one call per draw, for the common case where every draw's block has the same shape."""
+    return _close_per_draw(np.asarray(actual), np.asarray(expected), atols, floors)
 
 
 def _close_per_draw(actual: Shaped[np.ndarray, " n *jac"], expected: Shaped[np.ndarray, " n *jac"],
-                    atols: Sequence[float] = ()) -> Bool[np.ndarray, " n"]:
+                    atols: Sequence[float] = (), floors: Sequence[float] = ()) -> Bool[np.ndarray, " n"]:
     """`close_per_draw` on stacks of one shape."""
     _same_shape(actual, expected)
     if actual.ndim == 0:
         raise ValueError("close_per_draw compares stacks of blocks, draws first: got 0-d arrays")
     rtol, own = tolerance(actual.dtype)
     atol = np.maximum(own, np.asarray(atols, dtype=np.float64))[:, None] if len(atols) else own
+    floor = np.asarray(floors, dtype=np.float64)[:, None] if len(floors) else 0.0
     e = np.asarray(expected, dtype=np.float64).reshape(len(expected), -1)
     a = np.asarray(actual, dtype=np.float64).reshape(len(actual), -1)
     finite = np.isfinite(e)
     scale = np.max(np.abs(np.where(finite, e, 0.0)), axis=1, initial=0.0)
     scale = np.where(scale == 0, 1.0, scale)[:, None]
     with np.errstate(invalid="ignore", over="ignore"):
-        ok = np.abs(a - e) <= atol * scale + rtol * np.abs(e)
+        ok = np.abs(a - e) <= np.maximum(atol * scale + rtol * np.abs(e), floor)
     return np.asarray(np.all(ok & np.isfinite(a) & finite, axis=1))
 
 
@@ -122,9 +131,9 @@ def _same_shape(actual: np.ndarray, expected: np.ndarray) -> None:
 
 
 def failing_draws(actual: Sequence[Sequence[np.ndarray]], expected: Sequence[Sequence[np.ndarray]],
-                  atols: Sequence[float] = ()) -> list[int]:
+                  atols: Sequence[float] = (), floors: Sequence[float] = ()) -> list[int]:
     """The draws on which some block of `actual` is not `close` to `expected` (each: the blocks
-    of every draw; `atols`, each draw's least atol, as `close`), found with one stacked
+    of every draw; `atols` and `floors`, each draw's own, as `close`), found with one stacked
     comparison per block. Blocks whose shapes or dtypes vary between draws do not stack: then
     every draw is returned, to be looked at one by one."""
     n = len(expected)
@@ -133,5 +142,5 @@ def failing_draws(actual: Sequence[Sequence[np.ndarray]], expected: Sequence[Seq
         gots, wants = [a[k] for a in actual], [e[k] for e in expected]
         if len({g.shape for g in gots} | {w.shape for w in wants}) != 1 or len({g.dtype for g in gots}) != 1:
             return list(range(n))
-        bad |= ~close_per_draw(np.stack(gots), np.stack(wants), atols)
+        bad |= ~close_per_draw(np.stack(gots), np.stack(wants), atols, floors)
     return [int(d) for d in np.flatnonzero(bad)]
