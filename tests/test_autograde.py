@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -136,9 +137,16 @@ def test_classroom_log_shows_the_report_unwrapped(classroom: dict[str, Any]) -> 
     # rich alone would wrap at 80 columns in a log; the report is laid out 100 columns wide.
     lines = classroom["result"].stdout.splitlines()
     assert "  * marks an entry of yours that is wrong; rows: output index, columns: input index" in lines
-    # The draw shown has entries on both sides of relu's kink: row 1's is negative, so its 1 is wrong.
-    grid = [line for line in lines if line.startswith("  1 · · · · · · · · · ·")]
-    assert grid and all(line.rstrip().endswith("1 · 1*· · · · · · · ·") for line in grid)
+    # The draw shown has entries on both sides of relu's kink: both heatmaps on one line each row,
+    # the expected 0 where yours is a wrong 1 (marked) for a negative entry, 1 for a positive one.
+    grid = [line for line in lines if re.match(r"  \d (?:[·1] ){9}[·1] +\d ", line)]
+    assert len(grid) == 10
+    wrong = [line for line in grid if "1*" in line]
+    assert wrong and len(wrong) < 10
+    for line in wrong:
+        row = int(line.split()[0])
+        expected, yours = line[4:23], line.split(f" {row} ", 2)[-1]
+        assert expected.split()[row] == "·" and yours.split()[row].startswith("1*")
     assert max(map(len, lines)) > 80
 
 

@@ -220,9 +220,11 @@ def simplicity(draw: Draw, position: int) -> tuple[float, ...]:
     """How hard a draw is to reason about, smaller first: the report shows the simplest draw that
     exposes a mistake.
 
-    Built draws before random ones; then fewer nonzero entries (a zero entry makes a pattern
-    plain), integers before other numbers, fewer distinct values, magnitudes nearest 1 (`3` reads
-    more easily than `1e-7` or `5000`), and the draw's position to break ties.
+    Built draws before random ones, and before those an argument all zeros (the same on every
+    seed, and where many Jacobians are degenerate: shown when it alone exposes the mistake); then
+    fewer nonzero entries (a zero entry makes a pattern plain), integers before other numbers,
+    fewer distinct values, magnitudes nearest 1 (`3` reads more easily than `1e-7` or `5000`), and
+    the draw's position to break ties.
     """
     values = (
         np.concatenate([np.asarray(v, dtype=np.float64).reshape(-1) for v in draw.values])
@@ -232,8 +234,10 @@ def simplicity(draw: Draw, position: int) -> tuple[float, ...]:
     finite = values[np.isfinite(values)]
     nonzero = finite[finite != 0]
     spread = float(np.max(np.abs(np.log10(np.abs(nonzero))))) if nonzero.size else 0.0
+    whole_zero = any(np.size(v) > 1 and not np.any(np.asarray(v)) for v in draw.values)
     return (
         float(draw.label.startswith("random draw")),
+        float(whole_zero),
         float(nonzero.size),
         float(np.count_nonzero(finite != np.round(finite))),
         float(np.unique(finite).size),

@@ -47,7 +47,7 @@ from checker.engine._catalog import FLOAT_DTYPES, GENERIC_EDGES, INT_DTYPES, Arg
 from checker.engine._draw import Draw as Draw, stacked as stacked  # the sampler's output type, for its callers
 from checker.engine._numerics import PRECISION
 from checker.engine._settings import DEFAULT_SEED
-from checker.engine._tolerance import CANCELLING_ATOL
+from checker.engine._tolerance import CANCELLING_ATOL, CANCELLING_FLOOR
 
 RANDOM_DRAWS = 6  # at least; more when an argument is small (see `_random_count`)
 VALUES_PER_ARGUMENT = 60  # random values each floating argument takes in all (entries x draws)
@@ -1053,7 +1053,7 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                          f"block's largest entry ({n + 1} of {REGION_DRAWS})")
                 close = Structure(label, _using(_close_together, a, spread))
                 draw = _structured(puzzle, rng, label, _set(k, close, rng))
-                extra.append(None if draw is None else replace(draw, atol=CANCELLING_ATOL))
+                extra.append(None if draw is None else replace(draw, atol=CANCELLING_ATOL, floor=CANCELLING_FLOOR))
         for width in a.ranges:
             for n in range(RANGE_DRAWS):
                 label = (f"{a.name}: entries at two levels {width:g} apart, at half the domain's edge or beyond "
@@ -1616,8 +1616,8 @@ def _blends(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
             for gap in (*BLEND_GAPS[: 1 + n % 2], *(() if n % 2 else (ISCLOSE,))):
                 small = f"{weight:g} to {3 * weight:g}"
                 where = f"every entry {small}" if _is_mask(arg) else f"one weight {small}, another the rest"
-                label = (f"{arg.name}: {where}; {names}: nearly equal, each {gap / 2:g} to {1.5 * gap:g} from the "
-                         f"next, relatively")
+                label = (f"{arg.name}: {where}, with {names} nearly equal, each {gap / 2:g} to {1.5 * gap:g} from "
+                         f"the next, relatively")
                 draw = _structured(puzzle, rng, label, _blend(puzzle, k, plain, weight, gap, rng))
                 if gap == ISCLOSE and draw is not None:  # jacfwd's own x e - x a is off by eps / gap there
                     draw = replace(draw, label=f"{label}: compared to {CANCELLING_ATOL:g} of each block's largest "
@@ -1673,9 +1673,10 @@ def _bottoms(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
         weights = [j for j, a in enumerate(puzzle.args) if is_weight(a)]
         said = [f"every entry of {arg.name} {BOTTOM[0]:g} to {BOTTOM[1]:g} in magnitude"]
         small = f"{BOTTOM_OTHERS[0]:g} to {BOTTOM_OTHERS[1]:g}"
-        said += [f"{', '.join(puzzle.args[j].name for j in others)} {small}"] if others else []
+        said += [f"{', '.join(puzzle.args[j].name for j in others)} at {small}"] if others else []
         said += [f"{', '.join(puzzle.args[j].name for j in weights)} nearly one-hot"] if weights else []
-        label = "; ".join(said) + f": compared to {BOTTOM_FLOOR:.2g} absolute (subnormals flushed or kept)"
+        label = (f"{said[0]}{', with ' + ' and '.join(said[1:]) if said[1:] else ''}, compared to "
+                 f"{BOTTOM_FLOOR:.2g} absolute (subnormals flushed or kept)")
         draw = _structured(puzzle, rng, label, _at_bottom(puzzle, k, others, weights, rng))
         extra.append(None if draw is None else replace(draw, floor=BOTTOM_FLOOR))
     return extra
