@@ -95,8 +95,8 @@ def test_nan_at_a_zero_entry_is_a_zero_division() -> None:
     verdict = check_answer("prod", lambda x: (jnp.prod(x) / x)[None, :])
     assert verdict.status is Status.FAIL
     assert verdict.kinds()[0] is Kind.ZERO_DIVISION
-    # The simplest draw that shows it: every entry 0 (every entry NaN).
-    assert verdict.failure is not None and verdict.failure.draw_label == "every entry 0"
+    # The simplest draw that shows it: two zeros among plain entries (both entries NaN).
+    assert verdict.failure is not None and verdict.failure.draw_label == "two zero entries"
     assert "at an input with a zero entry (x[" in verdict.message
 
 
@@ -131,7 +131,7 @@ def test_the_exposing_draw_is_reported() -> None:
 def test_of_many_exposing_draws_the_simplest_is_shown() -> None:
     # Wrong on every draw: the report shows a built draw with zeros, never a random one.
     verdict = check_answer("neg", lambda x: np.eye(10))
-    assert verdict.failure is not None and verdict.failure.draw_label == "every entry 0"
+    assert verdict.failure is not None and verdict.failure.draw_label == "two zero entries"
     # No draw in particular exposes a mistake made on every draw, so none is named as if it did.
     assert verdict.failure.everywhere
     assert verdict.message.endswith(f"(on all {verdict.draws} draws)")

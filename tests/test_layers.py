@@ -453,7 +453,7 @@ def test_attentions_normaliser_taken_as_one_past_a_lead_fails_up_to_where_the_co
     threshold: float,
 ) -> None:
     # A shortcut wrong by twice e^-G, relatively: the ladder of aligned leads reaches score gaps
-    # 16.5 and 16.7, so every threshold up to 16.5 meets a row past it (beyond, the shortcut is off by
+    # 16.5, 16.58 and 16.7, so every threshold up to 16.5 meets a row past it (beyond, the shortcut is off by
     # at most 1.3 times the contract: 16.6 passed one seed of six, 16.8 is within it).
     for mask in ("causal", "unmasked"):
         jac = _attention_normaliser_one(threshold, mask == "causal")
