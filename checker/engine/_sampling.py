@@ -1698,10 +1698,11 @@ def _at_bottom(puzzle: Puzzle, k: int, others: list[int], weights: list[int],
 
 
 # Arguments that get no generic structures (`edges = []`: attention's q, k and v) still get, on
-# every row and column of a matrix in turn, that row or column at SMALL_LINE of the others, and
-# every entry 0: an answer that snaps a row or column below 1e-6 of the largest to 0, or returns
-# zeros for an all-zero input, passed every seed there (red team RT37's F7, F8 and F13).
-SMALL_LINE = 5e-7
+# every row and column of a matrix in turn, that row or column at each of SMALL_LINES of the
+# others, and every entry 0: an answer that snaps a row or column below 1e-6 (or 1e-9) of the
+# largest to 0, or returns zeros for an all-zero input, passed every seed there (red team RT37's
+# F7, F8 and F13).
+SMALL_LINES = (5e-7, 5e-10)
 
 
 def _without_generic(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
@@ -1710,21 +1711,21 @@ def _without_generic(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | No
         if a.edges != () or a.static is not None or a.dtype not in FLOAT_DTYPES or _size(a) < 2:
             continue
         if len(a.shape) == 2:
-            for axis, what in ((0, "row"), (1, "column")):
+            for share, (axis, what) in itertools.product(SMALL_LINES, ((0, "row"), (1, "column"))):
                 for line in range(a.shape[axis]):
-                    label = f"{a.name}: {what} {line} at {SMALL_LINE:g} of the others"
-                    extra.append(_structured(puzzle, rng, label, _small_line(k, axis, line)))
+                    label = f"{a.name}: {what} {line} at {share:g} of the others"
+                    extra.append(_structured(puzzle, rng, label, _small_line(k, axis, line, share)))
         if a.low <= 0.0 <= a.high and "zero" not in a.avoid:
             label = f"{a.name}: every entry 0"
             extra.append(_structured(puzzle, rng, label, _set(k, Structure(label, _using(_zeros_of, a)), rng)))
     return extra
 
 
-def _small_line(k: int, axis: int, line: int) -> Callable[[list[np.ndarray]], None]:
+def _small_line(k: int, axis: int, line: int, share: float) -> Callable[[list[np.ndarray]], None]:
     def apply(values: list[np.ndarray]) -> None:
         moved = np.array(values[k], dtype=np.float64)
         index = (line, slice(None)) if axis == 0 else (slice(None), line)
-        moved[index] = moved[index] * SMALL_LINE
+        moved[index] = moved[index] * share
         values[k] = moved
 
     return apply
