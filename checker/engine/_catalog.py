@@ -139,6 +139,18 @@ class Arg:
     # row's difference is then exact instead of a cancellation of e^-lead of its terms, which
     # no right answer rounds within the contract (the reference answer failed 13 seeds of 160).
     aligned_leads_zero: str | None = None
+    # Sizes of this argument's products with `aligned_with`'s rows (attention's scores, times
+    # sqrt(2)) it is also drawn at: every product below the size in magnitude, where the weights
+    # are uniform to that share, and an answer that takes them as uniform once the scores are
+    # "rounding noise" is wrong by about it (red team RT38).
+    flat_products: tuple[float, ...] = ()
+    # Another argument set, in the draws whose weights are that nearly uniform (`flat_products`,
+    # and aligned spreads below 1e-9), so that an entry of the K block and one of the Q block cross
+    # zero under uniform weights for a row that sees every position: one entry at its column's
+    # mean (V_c - f_i then cancels), another where the values' column is uncorrelated with a
+    # column of `aligned_with`. A shortcut taking the weights as uniform there is off by the
+    # weights' share of non-uniformity, far beyond the contract at those zeros (red team RT38).
+    uniform_zeros: str | None = None
     # Leads its largest entry is also drawn ahead of all the others by: a smooth maximum there is
     # nearly the max, with the runner-up's weight e^-lead still far above the contract, where a
     # shortcut takes it as the max itself (logsumexp's "hard max": red team RT24).
@@ -167,6 +179,10 @@ class Arg:
     # from the true one at -6, so only jacfwd's rounding would pass), but large beside entries of
     # ordinary size, where a shortcut taking it as 0 early (below -6: red team RT25) is wrong.
     one_entry_in: tuple[tuple[float, float], ...] = ()
+    # Statistics of a normaliser (`UNIT_MOMENTS`) the argument is also drawn with at exactly 1,
+    # and 3e-10 either side of it: an input "already normalised" by == or a tolerance, where an
+    # answer that skips the division forgets eps (red team RT38).
+    unit_moments: tuple[str, ...] = ()
 
     @property
     def differentiable(self) -> bool:
@@ -360,6 +376,8 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             aligned_spreads=tuple(float(m) for m in raw.get("aligned_spreads", ())),
             aligned_leads=tuple(float(m) for m in raw.get("aligned_leads", ())),
             aligned_leads_zero=str(raw["aligned_leads_zero"]) if "aligned_leads_zero" in raw else None,
+            flat_products=tuple(float(m) for m in raw.get("flat_products", ())),
+            uniform_zeros=str(raw["uniform_zeros"]) if "uniform_zeros" in raw else None,
             leads=tuple(float(m) for m in raw.get("leads", ())),
             lead_unit=float(raw.get("lead_unit", 1.0)),
             row_leads=tuple(float(m) for m in raw.get("row_leads", ())),
@@ -367,6 +385,7 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             intervals=_intervals(where, raw, "intervals"),
             one_entry_in=_intervals(where, raw, "one_entry_in"),
             zero_rows=raw.get("zero_rows", False),
+            unit_moments=tuple(str(m) for m in raw.get("unit_moments", ())),
         )
     except KeyError as missing:
         raise CatalogError(where, f"an argument has no {missing}") from None
@@ -420,9 +439,19 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
                       or any(not lo < hi for lo, hi in pairs)):
             raise CatalogError(where, f"argument {arg.name}: {name} {pairs} need a uniform float argument and "
                                       "pairs [low, high] with low below high")
+    strange = [m for m in arg.unit_moments if m not in UNIT_MOMENTS]
+    if arg.unit_moments and (strange or arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform"
+                             or math.prod(arg.shape) < 2):
+        raise CatalogError(where, f"argument {arg.name}: unit_moments {list(arg.unit_moments)} need a uniform float "
+                                  f"argument of two entries or more, each one of {', '.join(UNIT_MOMENTS)}")
     if not arg.low < arg.high:
         raise CatalogError(where, f"argument {arg.name}: low {arg.low} is not below high {arg.high}")
     return arg
+
+
+# The statistics `Arg.unit_moments` may name: over every entry (the sum of squares: a unit norm), or
+# over each column (the first axis).
+UNIT_MOMENTS = ("mean square", "sum of squares", "variance", "column variance")
 
 
 def _intervals(where: str, raw: dict[str, Any], name: str) -> tuple[tuple[float, float], ...]:
@@ -463,8 +492,9 @@ PUZZLE_FIELDS = ("name", "title", "points", "statement", "code", "out", "args", 
                  "guard", "why", "params", "no_tf", "level_steps")
 ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampler", "edges", "cotangent", "magnitudes",
               "offsets", "spreads", "cancelling_spreads", "ranges", "aligned_with", "aligned_spreads", "aligned_leads",
-              "aligned_leads_zero", "leads", "lead_unit", "row_leads", "row_leads_label",
-              "intervals", "one_entry_in", "zero_rows")
+              "aligned_leads_zero", "flat_products", "uniform_zeros", "leads", "lead_unit", "row_leads",
+              "row_leads_label",
+              "intervals", "one_entry_in", "zero_rows", "unit_moments")
 
 
 def _unknown(where: str, raw: dict[str, Any], known: tuple[str, ...], what: str) -> None:
@@ -671,7 +701,8 @@ def _validate(where: str, puzzle: Puzzle) -> None:
     if steps and (steps != sorted(set(steps)) or steps[0] < 1 or steps[-1] >= 10):
         raise CatalogError(where, f"level_steps {steps} must rise from 1 and stay below 10 (multiples of a decade)")
     for arg in puzzle.args:
-        if arg.aligned_with is not None or arg.aligned_spreads or arg.aligned_leads or arg.aligned_leads_zero:
+        if (arg.aligned_with is not None or arg.aligned_spreads or arg.aligned_leads or arg.aligned_leads_zero
+                or arg.flat_products or arg.uniform_zeros):
             _validate_aligned(where, puzzle, arg)
         label = next((a for a in puzzle.args if a.name == arg.row_leads_label), None)
         if arg.row_leads_label is not None and (label is None or label.dtype not in INT_DTYPES
@@ -698,7 +729,7 @@ def _validate(where: str, puzzle: Puzzle) -> None:
 
 def _validate_aligned(where: str, puzzle: Puzzle, arg: Arg) -> None:
     other = next((a for a in puzzle.args if a.name == arg.aligned_with), None)
-    if (other is None or other is arg or not (arg.aligned_spreads or arg.aligned_leads)
+    if (other is None or other is arg or not (arg.aligned_spreads or arg.aligned_leads or arg.flat_products)
             or any(not 0 < m < 1e-3 for m in arg.aligned_spreads) or any(m <= 0 for m in arg.aligned_leads)):
         raise CatalogError(where, f"argument {arg.name}: aligned_with names another argument of the puzzle "
                                   f"({arg.aligned_with!r}), with aligned_spreads {arg.aligned_spreads} between 0 and "
@@ -710,6 +741,15 @@ def _validate_aligned(where: str, puzzle: Puzzle, arg: Arg) -> None:
             raise CatalogError(where, f"argument {arg.name}: aligned_leads_zero names a third float argument "
                                       f"({arg.aligned_leads_zero!r}) with as many rows as {other.name}, beside "
                                       "aligned_leads")
+    if any(not 0 < m < 1 for m in arg.flat_products):
+        raise CatalogError(where, f"argument {arg.name}: flat_products {list(arg.flat_products)} need sizes "
+                                  "between 0 and 1")
+    if arg.uniform_zeros is not None:
+        held = next((a for a in puzzle.args if a.name == arg.uniform_zeros), None)
+        if (held is None or held in (arg, other) or held.dtype not in FLOAT_DTYPES or len(held.shape) != 2
+                or held.shape[0] != other.shape[0] or held.shape[0] < 2):
+            raise CatalogError(where, f"argument {arg.name}: uniform_zeros names a third float matrix "
+                                      f"({arg.uniform_zeros!r}) with as many rows as {other.name}, two or more")
     for a in (arg, other):
         if a.dtype not in FLOAT_DTYPES or a.sampler != "uniform" or len(a.shape) != 2:
             raise CatalogError(where, f"argument {a.name}: aligned_with needs two uniform float matrices")

@@ -23,7 +23,7 @@ class Draw:
     (`Arg.cancelling_spreads`).
 
     `floor` is an absolute tolerance under which any difference passes: 0, except on a draw with
-    a whole argument near the bottom of float64's normal range (`_sampling.BOTTOM`), where a
+    a whole argument near the bottom of float64's normal range (`_sampling.BOTTOMS`), where a
     product of its entries and a factor below 1 may be a subnormal that one right computation
     keeps and another flushes to 0 (XLA flushes, TensorFlow and a fused multiply-add keep it), so
     that right answers, and the oracles, differ by up to a few subnormals.

@@ -398,14 +398,20 @@ def _plain(arg: Arg, smallest: tuple[float, float]) -> list[Structure]:
     if "ties" in arg.avoid and size > 1:
         for d in TIE_DISTANCES:
             found.append(Structure(f"a near-tie ({d:g} apart)", _using(_near_tie, arg, d)))
-        found.append(Structure(f"sorted but for two neighbours {ISCLOSE:g} apart, swapped",
-                               _using(_nearly_sorted, arg), paired=False))
+        for gap in SORTED_GAPS:
+            for descending in (False, True):
+                label = (f"sorted {'descending' if descending else 'ascending'} but for neighbours (0, 1), (2, 3), "
+                         f"... {gap:g} apart, swapped")
+                found.append(Structure(label, _using(_nearly_sorted, arg, gap, descending), paired=False))
     elif size > 1:
         found.append(Structure("equal entries",
                                lambda values, rng: np.full(arg.shape, _random(arg, rng).reshape(-1)[0])))
     if size > 1:
-        found.append(Structure(f"every entry within {ISCLOSE:g} of one value, relatively, all different",
-                               _using(_nearly_level, arg), paired=False))
+        # Where ties are a kink, also level to a tolerance of 1e-11 of the size ("all tied, keep
+        # the order": red team RT38) and to a few ulps between neighbours.
+        for width in (ISCLOSE, *TIED_LEVELS) if "ties" in arg.avoid else (ISCLOSE,):
+            found.append(Structure(f"every entry within {width:g} of one value, relatively, all different",
+                                   _using(_nearly_level, arg, width), paired=False))
         if zeros_ok and arg.low <= 0.0 <= arg.high:
             found.append(Structure("every entry 0", _using(_zeros_of, arg), paired=False))
     if size > 1:
@@ -426,23 +432,35 @@ def _plain(arg: Arg, smallest: tuple[float, float]) -> list[Structure]:
 ISCLOSE = 3e-10
 
 
-def _nearly_level(arg: Arg, rng: np.random.Generator) -> np.ndarray:
-    """Every entry within ISCLOSE of one value of half the domain's edge or more, all different."""
+def _nearly_level(arg: Arg, width: float, rng: np.random.Generator) -> np.ndarray:
+    """Every entry within `width` (relative) of one value of half the domain's edge or more, all
+    different where float64 tells them apart."""
     n = _size(arg)
     steps = rng.permutation(n) + rng.uniform(0.1, 0.9, size=n)  # distinct, at least 0.2 apart
-    return _close_centre(arg, rng) * (1.0 + ISCLOSE * (steps / n - 0.5))
+    return _close_centre(arg, rng) * (1.0 + width * (steps / n - 0.5))
 
 
-def _nearly_sorted(arg: Arg, rng: np.random.Generator) -> np.ndarray:
-    """Ascending along the last axis but for two neighbours ISCLOSE apart, swapped: `allclose` to
-    its sorted self (red team RT37: "already sorted, so the identity")."""
+# How level an argument that avoids ties is also drawn (`_nearly_level`), below ISCLOSE.
+TIED_LEVELS = (1e-12, 3e-14)
+
+
+# The gaps (relative) of the swapped neighbours of a nearly sorted draw: inside `math.isclose`'s
+# 1e-9, inside a tolerance of 1e-11 or 1e-13 of the largest entry, and a few ulps.
+SORTED_GAPS = (ISCLOSE, 1e-12, 1e-15)
+
+
+def _nearly_sorted(arg: Arg, gap: float, descending: bool, rng: np.random.Generator) -> np.ndarray:
+    """Sorted along the last axis but for each pair of neighbours (0, 1), (2, 3), ... `gap` apart
+    (relatively), swapped: `allclose` to its sorted self (red teams RT37 and RT38: "already sorted,
+    so the identity"), with a swapped pair inside every window of a pool that starts at an even
+    entry."""
     values = np.sort(_random(arg, rng), axis=-1)
     flat = values.reshape(-1, arg.shape[-1])
     for row in flat:
-        i = int(rng.integers(arg.shape[-1] - 1))
-        row[i + 1] = row[i] * (1.0 + np.sign(row[i]) * ISCLOSE) if row[i] else STRUCTURE_GAP
-        row[i], row[i + 1] = row[i + 1], row[i]
-    return flat.reshape(arg.shape)
+        for i in range(0, arg.shape[-1] - 1, 2):
+            row[i + 1] = row[i] * (1.0 + np.sign(row[i]) * gap) if row[i] else STRUCTURE_GAP
+            row[i], row[i + 1] = row[i + 1], row[i]
+    return (flat[:, ::-1] if descending else flat).reshape(arg.shape)
 
 
 def _zeros_of(arg: Arg, rng: np.random.Generator) -> np.ndarray:
@@ -994,6 +1012,21 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
     found = _zeros.found(puzzle, SAMPLER)
     extra: list[Draw | None] = [Draw(label, tuple(np.asarray(v).astype(_dtype(a)) for a, v in zip(puzzle.args, values)))
                                 for label, values in found.zeros]
+    for k, a in enumerate(puzzle.args):
+        for moment in [m for m in a.unit_moments if m in ("variance", "column variance")]:
+            for label, values in found.zeros[:CENTRED_ZEROS]:
+                for c in CENTRED_MEANS:
+                    moved = list(values)
+                    moved[k] = _with_mean(np.asarray(values[k], np.float64), c, moment)
+                    extra.append(Draw(f"{label}, {a.name} moved to a mean of {c:g} of its largest entry"
+                                      f"{' (per column)' if moment == 'column variance' else ''}",
+                                      tuple(np.asarray(v).astype(_dtype(b)) for b, v in zip(puzzle.args, moved))))
+                for source in range(a.shape[1]) if moment == "column variance" else ():
+                    moved = list(values)
+                    moved[k] = _columns_like(np.asarray(values[k], np.float64), source, rng)
+                    extra.append(Draw(f"{label}, every column of {a.name} within {ISCLOSE:g} of column {source}, "
+                                      "entry by entry",
+                                      tuple(np.asarray(v).astype(_dtype(b)) for b, v in zip(puzzle.args, moved))))
     for k, groups in found.groups:
         name = puzzle.args[k].name
         for n, d in enumerate(TIE_DISTANCES):
@@ -1068,6 +1101,14 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                 label = (f"{a.name}'s rows along one axis, {a.aligned_with}'s entries on it within {spread:g} of one "
                          f"another, relatively{at}: every row of scores allclose ({n + 1} of {REGION_DRAWS})")
                 extra.append(_structured(puzzle, rng, label, _aligned(puzzle, k, other, spread, rng, scale)))
+        for size in a.flat_products:
+            other = next(j for j, b in enumerate(puzzle.args) if b.name == a.aligned_with)
+            zeros = (f", {a.uniform_zeros} set where the blocks cross zero under uniform weights"
+                     if a.uniform_zeros else "")
+            for n in range(REGION_DRAWS):
+                label = (f"{a.name} scaled until its products with {a.aligned_with}'s rows are all below "
+                         f"{size:g}{zeros} ({n + 1} of {REGION_DRAWS})")
+                extra.append(_structured(puzzle, rng, label, _flat_products(puzzle, k, other, size, rng)))
         for lead in a.aligned_leads:
             other = next(j for j, b in enumerate(puzzle.args) if b.name == a.aligned_with)
             for n in range(RANGE_DRAWS):
@@ -1096,6 +1137,12 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
         for row in range(a.shape[0]) if a.zero_rows else ():
             label = f"{a.name}: row {row} all zeros, the others as drawn"
             extra.append(_structured(puzzle, rng, label, _set(k, Structure(label, _using(_zero_row, a, row)), rng)))
+        for moment in a.unit_moments:
+            for off in UNIT_OFFSETS:
+                at = "exactly 1" if off == 0 else f"1 {'+' if off > 0 else '-'} {abs(off):g}"
+                label = f"{a.name}: its {moment} {at}"
+                unit = Structure(label, _using(_unit_moment, a, moment, off))
+                extra.append(_structured(puzzle, rng, label, _set(k, unit, rng)))
         for lo, hi in a.one_entry_in:
             for n in range(REGION_DRAWS):
                 label = (f"{a.name}: one entry between {lo:g} and {hi:g}, the others as drawn "
@@ -1166,6 +1213,51 @@ def _zero_row(arg: Arg, row: int, rng: np.random.Generator) -> np.ndarray:
     out = _random(arg, rng).astype(np.float64)
     out[row] = 0.0
     return out
+
+
+# Where a declared statistic (`Arg.unit_moments`) is drawn: exactly 1, and 3e-10 either side of it
+# (relatively), inside `math.isclose`'s 1e-9 and a tolerance of 1e-9 on the difference.
+UNIT_OFFSETS = (0.0, 3e-10, -3e-10)
+
+
+def _unit_moment(arg: Arg, moment: str, off: float, rng: np.random.Generator) -> np.ndarray:
+    """A random draw scaled about its mean (or 0, for the mean square and the sum of squares) until
+    `moment` is 1 + off."""
+    x = _random(arg, rng).astype(np.float64)
+    axis = 0 if moment == "column variance" else None
+    centre = np.zeros_like(x) if moment in ("mean square", "sum of squares") else np.mean(x, axis=axis, keepdims=True)
+    statistic = np.mean((x - centre) ** 2, axis=axis, keepdims=True) * (x.size if moment == "sum of squares" else 1)
+    result: np.ndarray = centre + (x - centre) * np.sqrt((1.0 + off) / statistic)
+    return result
+
+
+# A normaliser that centres its input (a declared "variance": `Arg.unit_moments`) has the same
+# Jacobian wherever the input is moved by a constant (per column, for a "column variance"), so its
+# first CENTRED_ZEROS zeros are also drawn moved to a mean of each of CENTRED_MEANS times the
+# largest entry: nearly centred, where an answer that skips the centring below a tolerance
+# (|mean| <= 1e-8 max |x|) is off by about the mean relatively, beyond the contract at a zero
+# (red team RT38).
+CENTRED_ZEROS = 2
+CENTRED_MEANS = (5e-11, 5e-10, 5e-9)
+
+
+def _columns_like(x: np.ndarray, source: int, rng: np.random.Generator) -> np.ndarray:
+    """Every column of `x` column `source` times 1 + ISCLOSE (either sign, entry by entry). Columns
+    normalised each on its own (a "column variance") then have nearly the same Jacobian block, the
+    zero of column `source`'s block a near-zero of each: an answer that copies one block to the
+    others once the columns are `isclose` is wrong there (red team RT38)."""
+    out: np.ndarray = x.copy()
+    for d in range(x.shape[1]):
+        if d != source:
+            out[:, d] = x[:, source] * (1.0 + ISCLOSE * rng.choice([-1.0, 1.0], size=x.shape[0]))
+    return out
+
+
+def _with_mean(x: np.ndarray, c: float, moment: str) -> np.ndarray:
+    axis = 0 if moment == "column variance" else None
+    centred = x - np.mean(x, axis=axis, keepdims=True)
+    result: np.ndarray = centred + c * np.max(np.abs(x), axis=axis, keepdims=True)
+    return result
 
 
 def _one_within(arg: Arg, low: float, high: float, rng: np.random.Generator) -> np.ndarray:
@@ -1255,6 +1347,7 @@ def _aligned(puzzle: Puzzle, k: int, other: int, spread: float,
     (`Arg.cancelling_spreads`). `scale` multiplies the aligned rows and entries: scores beyond 1,
     where a relative flatness test is wrong at smaller relative spreads."""
     a, b = puzzle.args[k], puzzle.args[other]
+    held = next((j for j, c in enumerate(puzzle.args) if c.name == a.uniform_zeros), None)
 
     def apply(values: list[np.ndarray]) -> None:
         axis = int(rng.integers(a.shape[1]))
@@ -1265,6 +1358,50 @@ def _aligned(puzzle: Puzzle, k: int, other: int, spread: float,
         entries = np.array(values[other], dtype=np.float64)
         entries[:, axis] = _close_together(replace(b, shape=(b.shape[0],)), spread, rng) * scale
         values[other] = entries
+        if held is not None and spread < UNIFORM_BELOW:
+            values[held] = _uniform_zeros(np.asarray(values[held], np.float64), entries, rng, q_block=False)
+
+    return apply
+
+
+# Aligned spreads below this set `Arg.uniform_zeros`: spreads inside `math.isclose`'s 1e-9, where
+# a test of flat scores fires.
+UNIFORM_BELOW = 1e-9
+
+
+def _uniform_zeros(v: np.ndarray, k: np.ndarray, rng: np.random.Generator, q_block: bool = True) -> np.ndarray:
+    """`v` with one entry of a column at the column's mean, and (with a second column, and
+    `q_block`) one entry of another column where that column is uncorrelated with the column of
+    `k` that varies most: under uniform weights, an entry of attention's K block
+    (P_ic (V_c - f_i) q_i) and one of its Q block (sum_j P_ij (V_j - f_i) k_j) are then 0 for a row
+    that sees every position. Not the Q block's where q's rows lie along one axis (`_aligned`):
+    its entries on that axis are already cancellations of k's spread there, and with the
+    others made small too, the block's largest entry is no longer of its own size."""
+    out: np.ndarray = v.copy()
+    columns = rng.permutation(v.shape[1])
+    row = int(rng.integers(v.shape[0]))
+    out[row, columns[0]] = np.mean(np.delete(out[:, columns[0]], row))
+    if len(columns) > 1 and q_block:
+        deviation = k - np.mean(k, axis=0)
+        axis = int(np.argmax(np.max(np.abs(deviation), axis=0)))
+        pivot = int(np.argmax(np.abs(deviation[:, axis])))
+        rest = np.delete(np.arange(v.shape[0]), pivot)
+        out[pivot, columns[1]] = -np.sum(out[rest, columns[1]] * deviation[rest, axis]) / deviation[pivot, axis]
+    return out
+
+
+def _flat_products(puzzle: Puzzle, k: int, other: int, size: float,
+                   rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
+    """Argument `k` scaled until its largest product with a row of `other` is `size` (every
+    product below it: nearly uniform weights), and `Arg.uniform_zeros` set for them."""
+    held = next((j for j, c in enumerate(puzzle.args) if c.name == puzzle.args[k].uniform_zeros), None)
+
+    def apply(values: list[np.ndarray]) -> None:
+        rows = np.asarray(values[k], np.float64)
+        entries = np.asarray(values[other], np.float64)
+        values[k] = rows * (size / np.max(np.abs(rows @ entries.T)))
+        if held is not None:
+            values[held] = _uniform_zeros(np.asarray(values[held], np.float64), entries, rng)
 
     return apply
 
@@ -1534,18 +1671,25 @@ def _flat_segments(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
             for ulps in FLAT_ULPS:
                 label = f"{index.name} between two entries of {arr.name} {_ulps(ulps)} apart"
                 extra.append(_structured(puzzle, rng, label, _flat(i, k, arr, first, last, 0.0, ulps, rng)))
-            # The whole table `isclose` (red team RT37: "a flat table, so the slope is 0"), the index
-            # inside it, where the slope is not clipped to 0.
-            label = f"every entry of {arr.name} within {ISCLOSE:g} of one value, relatively, {index.name} inside"
-            extra.append(_structured(puzzle, rng, label, _level_inside(i, k, arr, first, last, rng)))
+            # The whole table `isclose` (red team RT37: "a flat table, so the slope is 0"), and flat
+            # to 1e-11 of its size (RT38), down to a few ulps, the index inside it, where the slope is
+            # not clipped to 0.
+            for width in TABLE_LEVELS:
+                label = f"every entry of {arr.name} within {width:g} of one value, relatively, {index.name} inside"
+                extra.append(_structured(puzzle, rng, label, _level_inside(i, k, arr, first, last, width, rng)))
     return extra
 
 
-def _level_inside(i: int, k: int, arr_arg: Arg, first: int, last: int,
+# How level a lookup's whole table is drawn (relative), the index inside it: inside `math.isclose`'s
+# 1e-9, inside a flatness test of 1e-11 or 1e-13 of the table's size, and neighbours a few ulps apart.
+TABLE_LEVELS = (ISCLOSE, 1e-12, 1e-14, 3e-15)
+
+
+def _level_inside(i: int, k: int, arr_arg: Arg, first: int, last: int, width: float,
                   rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
     def apply(values: list[np.ndarray]) -> None:
         values[i] = np.asarray(int(rng.integers(first, last + 1)) + rng.uniform(0.2, 0.8))
-        values[k] = _nearly_level(arr_arg, rng)
+        values[k] = _nearly_level(arr_arg, width, rng)
 
     return apply
 
@@ -1653,9 +1797,12 @@ def _blend(puzzle: Puzzle, k: int, plain: list[int], weight: float, gap: float,
 # Right answers differ there by a few subnormals according to the order they multiply in (x / 5 *
 # 2 flushes where 2 * x / 5 does not; an einsum's fused multiply-adds keep what an elementwise
 # product flushes), and so do XLA and TensorFlow: such a draw is compared with an absolute floor of
-# BOTTOM_FLOOR (`Draw.floor`): slopes with factors down to 0.1 (`neg`'s) stay above it, and f's
-# terms stay subnormal with factors up to 6 (the variants' largest scale).
-BOTTOM = (2e-305, 4e-305)
+# BOTTOM_FLOOR (`Draw.floor`): in the first band, slopes with factors down to 0.1 (`neg`'s) stay
+# above it, and f's terms stay subnormal with factors up to 6 (the variants' largest scale). The
+# second band is below a test of "zero up to underflow" at 1e-305 (red team RT38: `mul`,
+# `matmul`, `broadcast`, the convolutions), where slopes with factors of 0.25 or more are still
+# above the floor; smaller ones fall under it, which the contract then does not see.
+BOTTOMS = ((2e-305, 4e-305), (6e-306, 9e-306))
 BOTTOM_OTHERS = (1e-6, 1e-5)
 BOTTOM_FLOOR = 64 * float(np.finfo(np.float64).tiny)
 
@@ -1665,27 +1812,27 @@ def _bottoms(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
     others small, compared with an absolute floor."""
     plain = [k for k, a in enumerate(puzzle.args) if is_plain(a)]
     extra: list[Draw | None] = []
-    for k in plain:
+    for k, band in itertools.product(plain, BOTTOMS):
         arg = puzzle.args[k]
         if _size(arg) == 1:
             continue  # one entry alone: its own draws just above the smallest normal (`_plain`)
         others = [j for j in plain if j != k]
         weights = [j for j, a in enumerate(puzzle.args) if is_weight(a)]
-        said = [f"every entry of {arg.name} {BOTTOM[0]:g} to {BOTTOM[1]:g} in magnitude"]
+        said = [f"every entry of {arg.name} {band[0]:g} to {band[1]:g} in magnitude"]
         small = f"{BOTTOM_OTHERS[0]:g} to {BOTTOM_OTHERS[1]:g}"
         said += [f"{', '.join(puzzle.args[j].name for j in others)} at {small}"] if others else []
         said += [f"{', '.join(puzzle.args[j].name for j in weights)} nearly one-hot"] if weights else []
         label = (f"{said[0]}{', with ' + ' and '.join(said[1:]) if said[1:] else ''}, compared to "
                  f"{BOTTOM_FLOOR:.2g} absolute (subnormals flushed or kept)")
-        draw = _structured(puzzle, rng, label, _at_bottom(puzzle, k, others, weights, rng))
+        draw = _structured(puzzle, rng, label, _at_bottom(puzzle, k, band, others, weights, rng))
         extra.append(None if draw is None else replace(draw, floor=BOTTOM_FLOOR))
     return extra
 
 
-def _at_bottom(puzzle: Puzzle, k: int, others: list[int], weights: list[int],
+def _at_bottom(puzzle: Puzzle, k: int, band: tuple[float, float], others: list[int], weights: list[int],
                rng: np.random.Generator) -> Callable[[list[np.ndarray]], None]:
     def apply(values: list[np.ndarray]) -> None:
-        values[k] = _band(puzzle.args[k], *BOTTOM, rng)
+        values[k] = _band(puzzle.args[k], *band, rng)
         for j in others:
             values[j] = _band(puzzle.args[j], *BOTTOM_OTHERS, rng)
         for j in weights:
@@ -1701,8 +1848,9 @@ def _at_bottom(puzzle: Puzzle, k: int, others: list[int], weights: list[int],
 # every row and column of a matrix in turn, that row or column at each of SMALL_LINES of the
 # others, and every entry 0: an answer that snaps a row or column below 1e-6 (or 1e-9) of the
 # largest to 0, or returns zeros for an all-zero input, passed every seed there (red team RT37's
-# F7, F8 and F13).
-SMALL_LINES = (5e-7, 5e-10)
+# F7, F8 and F13), and below 1e-10 too (RT38's F7). The contract sees a row down to about 1e-12
+# of the largest entry, the last share.
+SMALL_LINES = (5e-7, 5e-10, 5e-11, 5e-12)
 
 
 def _without_generic(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None]:
@@ -1878,6 +2026,16 @@ def _nearest_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random
 CLOSE_SPREAD = (1e-9, 1e-7)
 CLOSE_TARGETS = (0.5, 0.9)
 CLOSE_TIES = (1.05e-6, 1e-4, 1e-2)  # the GUARD_TIES drawn there
+# And closer still, at each of these levels: every value of a row, and so g, about this far from
+# an O(1) target (within a factor of 2), the looked-up value r not the nearest. Inside any relative
+# tolerance (`math.isclose`'s 1e-9, 1e-12, 1e-13) a learner might use to say "the target is r
+# already" and skip the argmin, or to stop at the first value "equal" to the target.
+ISCLOSE_LEVELS = (5e-14, 1e-12, 1e-10)
+# The tie drawn there. Rounding the target r - g to the ulp of an O(1) number moves each distance
+# |v - t| by up to 5.6e-17, so a gap of squared distances by up to 4.4e-16 times the largest
+# distance; a gap of ISCLOSE_TIE times the largest squared distance outlasts that tenfold at the
+# lowest level (so `v - r + g` and `v - (r - g)` pick the same entry).
+ISCLOSE_TIE = 0.1
 
 
 def _close_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.Generator) -> None:
@@ -1891,6 +2049,30 @@ def _close_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.G
         g[b] = v[b, int(np.argmax(k[b]))] - target
     values[0], values[2] = v, g
     _nearest_tie(values, d, first, rng)
+
+
+def _isclose_tie(level: float) -> Callable[[list[np.ndarray], float, bool, np.random.Generator], None]:
+    def apply(values: list[np.ndarray], d: float, first: bool, rng: np.random.Generator) -> None:
+        # Every value of each row about `level` from the row's target, the nearest not the
+        # looked-up value r (at 0.2 to 0.5 of r's distance, |g|; the others beyond 0.6 of it) and
+        # placed so that `_nearest_tie` finds a value on the `first` side of it to tie with it.
+        v, k, g = (np.array(a, dtype=np.float64) for a in values[:3])
+        n = v.shape[1]
+        for b in range(len(v)):
+            target = float(rng.choice([-1.0, 1.0])) * rng.uniform(*CLOSE_TARGETS)
+            pick = int(np.argmax(k[b]))
+            apart = level * np.exp(rng.uniform(np.log(0.5), np.log(2.0), size=n))
+            apart = np.maximum(apart, 0.6 * apart[pick])
+            placed = [j for j in range(n)
+                      if j != pick and any((i < j) == first for i in range(n) if i not in (j, pick))]
+            nearer = placed[int(rng.integers(len(placed)))] if placed else [i for i in range(n) if i != pick][0]
+            apart[nearer] = apart[pick] * rng.uniform(0.2, 0.5)
+            v[b] = target + rng.choice([-1.0, 1.0], size=n) * apart
+            g[b] = v[b, pick] - target
+        values[0], values[2] = v, g
+        _nearest_tie(values, d, first, rng)
+
+    return apply
 
 
 def _argmax_tie(values: list[np.ndarray], d: float, first: bool, rng: np.random.Generator) -> None:
@@ -1925,7 +2107,9 @@ _GUARD_TIES_MAKE = {
     "asymmetric": (("the two values nearest the target", _nearest_tie, GUARD_TIES),
                    ("the two largest weights of k", _argmax_tie, GUARD_TIES),
                    ("the two values nearest the target, every value within 1e-7 of it, far from 0", _close_tie,
-                    CLOSE_TIES)),
+                    CLOSE_TIES),
+                   *((f"the two values nearest the target, every value about {level:g} from it, far from 0, "
+                      "r not the nearest", _isclose_tie(level), (ISCLOSE_TIE,)) for level in ISCLOSE_LEVELS)),
 }
 
 

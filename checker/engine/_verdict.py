@@ -45,6 +45,7 @@ class Kind(str, Enum):
     REPEATED = "repeated-indices"  # wrong exactly where an index repeats: overwrote instead of adding
     EXTRA_AXIS = "extra-axis"  # one axis too many: every slice along it is already the Jacobian
     PRECISION = "precision"  # right to the precision returned (float16, bfloat16), not to the checker's
+    NEARLY_RIGHT = "nearly-right"  # right on most draws, 3 to 7 digits where wrong: a small term missing, digits lost
     STRUCTURE = "structure"  # wrong number of blocks (arguments or outputs)
     NOT_NUMBERS = "not-numbers"  # the answer cannot be read as an array of real numbers
     EXCEPTION = "exception"  # importing the file or calling jac raised

@@ -78,6 +78,8 @@ def key(puzzle: Puzzle) -> str:
         text += "|a line per entry pinned"
     if any("ties" in a.avoid for a in puzzle.args):
         text += "|champions"
+    if _held_args(puzzle):
+        text += f"|held {HELD_SPREAD} {HELD_LINES} {HELD_ZEROS}"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -222,10 +224,11 @@ def _alone(puzzle: Puzzle) -> bool:
                                 for a in floats)
 
 
-def _lines(puzzle: Puzzle, sampler: Sampler) -> list[tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]]:
-    rng = np.random.default_rng([zlib.crc32(puzzle.name.encode()), zlib.crc32(repr(puzzle.variant).encode()), 22])
+def _lines(puzzle: Puzzle, sampler: Sampler, count: int = LINES,
+           salt: int = 22) -> list[tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]]:
+    rng = np.random.default_rng([zlib.crc32(puzzle.name.encode()), zlib.crc32(repr(puzzle.variant).encode()), salt])
     lines = []
-    for _ in range(LINES):
+    for _ in range(count):
         ends = []
         for _ in range(2):
             for _ in range(100):
@@ -238,7 +241,7 @@ def _lines(puzzle: Puzzle, sampler: Sampler) -> list[tuple[tuple[np.ndarray, ...
         end = tuple(e if a.dtype in FLOAT_DTYPES and a.static is None else s
                     for a, s, e in zip(puzzle.args, start, end))
         lines.append((start, end))
-    if _alone(puzzle):
+    if _alone(puzzle) and count == LINES:
         start, _ = lines[0]
         for sign in (1.0, -1.0):
             low, high = (tuple(np.full(a.shape, sign * edge).astype(v.dtype)
@@ -305,7 +308,47 @@ def _search(puzzle: Puzzle, sampler: Sampler) -> Found:
         if beside is not None:
             zeros.append((_label(puzzle, c.block, c.entry, "beside its zero"), beside))
     zeros += _pinned(program, puzzle, sampler, lines)
+    zeros += _held(program, puzzle, sampler)
     return Found(tuple(zeros), groups)
+
+
+# Zeros with a probability vector held nearly uniform: each simplex argument of two entries or
+# more held at 1/n times 1 + HELD_SPREAD (a different share per entry) along HELD_LINES segments
+# whose other arguments run between two random draws, and up to HELD_ZEROS of the zeros found
+# there kept (the first of each block first). An answer that reads such weights as uniform
+# (`tensor_lookup_2d_corrected` as a plain mean once every weight `isclose` 1/n: red team RT38)
+# is off by the spread, beyond the contract only at such a zero; a random segment never holds a
+# probability vector that close to uniform.
+HELD_SPREAD = 1e-10
+HELD_LINES = LINES  # as many as the main search: one compilation for both
+HELD_ZEROS = 2
+
+
+def _held_args(puzzle: Puzzle) -> list[int]:
+    return [k for k, a in enumerate(puzzle.args)
+            if a.sampler == "simplex" and a.differentiable and a.static is None and a.shape and a.shape[-1] > 1]
+
+
+def _held(program: Any, puzzle: Puzzle, sampler: Sampler) -> list[tuple[str, tuple[np.ndarray, ...]]]:
+    found: list[tuple[str, tuple[np.ndarray, ...]]] = []
+    for k in _held_args(puzzle):
+        arg = puzzle.args[k]
+        n = arg.shape[-1]
+        shares = np.broadcast_to(1.0 + HELD_SPREAD * (np.arange(n) / (n - 1) - 0.5), arg.shape) / n
+        held = np.array(shares, dtype=np.float64)
+        held[..., -1] = 1.0 - np.sum(held[..., :-1], axis=-1)
+        lines = [(tuple(held.astype(v.dtype) if j == k else v for j, v in enumerate(start)),
+                  tuple(held.astype(v.dtype) if j == k else v for j, v in enumerate(end)))
+                 for start, end in _lines(puzzle, sampler, HELD_LINES, salt=k + 100)]
+        batch = len(lines) * GRID
+        grid = _evaluate(program, puzzle, _padded([_at(puzzle, line, t) for line in lines for t in _steps()], batch))
+        kept = _crossings(program, puzzle, sampler, lines, grid)
+        blocks = [c.block for c in kept]
+        firsts = [i for i, b in enumerate(blocks) if b not in blocks[:i]]
+        for i in (firsts + [i for i in range(len(kept)) if i not in firsts])[:HELD_ZEROS]:
+            c = kept[i]
+            found.append((f"{_label(puzzle, c.block, c.entry)}, {arg.name} within {HELD_SPREAD:g} of uniform", c.point))
+    return found
 
 
 def _steps() -> np.ndarray:
