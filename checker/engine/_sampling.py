@@ -1024,8 +1024,8 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
                 for source in range(a.shape[1]) if moment == "column variance" else ():
                     moved = list(values)
                     moved[k] = _columns_like(np.asarray(values[k], np.float64), source, rng)
-                    extra.append(Draw(f"{label}, every column of {a.name} within {ISCLOSE:g} of column {source}, "
-                                      "entry by entry",
+                    extra.append(Draw(f"every column of {a.name} within {ISCLOSE:g} of column {source}, entry by entry "
+                                      f"(column {source} as in the draw with {label})",
                                       tuple(np.asarray(v).astype(_dtype(b)) for b, v in zip(puzzle.args, moved))))
     for k, groups in found.groups:
         name = puzzle.args[k].name
