@@ -179,6 +179,11 @@ class Arg:
     # from the true one at -6, so only jacfwd's rounding would pass), but large beside entries of
     # ordinary size, where a shortcut taking it as 0 early (below -6: red team RT25) is wrong.
     one_entry_in: tuple[tuple[float, float], ...] = ()
+    # Magnitudes every entry is also drawn at exactly, random signs: where a product of all but one
+    # entry is still a normal number only if no entry is smaller than the rest (`prod` just above
+    # the underflow of n - 1 of them, where "the products underflow, so zeros" is still wrong:
+    # red team RT39).
+    edge_magnitudes: tuple[float, ...] = ()
     # Statistics of a normaliser (`UNIT_MOMENTS`) the argument is also drawn with at exactly 1,
     # and 3e-10 either side of it: an input "already normalised" by == or a tolerance, where an
     # answer that skips the division forgets eps (red team RT38).
@@ -386,6 +391,7 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
             one_entry_in=_intervals(where, raw, "one_entry_in"),
             zero_rows=raw.get("zero_rows", False),
             unit_moments=tuple(str(m) for m in raw.get("unit_moments", ())),
+            edge_magnitudes=tuple(float(m) for m in raw.get("edge_magnitudes", ())),
         )
     except KeyError as missing:
         raise CatalogError(where, f"an argument has no {missing}") from None
@@ -439,6 +445,10 @@ def _arg(where: str, raw: dict[str, Any]) -> Arg:
                       or any(not lo < hi for lo, hi in pairs)):
             raise CatalogError(where, f"argument {arg.name}: {name} {pairs} need a uniform float argument and "
                                       "pairs [low, high] with low below high")
+    if arg.edge_magnitudes and (arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform"
+                                or any(not m > 0 for m in arg.edge_magnitudes)):
+        raise CatalogError(where, f"argument {arg.name}: edge_magnitudes {list(arg.edge_magnitudes)} need a uniform "
+                                  "float argument and magnitudes above 0")
     strange = [m for m in arg.unit_moments if m not in UNIT_MOMENTS]
     if arg.unit_moments and (strange or arg.dtype not in FLOAT_DTYPES or arg.sampler != "uniform"
                              or math.prod(arg.shape) < 2):
@@ -494,7 +504,7 @@ ARG_FIELDS = ("name", "shape", "dtype", "low", "high", "avoid", "static", "sampl
               "offsets", "spreads", "cancelling_spreads", "ranges", "aligned_with", "aligned_spreads", "aligned_leads",
               "aligned_leads_zero", "flat_products", "uniform_zeros", "leads", "lead_unit", "row_leads",
               "row_leads_label",
-              "intervals", "one_entry_in", "zero_rows", "unit_moments")
+              "intervals", "one_entry_in", "zero_rows", "unit_moments", "edge_magnitudes")
 
 
 def _unknown(where: str, raw: dict[str, Any], known: tuple[str, ...], what: str) -> None:

@@ -1137,6 +1137,10 @@ def _from_jacobian(puzzle: Puzzle, rng: np.random.Generator) -> list[Draw | None
         for row in range(a.shape[0]) if a.zero_rows else ():
             label = f"{a.name}: row {row} all zeros, the others as drawn"
             extra.append(_structured(puzzle, rng, label, _set(k, Structure(label, _using(_zero_row, a, row)), rng)))
+        for m in a.edge_magnitudes:
+            label = f"{a.name}: every entry {m:g} in magnitude, random signs"
+            edge = Structure(label, _using(_at_edge_magnitude, a, m))
+            extra.append(_structured(puzzle, rng, label, _set(k, edge, rng)))
         for moment in a.unit_moments:
             for off in UNIT_OFFSETS:
                 at = "exactly 1" if off == 0 else f"1 {'+' if off > 0 else '-'} {abs(off):g}"
@@ -1213,6 +1217,12 @@ def _zero_row(arg: Arg, row: int, rng: np.random.Generator) -> np.ndarray:
     out = _random(arg, rng).astype(np.float64)
     out[row] = 0.0
     return out
+
+
+def _at_edge_magnitude(arg: Arg, m: float, rng: np.random.Generator) -> np.ndarray:
+    """Every entry m in magnitude, random signs (`Arg.edge_magnitudes`)."""
+    result: np.ndarray = m * _signs(arg, rng, _size(arg)).reshape(arg.shape)
+    return result
 
 
 # Where a declared statistic (`Arg.unit_moments`) is drawn: exactly 1, and 3e-10 either side of it

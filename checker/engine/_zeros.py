@@ -50,6 +50,11 @@ from checker.engine._draw import Draw, stacked
 LINES = 4  # random segments through the domain
 GRID = 24  # points per segment where signs are compared
 ZEROS = 6  # at most this many zero-crossing draws per puzzle and variant
+# ... and this many where every float argument is one entry (`cos`): its zeros are many (every
+# multiple of pi over the frequency across ALONE_BAND), and at each the entry is the angle's
+# rounding itself, which another rounding of the angle (`x / 5` for `0.2 * x`) misses at about a
+# third of them: with 6 kept, three variants of 18 kept none such (red team RT39's F3).
+ZEROS_ALONE = 16
 BISECTIONS = 60  # halvings of a bracket: [0, 1] shrinks to adjacent floats well before
 # How close to 0 a kept entry is, in units of float64's epsilon times its block's largest entry:
 # far inside the contract's 1e-12, so an answer off by 1e-9 relatively is refused there.
@@ -71,9 +76,9 @@ def key(puzzle: Puzzle) -> str:
     # Not the JAX version: a zero found under one version is a zero to within ulps under the next,
     # and the expected Jacobians at it are computed afresh anyway; so the shipped table holds.
     text += f"|{LINES}|{GRID}|{ZEROS}|{BISECTIONS}|{ZERO_ULPS}|{BESIDE}|{BESIDE_BAND}"
-    text += f"|{PINNED}|{PINNED_ZEROS}|{PINNED_SEEN}"
+    text += f"|{PINNED}|{PINNED_ZEROS}|{PINNED_SEEN}|{SHRINK_VALUES}|{SHRINK_FLOOR}"
     if _alone(puzzle):
-        text += f"|alone {ALONE_BAND}"
+        text += f"|alone {ALONE_BAND} {ZEROS_ALONE}"
     if _pins_per_argument(puzzle):
         text += "|a line per entry pinned"
     if any("ties" in a.avoid for a in puzzle.args):
@@ -297,7 +302,8 @@ def _search(puzzle: Puzzle, sampler: Sampler) -> Found:
     # Every block that has a zero first, then the rest, up to ZEROS.
     blocks_used = [c.block for c in kept]
     firsts = [i for i, b in enumerate(blocks_used) if b not in blocks_used[:i]]
-    picked = sorted((firsts + [i for i in range(len(kept)) if i not in firsts])[:ZEROS])
+    most = ZEROS_ALONE if _alone(puzzle) else ZEROS
+    picked = sorted((firsts + [i for i in range(len(kept)) if i not in firsts])[:most])
     zeros: list[tuple[str, tuple[np.ndarray, ...]]] = []
     batch = len(lines) * GRID
     for i in picked:
@@ -555,7 +561,9 @@ def _shrink(program: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: t
     contract's allowance there is 1e-12 of the block's largest entry, so a smaller block shows
     a smaller mistake. Elementwise functions keep their zero; coupled ones mostly refuse the
     moves. Never below SHRINK_FLOOR of the block's first scale, where rounding would start to
-    count."""
+    count. (The zero entry keeps its value, a few ulps' worth, while the block shrinks, and
+    stays a zero only while that value is within ZERO_ULPS of the smaller block: that, more than
+    the floor, ends the shrinking of a `gelu`'s block near 1e-2.)"""
     def measure(points: list[tuple[np.ndarray, ...]]) -> list[tuple[float, float, float]]:
         found = []
         for start in range(0, len(points), batch):
