@@ -578,3 +578,24 @@ def test_a_draws_floor_lets_any_difference_below_it_pass_and_nothing_above() -> 
     stack = np.stack([flushed, flushed])
     assert list(close_per_draw(stack, np.stack([expected, expected]), floors=[1.4e-306, 0.0])) == [True, False]
     assert failing_draws([(flushed,), (flushed,)], [(expected,), (expected,)], floors=[1.4e-306, 0.0]) == [1]
+
+
+def test_a_smooth_elementwise_f_is_never_told_of_a_branch() -> None:
+    # gelu has no kink: an answer off by a share everywhere (tanh in float32, a rounded constant)
+    # shows first where its slopes are small, which can be exactly the negative entries, and was
+    # told "check the negative branch" (red team RT38). relu, which declares its kink by avoiding
+    # 0, is still told so.
+    from checker.engine._judge import _kink_diagnoses
+    from checker.engine._variants import variant
+
+    x = np.array([-2.5, 0.4, -3.1, 1.2, -2.8, 0.9])
+    for name, told in (("gelu", False), ("relu", True)):
+        puzzle = variant(name, None)
+        arg = puzzle.args[0]
+        values = np.resize(x, arg.shape)
+        want = np.diag(np.where(values > 0, 1.0, 0.02))
+        got = np.diag(np.where(values > 0, 1.0, 0.0201))
+        draw = next(d for d in draws(puzzle, 0))
+        draw = type(draw)("a draw with both signs", (values,))
+        found = _kink_diagnoses("the Jacobian", got, want, arg.shape, arg, draw, puzzle)
+        assert bool(found) is told and all(d.kind is Kind.KINK for d in found), (name, found)

@@ -466,7 +466,7 @@ def _value_diagnoses(
     precision = _precision_diagnosis(name, got, w)
     if precision is not None:
         return [precision, _cells_diagnosis(name, failure)]
-    nearly = _nearly_right_diagnosis(name, g, w, wrong, every, atols)
+    nearly = _nearly_right_diagnosis(name, g, w, wrong, every, atols, tolerance(got.dtype)[0])
     if nearly is not None:
         return [nearly, _cells_diagnosis(name, failure)]
     nonzero = bool(np.any(np.abs(w) > 0))
@@ -542,7 +542,7 @@ _ROUGHLY = 1e-3
 
 def _nearly_right_diagnosis(
     name: str, g: np.ndarray, w: np.ndarray, wrong: np.ndarray,
-    every: Sequence[tuple[np.ndarray, np.ndarray]], atols: Sequence[tuple[float, float]],
+    every: Sequence[tuple[np.ndarray, np.ndarray]], atols: Sequence[tuple[float, float]], rtol: float,
 ) -> Diagnosis | None:
     # Right on most draws, and where wrong, right to 3 digits or more but not to the contract's 7:
     # either a small term is missing on this input (eps forgotten where a shortcut fires: red team
@@ -562,7 +562,7 @@ def _nearly_right_diagnosis(
     return Diagnosis(
         Kind.NEARLY_RIGHT,
         f"{name} is right on {right} of {len(every)} draws, and on this one off by at most {worst:.1g} relative "
-        "(the checker accepts 1e-7): nearly right. Either something small is left out on such inputs "
+        f"(the checker accepts {rtol:g}): nearly right. Either something small is left out on such inputs "
         "(eps under a root; a term a shortcut drops, or a test such as `isclose` that fires here), or the "
         "arithmetic loses digits: 1 - s for a weight s near 1 (a saturated softmax line, or weights taken as "
         "exp(x - logsumexp(x))), a difference of nearly equal values, a constant written with too few digits, "
