@@ -42,9 +42,9 @@ def test_zero_draws_put_an_entry_within_ulps_of_zero_while_its_block_is_not(name
         block = int(label.split("block ")[1].split(",")[0])
         entry = tuple(int(i) for i in label.split("entry [")[1].split("]")[0].split(", "))
         scale = float(np.max(np.abs(leaves[block])))
-        assert scale > 0 and abs(float(leaves[block][entry])) <= _zeros.ZERO_ULPS * np.finfo(np.float64).eps * scale, (
-            label
-        )
+        # Within a tenth of the contract's allowance there (1e-12 of the block's largest entry):
+        # rounding noise of the terms that cancel, which stays that size while the block shrinks.
+        assert scale > 0 and abs(float(leaves[block][entry])) <= _zeros.ZERO_SHARE * _zeros.ZERO_ATOL * scale, label
 
 
 def test_zero_draws_are_the_same_on_every_seed_and_found_once() -> None:

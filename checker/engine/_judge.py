@@ -443,8 +443,19 @@ def _value_diagnoses(
             else None
         )
         masked = _masked_row(puzzle, draw)
+        # Non-finite on every draw, also those without a zero entry: not a division at one input
+        # (red team RT39's S1: a dtype that cannot hold 0, a block of inf).
+        everywhere = len(every) > 1 and all((~np.isfinite(np.asarray(a, np.float64))).any() for a, _ in every)
         if overflow is not None:
             found.append(overflow)
+        elif everywhere:
+            held = (f"; yours is {got.dtype}: can that type hold these values? Return float64"
+                    if got.dtype != np.float64 else "")
+            found.append(Diagnosis(
+                Kind.NONFINITE,
+                f"{what}, and NaN or inf on every one of the {len(every)} draws, where the expected Jacobian is "
+                f"finite: it is not one input that makes it{held}",
+            ))
         elif masked is not None:
             found.append(Diagnosis(
                 Kind.ZERO_DIVISION,
@@ -466,6 +477,9 @@ def _value_diagnoses(
     precision = _precision_diagnosis(name, got, w)
     if precision is not None:
         return [precision, _cells_diagnosis(name, failure)]
+    at_zero = _at_zero_diagnosis(name, g, w, wrong, draw, every, atols, tolerance(got.dtype)[1], failure)
+    if at_zero is not None:
+        return [at_zero, _cells_diagnosis(name, failure)]
     nearly = _nearly_right_diagnosis(name, g, w, wrong, every, atols, tolerance(got.dtype)[0])
     if nearly is not None:
         return [nearly, _cells_diagnosis(name, failure)]
@@ -540,6 +554,43 @@ def _precision_diagnosis(name: str, got: np.ndarray, w: np.ndarray) -> Diagnosis
 _ROUGHLY = 1e-3
 
 
+def _right_on(every: Sequence[tuple[np.ndarray, np.ndarray]], atols: Sequence[tuple[float, float]]) -> int:
+    """On how many draws the block is right (`every`: yours and expected, per draw)."""
+    return sum(
+        np.shape(a) == np.shape(e) and bool(close(np.asarray(a, np.float64), e, *tols).all())
+        for (a, e), tols in zip(every, atols or [(0.0, 0.0)] * len(every))
+    )
+
+
+def _at_zero_diagnosis(
+    name: str, g: np.ndarray, w: np.ndarray, wrong: np.ndarray, draw: Draw,
+    every: Sequence[tuple[np.ndarray, np.ndarray]], atols: Sequence[tuple[float, float]], atol: float,
+    failure: Failure,
+) -> Diagnosis | None:
+    # Right on most draws and wrong on one of the zeros of the Jacobian (`_zeros`): off by an
+    # absolute hair where the contract allows only 1e-12 of a small block. A constant with too few
+    # digits, or small entries cleaned to 0, shows nowhere else (red team RT39).
+    if "crossing zero" not in draw.label and "beside its zero" not in draw.label:
+        return None
+    right = _right_on(every, atols)
+    if 2 * right < len(every) or not wrong.any():
+        return None
+    scale = float(np.max(np.abs(w)))
+    worst = float(np.max(np.abs(g[wrong] - w[wrong])))
+    where = failure.cells[0] if failure.cells else None
+    entry = f" ({_entry_name(failure, where)}, expected {number(float(where.expected), '.2g')})" if where else ""
+    at = ("just beside a zero of the Jacobian" if "beside its zero" in draw.label
+          else "where an entry of the Jacobian crosses zero")
+    return Diagnosis(
+        Kind.AT_ZERO,
+        f"{name} is right on {right} of {len(every)} draws; this one is {at}{entry}, and the largest entry "
+        f"of {name} is only {number(scale, '.2g')}: there the "
+        f"checker allows {number(atol * scale, '.1g')} and yours is off by {number(worst, '.2g')}. Errors that "
+        "small show only at such inputs: a constant written with too few digits (type every digit, or compute it: "
+        "`np.sqrt(2 / np.pi)`), small values set to 0 as if they were rounding noise, or arithmetic in float32",
+    )
+
+
 def _nearly_right_diagnosis(
     name: str, g: np.ndarray, w: np.ndarray, wrong: np.ndarray,
     every: Sequence[tuple[np.ndarray, np.ndarray]], atols: Sequence[tuple[float, float]], rtol: float,
@@ -553,10 +604,7 @@ def _nearly_right_diagnosis(
     worst = float(np.max(np.abs(g[wrong] - w[wrong]) / np.abs(w[wrong])))
     if not worst <= _ROUGHLY:
         return None
-    right = sum(
-        np.shape(a) == np.shape(e) and bool(close(np.asarray(a, np.float64), e, *tols).all())
-        for (a, e), tols in zip(every, atols or [(0.0, 0.0)] * len(every))
-    )
+    right = _right_on(every, atols)
     if 2 * right < len(every):
         return None
     return Diagnosis(

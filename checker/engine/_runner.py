@@ -912,19 +912,24 @@ def _as_array(part: Any, name: str) -> np.ndarray | Problem:
             status=Status.FAIL,
         )
     if array.dtype.kind not in "biuf":
-        if _low_precision_float(array.dtype):
-            # bfloat16 and the float8s: numbers numpy does not count as floats. Their values are
-            # judged like any other, at the tolerance of their precision (`_tolerance`).
+        if array.dtype.kind == "V" and _low_precision_number(array.dtype):
+            # bfloat16, the float8s and int4: numbers numpy does not count as such. Their values
+            # are judged like any other, at the tolerance of their precision (`_tolerance`).
             return array
         return Problem(Kind.NOT_NUMBERS, f"{name} returned {array.dtype} values, not numbers (a {type(part).__name__})")
+    if array.dtype.kind == "f" and array.dtype.itemsize > 8:
+        # Extended precision (np.longdouble) is judged as float64, the precision asked for; values
+        # beyond float64's range become inf there, and are told as such.
+        with np.errstate(over="ignore"):
+            return array.astype(np.float64)
     return array
 
 
-def _low_precision_float(dtype: np.dtype[Any]) -> bool:
+def _low_precision_number(dtype: np.dtype[Any]) -> bool:
     import jax.numpy as jnp
 
     try:
-        return bool(jnp.issubdtype(dtype, jnp.floating))
+        return bool(jnp.issubdtype(dtype, jnp.floating) or jnp.issubdtype(dtype, jnp.integer))
     except TypeError:
         return False
 

@@ -46,6 +46,7 @@ class Kind(str, Enum):
     EXTRA_AXIS = "extra-axis"  # one axis too many: every slice along it is already the Jacobian
     PRECISION = "precision"  # right to the precision returned (float16, bfloat16), not to the checker's
     NEARLY_RIGHT = "nearly-right"  # right on most draws, 3 to 7 digits where wrong: a small term missing, digits lost
+    AT_ZERO = "at-a-zero"  # right on most draws, wrong by a hair where an entry of the Jacobian crosses zero
     STRUCTURE = "structure"  # wrong number of blocks (arguments or outputs)
     NOT_NUMBERS = "not-numbers"  # the answer cannot be read as an array of real numbers
     EXCEPTION = "exception"  # importing the file or calling jac raised

@@ -7,17 +7,25 @@ block's largest entry, and the rounding error is larger. Random draws never land
 per puzzle and variant, `jax.jacfwd` (float64) is evaluated along a few lines through the
 domain (segments between two random draws: the domain is a box or a product of simplices, so
 they stay inside it), each entry's sign changes are bracketed on a grid and bisected down to
-adjacent floats, and the inputs where an entry is within a few ulps of its block's largest
-entry times float64's epsilon (while that largest entry is not 0) are kept. Integer arguments
-keep their value along a line.
+adjacent floats, the entry is looked at a few half-ulp steps either side (`_probe`), and the
+step where it is smallest is kept where it is within a few ulps of its block's largest entry
+times float64's epsilon (while that largest entry is not 0). Integer arguments keep their
+value along a line. A kept zero then has its block shrunk (`_shrink`): the smaller the block,
+the smaller the mistake the contract shows there, down to where a right answer's rounding
+(measured by the entry's own noise along the line, `_noise`) would start to count. Zeros are
+also searched in the largest region beyond the domain the catalog declares (`_beyond`), and
+among those left over, the ones whose entry moves most when an argument is scaled are kept
+too (`_sensitivity`: a constant with too few digits acts like such a scaling). Every draw is
+kept only where `jax.jacrev` agrees with jacfwd well inside the contract (`_agreeing`), so no
+right answer is refused there.
 
 A block of one entry (`cos`'s -f sin(f x)) is its own largest entry: there the scale is the
 largest the entry gets along the line, and a zero is kept where the entry is within ZERO_ULPS of
-float64's epsilon times that. Where every float argument is one entry, two more lines run
-across the `large` magnitudes beyond the domain (ALONE_BAND, either sign), which the sampler
-draws too: `cos`'s zeros at multiples of pi, where an answer that reduces the angle by
-`k * np.pi` is wrong (red team RT24). `_sampling` draws a one-entry argument itself at 1e-12
-to 1e-9 and 1e-41 to 1e-39, both signs, which reaches the zero at 0.
+float64's epsilon times that. Where every float argument is one entry, more lines run across
+the `large` magnitudes beyond the domain (ALONE_BAND, either sign), which the sampler draws
+too: `cos`'s zeros at multiples of pi, where an answer that reduces the angle by `k * np.pi`
+is wrong (red team RT24). `_sampling` draws a one-entry argument itself at 1e-12 to 1e-9 and
+1e-41 to 1e-39, both signs, which reaches the zero at 0.
 
 The same evaluations give each output's support: which entries of an argument reach it at some
 point of the lines. Entries in the same support compete for that output (the window of a max
@@ -43,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from checker.engine import _numerics
+from checker.engine import _numerics, _tolerance
 from checker.engine._catalog import FLOAT_DTYPES, Arg, Puzzle
 from checker.engine._draw import Draw, stacked
 
@@ -59,6 +67,8 @@ BISECTIONS = 60  # halvings of a bracket: [0, 1] shrinks to adjacent floats well
 # How close to 0 a kept entry is, in units of float64's epsilon times its block's largest entry:
 # far inside the contract's 1e-12, so an answer off by 1e-9 relatively is refused there.
 ZERO_ULPS = 64
+# The contract's allowance at a zero, a share of the block's largest entry.
+ZERO_ATOL = _tolerance.TOLERANCES["float64"][1]
 
 
 @dataclass(frozen=True)
@@ -75,16 +85,19 @@ def key(puzzle: Puzzle) -> str:
     text = f"{puzzle.name}|{puzzle.variant!r}|{puzzle.code}|{puzzle.backward}|{puzzle.outs!r}|{shapes!r}|{puzzle.guard}"
     # Not the JAX version: a zero found under one version is a zero to within ulps under the next,
     # and the expected Jacobians at it are computed afresh anyway; so the shipped table holds.
-    text += f"|{LINES}|{GRID}|{ZEROS}|{BISECTIONS}|{ZERO_ULPS}|{BESIDE}|{BESIDE_BAND}"
-    text += f"|{PINNED}|{PINNED_ZEROS}|{PINNED_SEEN}|{SHRINK_VALUES}|{SHRINK_FLOOR}"
+    text += f"|{LINES}|{GRID}|{ZEROS}|{BISECTIONS}|{ZERO_ULPS}|{BESIDE}|{BESIDE_BAND}|{len(BESIDE_STEPS)}"
+    text += f"|{PINNED}|{PINNED_ZEROS}|{PINNED_SEEN}|{SHRINK_VALUES}|{SHRINK_FLOOR}|{POLISH}|{NOISE_SHARE}|{ZERO_SHARE}"
     if _alone(puzzle):
-        text += f"|alone {ALONE_BAND} {ZEROS_ALONE}"
+        text += f"|alone {ALONE_BAND} {ZEROS_ALONE} {ALONE_SHORT} {ALONE_WIDTH}"
     if _pins_per_argument(puzzle):
         text += "|a line per entry pinned"
     if any("ties" in a.avoid for a in puzzle.args):
         text += "|champions"
     if _held_args(puzzle):
         text += f"|held {HELD_SPREAD} {HELD_LINES} {HELD_ZEROS}"
+    if any(m > 1 for a in puzzle.args for m in a.magnitudes):
+        text += f"|beyond {BEYOND_ZEROS} {[a.magnitudes for a in puzzle.args]}"
+    text += f"|scaled {SCALED_ZEROS} {SCALING}|agreement {AGREEMENT}"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -218,8 +231,15 @@ def _unflatten(rows: np.ndarray) -> tuple[tuple[int, tuple[tuple[int, ...], ...]
     return tuple((k, tuple(tuple(members) for _, members in sorted(found.items()))) for k, found in sorted(out.items()))
 
 
-# Where every float argument is one entry: the band of magnitudes two more lines run across.
+# Where every float argument is one entry: the band of magnitudes two more lines run across,
+# and ALONE_SHORT shorter ones inside it, ALONE_WIDTH long. Across the whole band the grid's
+# points are 39 apart, where cos(0.8 x)'s zeros fall about 10 to a step, an even number: few
+# sign changes showed, and the zeros kept were all at 0 (red team RT39's F3, `4 * x / 5` for
+# `0.8 * x` passed). On the short lines the points are 0.43 apart, closer than the zeros of
+# cos(6 x), the highest frequency of the catalog.
 ALONE_BAND = (1e2, 1e3)
+ALONE_SHORT = 4
+ALONE_WIDTH = 10.0
 
 
 def _alone(puzzle: Puzzle) -> bool:
@@ -248,10 +268,13 @@ def _lines(puzzle: Puzzle, sampler: Sampler, count: int = LINES,
         lines.append((start, end))
     if _alone(puzzle) and count == LINES:
         start, _ = lines[0]
-        for sign in (1.0, -1.0):
-            low, high = (tuple(np.full(a.shape, sign * edge).astype(v.dtype)
-                               if a.dtype in FLOAT_DTYPES and a.static is None else v
-                               for a, v in zip(puzzle.args, start)) for edge in ALONE_BAND)
+        spans = [(sign * ALONE_BAND[0], sign * ALONE_BAND[1]) for sign in (1.0, -1.0)]
+        for _ in range(ALONE_SHORT):
+            near = float(rng.choice([-1.0, 1.0])) * float(np.exp(rng.uniform(*np.log(ALONE_BAND))))
+            spans.append((near, near + float(np.sign(near)) * ALONE_WIDTH))
+        for span in spans:
+            low, high = (tuple(np.full(a.shape, edge).astype(v.dtype) if a.dtype in FLOAT_DTYPES and a.static is None
+                               else v for a, v in zip(puzzle.args, start)) for edge in span)
             lines.append((low, high))
     return lines
 
@@ -265,15 +288,20 @@ def _at(puzzle: Puzzle, line: tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ..
     )
 
 
-def _jacobian(puzzle: Puzzle) -> Any:
-    """A jitted function: stacked dynamic inputs -> the expected blocks (leaves), draw axis first."""
+def _jacobian(puzzle: Puzzle, reverse: bool = False) -> Any:
+    """A jitted function: stacked dynamic inputs -> the expected blocks (leaves), draw axis first;
+    with `reverse`, jax.jacrev's instead (None for a backward pass)."""
     import jax
 
     from checker.engine._oracles import _oracle
     from checker.engine._settings import FAST_COMPILE
 
     one: Any
-    if puzzle.is_vjp:
+    if reverse:
+        if puzzle.is_vjp:
+            return None
+        one = jax.jacrev(puzzle.on_dynamic(puzzle.f), puzzle.dynamic_argnums())
+    elif puzzle.is_vjp:
         pair = _oracle(puzzle)
 
         def first(*args: Any) -> Any:
@@ -295,27 +323,166 @@ def _search(puzzle: Puzzle, sampler: Sampler) -> Found:
     if not any(a.differentiable for a in puzzle.args):
         return Found((), ())
     program = _jacobian(puzzle)
+    reverse = _jacobian(puzzle, reverse=True)
     lines = _lines(puzzle, sampler)
     grid = _evaluate(program, puzzle, [_at(puzzle, line, t) for line in lines for t in _steps()])
     groups = _groups(puzzle, grid, _champions(program, puzzle, lines))
-    kept = _crossings(program, puzzle, sampler, lines, grid)
-    # Every block that has a zero first, then the rest, up to ZEROS.
-    blocks_used = [c.block for c in kept]
-    firsts = [i for i, b in enumerate(blocks_used) if b not in blocks_used[:i]]
-    most = ZEROS_ALONE if _alone(puzzle) else ZEROS
-    picked = sorted((firsts + [i for i in range(len(kept)) if i not in firsts])[:most])
-    zeros: list[tuple[str, tuple[np.ndarray, ...]]] = []
     batch = len(lines) * GRID
-    for i in picked:
-        c = kept[i]
-        point = _shrink(program, puzzle, sampler, batch, c.point, c.block, c.entry)
-        zeros.append((_label(puzzle, c.block, c.entry), point))
-        beside = _beside(program, puzzle, sampler, batch, point, lines[c.line], c.block, c.entry)
-        if beside is not None:
-            zeros.append((_label(puzzle, c.block, c.entry, "beside its zero"), beside))
+    kept = [(c, lines[c.line], "") for c in _crossings(program, puzzle, sampler, lines, grid)]
+    picked = _spread(kept, ZEROS_ALONE if _alone(puzzle) else ZEROS)
+    zeros = [found for i in sorted(picked) for found in _kept(program, reverse, puzzle, sampler, batch, *kept[i])]
     zeros += _pinned(program, puzzle, sampler, lines)
     zeros += _held(program, puzzle, sampler)
-    return Found(tuple(zeros), groups)
+    beyond = _beyond(program, puzzle, sampler)
+    chosen = _spread(beyond, BEYOND_ZEROS)
+    zeros += [found for i in chosen for found in _kept(program, reverse, puzzle, sampler, batch, *beyond[i])]
+    # Then the zeros whose entry moves most when an argument is scaled, of those not kept yet.
+    every = kept + beyond
+    taken = set(picked) | {len(kept) + i for i in chosen}
+    rest = [i for i in range(len(every)) if i not in taken]
+    moving = _sensitivity(program, puzzle, [every[i][0] for i in rest], batch)
+    seen: set[tuple[int, int, int]] = set()  # one zero per entry and segment
+    for n in np.argsort(-moving, kind="stable"):
+        c, line, where = every[rest[int(n)]]
+        if moving[n] <= 0 or len(seen) == SCALED_ZEROS:
+            break
+        if (id(line), c.block, c.entry) not in seen:
+            seen.add((id(line), c.block, c.entry))
+            how = f"{where}, where scaling an argument moves it most"
+            zeros += _kept(program, reverse, puzzle, sampler, batch, c, line, how)
+    # Every draw kept only where the ways of computing the Jacobian agree well inside the contract.
+    fair = _agreeing(program, reverse, puzzle, [point for _, point in zeros], batch)
+    return Found(tuple(z for z, keep in zip(zeros, fair) if keep), groups)
+
+
+# A draw of this search is kept only where four computations of the Jacobian agree within this
+# share of the contract at every entry of every block: the checker's own oracles (jacfwd, and
+# jacrev or the vjp's cross-check, compiled as `_oracles` compiles them) and this search's
+# (jacfwd and jacrev, compiled for speed). Shrinking a block can leave other entries with more
+# rounding than its new scale allows: gelu's slopes near x = -8 (its region 3 times the domain)
+# are 1e-30, and the oracle's fused tanh, 4 ulps short of -1 there, makes them -1e-14, twice
+# the contract of a block shrunk to 4e-3, where the reference answer and jacrev give 0.
+AGREEMENT = 0.1
+
+
+def _agreeing(program: Any, reverse: Any, puzzle: Puzzle, points: list[tuple[np.ndarray, ...]],
+              batch: int) -> list[bool]:
+    """Per point, whether the oracles' jacfwd, their cross-check, this search's jacfwd
+    (`program`) and its jacrev (`reverse`; None for a backward pass) all agree within AGREEMENT
+    of the contract at every entry."""
+    from checker.engine._oracles import _compute
+
+    rtol, atol = _tolerance.TOLERANCES["float64"]
+    fair: list[bool] = []
+    for first in range(0, len(points), batch):
+        chunk = points[first:first + batch]
+        padded = _padded(chunk, batch)
+        expected, check = _compute([(puzzle, tuple(Draw("", p) for p in padded))])[0]
+        others = [[np.asarray(leaf, np.float64).reshape(batch, -1) for leaf in check],
+                  _evaluate(program, puzzle, padded)]
+        if reverse is not None:
+            others.append(_evaluate(reverse, puzzle, padded))
+        ok = np.ones(len(chunk), dtype=bool)
+        for k, leaf in enumerate(expected):
+            a = np.asarray(leaf, np.float64).reshape(batch, -1)[: len(chunk)]
+            allowed = AGREEMENT * (atol * np.max(np.abs(a), axis=1, keepdims=True, initial=0.0) + rtol * np.abs(a))
+            for other in others:
+                b = other[k][: len(chunk)]
+                with np.errstate(invalid="ignore"):
+                    ok &= np.all((np.abs(a - b) <= allowed) | (a == b), axis=1)
+        fair += ok.tolist()
+    return fair
+
+
+Line = tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]  # a segment's two ends, a value per argument
+
+
+def _spread(kept: list[tuple[_Crossing, Line, str]], most: int) -> list[int]:
+    """Up to `most` of `kept`: a zero of every block first, then the rest in order."""
+    blocks = [c.block for c, _, _ in kept]
+    firsts = [i for i, b in enumerate(blocks) if b not in blocks[:i]]
+    return (firsts + [i for i in range(len(kept)) if i not in firsts])[:most]
+
+
+def _kept(program: Any, reverse: Any, puzzle: Puzzle, sampler: Sampler, batch: int, c: _Crossing, line: Line,
+          where: str) -> list[tuple[str, tuple[np.ndarray, ...]]]:
+    """The draws of one crossing: its zero with the block shrunk, and beside it (`where`: how
+    its line was drawn, for the labels)."""
+    point = _shrink(program, reverse, puzzle, sampler, batch, c, _direction(puzzle, line))
+    out = [(_label(puzzle, c.block, c.entry, f"crossing zero{where}"), point)]
+    beside = _beside(program, reverse, puzzle, sampler, batch, point, line, c.block, c.entry)
+    if beside is not None:
+        out.append((_label(puzzle, c.block, c.entry, f"beside its zero{where}"), beside))
+    return out
+
+
+# Zeros in the largest region beyond the domain the catalog declares (`Arg.magnitudes` above 1):
+# each argument that declares it scaled by it at both ends of LINES more segments, and up to
+# BEYOND_ZEROS of the zeros found there kept (the first of each block first), shrunk and with a
+# draw beside each like the others. There the terms that cancel at a zero are larger beside the
+# block: attention's scores reach 12 with q and k at 3 times [-1, 1], and a 1/sqrt(2) written
+# with 12 digits is off by 13 times the contract at such a zero, where it passed at every zero of
+# the domain itself (red team RT39).
+BEYOND_ZEROS = 2
+
+
+def _beyond(program: Any, puzzle: Puzzle, sampler: Sampler) -> list[tuple[_Crossing, Line, str]]:
+    """The crossings along lines through the largest region beyond the domain, with their
+    lines and where that is."""
+    scale = max((m for a in puzzle.args for m in a.magnitudes if m > 1), default=None)
+    if scale is None:
+        return []
+    which = [k for k, a in enumerate(puzzle.args) if scale in a.magnitudes]
+    lines: list[Line] = [
+        (tuple((np.asarray(v, np.float64) * scale).astype(v.dtype) if k in which else v for k, v in enumerate(start)),
+         tuple((np.asarray(v, np.float64) * scale).astype(v.dtype) if k in which else v for k, v in enumerate(end)))
+        for start, end in _lines(puzzle, sampler, LINES, salt=300)]
+    grid = _evaluate(program, puzzle, [_at(puzzle, line, t) for line in lines for t in _steps()])
+    where = f" with {', '.join(puzzle.args[k].name for k in which)} at {scale:g} times the domain"
+    return [(c, lines[c.line], where) for c in _crossings(program, puzzle, sampler, lines, grid)]
+
+
+# Up to this many more zeros: those where the entry moves most, relative to its block's largest
+# entry, when one float argument is scaled by 1 +- SCALING. A constant written with too few
+# digits (1/sqrt(2) as 0.707106781187, attention's scale) acts like such a scaling, and is off
+# by the most there: where that share is small it passes (red team RT39). Only zeros whose
+# rounding noise is within NOISE_SHARE of the contract's allowance are chosen.
+SCALED_ZEROS = 2
+SCALING = 1e-6
+
+
+def _sensitivity(program: Any, puzzle: Puzzle, kept: list[_Crossing], batch: int) -> np.ndarray:
+    """Per crossing, how far its entry moves per unit of relative scaling of one float argument
+    (the most over the arguments), in units of its block's largest entry; 0 where its noise is
+    too large for its block."""
+    floats = [k for k, a in enumerate(puzzle.args) if a.dtype in FLOAT_DTYPES and a.static is None and a.differentiable]
+    if not kept or not floats:
+        return np.zeros(len(kept))
+    points = [c.point for c in kept]
+    owners = list(range(len(kept)))
+    for n, c in enumerate(kept):
+        for k in floats:
+            for sign in (1.0, -1.0):
+                moved = list(c.point)
+                value = np.asarray(c.point[k])
+                moved[k] = (np.asarray(value, np.float64) * (1 + sign * SCALING)).astype(value.dtype)
+                points.append(tuple(moved))
+                owners.append(n)
+    values: list[float] = []
+    scales: list[float] = []
+    for first in range(0, len(points), batch):
+        chunk = points[first:first + batch]
+        leaves = _evaluate(program, puzzle, _padded(chunk, batch))
+        for i in range(len(chunk)):
+            c = kept[owners[first + i]]
+            values.append(float(leaves[c.block][i, c.entry]))
+            scales.append(float(np.max(np.abs(leaves[c.block][i]))))
+    base = np.array(scales[: len(kept)])
+    pairs = np.array(values[len(kept):]).reshape(len(kept), len(floats), 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.max(np.abs(pairs[:, :, 0] - pairs[:, :, 1]), axis=1) / (2 * SCALING * base)
+    quiet = np.array([c.noise for c in kept]) <= NOISE_SHARE * ZERO_ATOL * base
+    return np.where(np.isfinite(share) & quiet, share, 0.0)
 
 
 # Zeros with a probability vector held nearly uniform: each simplex argument of two entries or
@@ -369,6 +536,7 @@ class _Crossing:
     block: int
     entry: int
     line: int
+    noise: float  # the entry's rounding noise there (`_noise`)
 
 
 def _crossings(program: Any, puzzle: Puzzle, sampler: Sampler, lines: list[Any],
@@ -412,24 +580,96 @@ def _crossings(program: Any, puzzle: Puzzle, sampler: Sampler, lines: list[Any],
         value = _entries(program, puzzle, lines, chosen, mid, batch)
         same = np.sign(value) == sign_lo
         lo, hi = np.where(same, mid, lo), np.where(same, hi, mid)
-    kept: list[_Crossing] = []
-    # A block of one entry is its own largest: its scale is the largest it gets along the line.
+    # Each bracket's lower end polished (`_probe`): the step where the entry is smallest is kept
+    # where it is within ZERO_ULPS of its block's largest entry. A block of one entry is its own
+    # largest: there its scale is the largest it gets along the line.
     along = [np.max(np.abs(leaf.reshape(len(lines), GRID, -1)), axis=(1, 2)) for leaf in grid]
-    for end in (lo, hi):
-        leaves = _evaluate(program, puzzle, _padded([_at(puzzle, lines[c[0]], t) for c, t in zip(chosen, end)], batch))
-        for i, c in enumerate(chosen):
-            scale = float(np.max(np.abs(leaves[c[2]][i]), initial=0.0))
-            if leaves[c[2]].shape[1] == 1:
-                scale = float(along[c[2]][c[0]])
-            entry = float(leaves[c[2]][i, c[3]])
-            if not np.isfinite(scale) or scale == 0.0 or abs(entry) > ZERO_ULPS * np.finfo(np.float64).eps * scale:
-                continue
-            point = _at(puzzle, lines[c[0]], float(end[i]))
-            if (any(np.array_equal(point[0], k.point[0]) for k in kept)
-                    or not sampler.valid(puzzle, point, structured=True)):
-                continue
-            kept.append(_Crossing(point, c[2], c[3], c[0]))
+    probed = _probe(program, puzzle, [_at(puzzle, lines[c[0]], float(t)) for c, t in zip(chosen, lo)],
+                    [_direction(puzzle, lines[c[0]]) for c in chosen], [c[2] for c in chosen],
+                    [c[3] for c in chosen], batch)
+    kept: list[_Crossing] = []
+    for c, (points, values, scales) in zip(chosen, probed):
+        for n in _smallest_first(values):
+            scale = float(along[c[2]][c[0]]) if grid[c[2]].shape[1] == 1 else float(scales[n])
+            if not np.isfinite(scale) or scale == 0.0 or abs(values[n]) > ZERO_ULPS * np.finfo(np.float64).eps * scale:
+                break
+            if sampler.valid(puzzle, points[n], structured=True):
+                if not any(np.array_equal(points[n][0], k.point[0]) for k in kept):
+                    kept.append(_Crossing(points[n], c[2], c[3], c[0], _noise(values)))
+                break
     return kept
+
+
+# Around each bisected zero, the entry at POLISH steps either side along its line (a step moves
+# the input's largest entry by about half an ulp): the step where it is smallest is kept, and a
+# zero only where that is within ZERO_ULPS of its block. Bisection stops at adjacent floats of
+# the line's parameter, where the entry is whatever rounding leaves there: at cos's zeros near
+# 500 that was often more than ZERO_ULPS, so few were kept, and at gelu's it was 12 to 58 ulps
+# of the block (red team RT39: a sqrt(2/pi) of 13 digits and cos(0.8 x) as cos(4 x / 5) passed).
+# The same values give the entry's rounding noise there (`_noise`): what jacfwd's own arithmetic
+# adds, and about what a right answer's does.
+POLISH = 24
+
+
+def _noise(values: np.ndarray) -> float:
+    """The rounding noise of `values` (the entry along 2 POLISH + 1 steps): the spread of their
+    second differences (0 along a straight line), without the largest few, where the entry
+    jumps (an index crossing an integer), scaled to a standard deviation."""
+    second = np.sort(np.abs(np.diff(values, 2)))
+    second = second[np.isfinite(second)][:-NOISE_JUMPS]
+    # For independent noise of deviation s, a second difference has deviation s sqrt(6), and
+    # its mean absolute value is sqrt(2 / pi) times that.
+    return float(np.mean(second)) / (np.sqrt(2 / np.pi) * np.sqrt(6.0)) if second.size else float("inf")
+
+
+NOISE_JUMPS = 4  # second differences left out as jumps: a jump spoils two
+
+
+def _probe(program: Any, puzzle: Puzzle, points: list[tuple[np.ndarray, ...]], direction: list[tuple[np.ndarray, ...]],
+           block: list[int], entry: list[int],
+           batch: int) -> list[tuple[list[tuple[np.ndarray, ...]], np.ndarray, np.ndarray]]:
+    """Per point, the 2 POLISH + 1 points stepped along its direction, the entry at each, and
+    its block's largest entry at each."""
+    stepped = [[tuple((v + o * d).astype(v.dtype) if np.issubdtype(v.dtype, np.floating) else v
+                      for v, d in zip(point, way)) for o in _offsets(point, way)]
+               for point, way in zip(points, direction)]
+    flat = [q for group in stepped for q in group]
+    values: list[float] = []
+    scales: list[float] = []
+    for first in range(0, len(flat), batch):
+        chunk = flat[first:first + batch]
+        leaves = _evaluate(program, puzzle, _padded(chunk, batch))
+        for i in range(len(chunk)):
+            n = (first + i) // (2 * POLISH + 1)
+            values.append(float(leaves[block[n]][i, entry[n]]))
+            scales.append(float(np.max(np.abs(leaves[block[n]][i]), initial=0.0)))
+    shape = (len(points), 2 * POLISH + 1)
+    return list(zip(stepped, np.reshape(values, shape), np.reshape(scales, shape)))
+
+
+def _smallest_first(values: np.ndarray) -> list[int]:
+    """The steps by the entry's size there, the nearest the middle first among equals (an entry
+    exactly 0 on one side of a jump stays next to the jump)."""
+    size = np.abs(np.where(np.isfinite(values), values, np.inf))
+    middle = np.abs(np.arange(len(values)) - len(values) // 2)
+    return [int(n) for n in np.lexsort((middle, size))]
+
+
+def _offsets(point: tuple[np.ndarray, ...], direction: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Steps along `direction` that move the input's largest entry by half an ulp or so each."""
+    floats = [np.abs(np.asarray(v, np.float64)).reshape(-1) for v in point
+              if np.issubdtype(np.asarray(v).dtype, np.floating)]
+    largest = max((float(np.max(f, initial=0.0)) for f in floats), default=0.0)
+    way = max((float(np.max(np.abs(d), initial=0.0)) for d in direction), default=0.0)
+    step = 0.5 * np.finfo(np.float64).eps * largest / way if way > 0 and largest > 0 else 0.0
+    return np.arange(-POLISH, POLISH + 1, dtype=np.float64) * step
+
+
+def _direction(puzzle: Puzzle, line: tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
+    start, end = line
+    return tuple(np.asarray(e, np.float64) - np.asarray(s, np.float64)
+                 if a.dtype in FLOAT_DTYPES and a.static is None else np.zeros(np.shape(s))
+                 for a, s, e in zip(puzzle.args, start, end))
 
 
 # Zeros beside a tiny input entry: each line again with one entry of a float argument held at
@@ -526,12 +766,12 @@ def _pinned_at(program: Any, puzzle: Puzzle, sampler: Sampler, lines: list[Any],
 # BESIDE_BAND's ends): just above the contract's 1e-12 there, so an answer that snaps entries
 # below any share of its block's scale larger than this (`where(abs(J) < 1e-10 * abs(J).max(),
 # 0, J)`, red team RT17) is refused, where at the zero itself snapping loses nothing.
-BESIDE = 3e-12
-BESIDE_BAND = (1.5e-12, 1e-11)
-BESIDE_STEPS = np.array([s * 10.0 ** -k for k in range(4, 16) for s in (1.0, -1.0)])  # along the line
+BESIDE = 2e-12
+BESIDE_BAND = (1.2e-12, 1e-11)
+BESIDE_STEPS = np.array([s * m * 10.0 ** -k for k in range(4, 16) for m in (1.0, 2.0, 5.0) for s in (1.0, -1.0)])
 
 
-def _beside(program: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: tuple[np.ndarray, ...],
+def _beside(program: Any, reverse: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: tuple[np.ndarray, ...],
             line: tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]], block: int,
             entry: int) -> tuple[np.ndarray, ...] | None:
     """`point` moved along its line to where the zero entry is BESIDE of its block's largest
@@ -544,26 +784,36 @@ def _beside(program: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: t
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.abs(rows[:, entry]) / np.max(np.abs(rows), axis=1)
     inside = np.flatnonzero((share >= BESIDE_BAND[0]) & (share <= BESIDE_BAND[1]))
-    for k in sorted(inside, key=lambda k: abs(np.log(share[k] / BESIDE))):
-        if sampler.valid(puzzle, points[k], structured=True):
-            return points[k]
-    return None
+    order = [int(k) for k in sorted(inside, key=lambda k: abs(np.log(share[k] / BESIDE)))
+             if sampler.valid(puzzle, points[k], structured=True)]
+    agree = _agreeing(program, reverse, puzzle, [points[k] for k in order], batch)
+    return next((points[k] for k, fair in zip(order, agree) if fair), None)
 
 
-SHRINK_VALUES = 12  # values each other entry tries, evenly over its domain
-SHRINK_FLOOR = 1e-2  # the block's largest entry is brought down to no less than this share of it
+SHRINK_VALUES = 48  # values each other entry tries, evenly over its domain
+SHRINK_FLOOR = 1e-3  # the block's largest entry is brought down to no less than this share of it
+# ... nor below where the entry's rounding noise (`_noise`) is more than this share of the
+# contract's allowance at a zero (1e-12 of the block's largest entry): there a right answer's own
+# rounding, a few times jacfwd's, stays well inside it.
+NOISE_SHARE = 1e-2
+# A shrunk block keeps its zero while the entry is within this share of that allowance: it was
+# rounding noise of the terms that cancel there, and stays that size while the block shrinks,
+# which ZERO_ULPS of the smaller block would soon refuse (gelu's stopped near 1e-2, where a
+# sqrt(2/pi) of 13 digits passed: red team RT39).
+ZERO_SHARE = 0.1
 
 
-def _shrink(program: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: tuple[np.ndarray, ...], block: int,
-            entry: int) -> tuple[np.ndarray, ...]:
-    """`point` with the other entries moved (one pass, each over SHRINK_VALUES values of its
-    domain) to where the zero entry's block is smallest while that entry stays at zero: the
-    contract's allowance there is 1e-12 of the block's largest entry, so a smaller block shows
-    a smaller mistake. Elementwise functions keep their zero; coupled ones mostly refuse the
-    moves. Never below SHRINK_FLOOR of the block's first scale, where rounding would start to
-    count. (The zero entry keeps its value, a few ulps' worth, while the block shrinks, and
-    stays a zero only while that value is within ZERO_ULPS of the smaller block: that, more than
-    the floor, ends the shrinking of a `gelu`'s block near 1e-2.)"""
+def _shrink(program: Any, reverse: Any, puzzle: Puzzle, sampler: Sampler, batch: int, crossing: _Crossing,
+            direction: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """The crossing's point with the other entries moved (one pass, each over SHRINK_VALUES values
+    of its domain) to where the zero entry's block is smallest while that entry stays at zero:
+    the contract's allowance there is 1e-12 of the block's largest entry, so a smaller block
+    shows a smaller mistake. Elementwise functions keep their zero; coupled ones mostly refuse
+    the moves. Never below SHRINK_FLOOR of the block's first scale, nor where the entry's
+    rounding noise (measured again at each candidate, along `direction`) is more than NOISE_SHARE
+    of the contract there, where right answers would start to fail."""
+    point, block, entry = crossing.point, crossing.block, crossing.entry
+
     def measure(points: list[tuple[np.ndarray, ...]]) -> list[tuple[float, float, float]]:
         found = []
         for start in range(0, len(points), batch):
@@ -575,11 +825,10 @@ def _shrink(program: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: t
         return found
 
     def fine(scale: float, value: float, floor: float) -> bool:
-        return (bool(np.isfinite(scale)) and scale >= floor
-                and abs(value) <= ZERO_ULPS * np.finfo(np.float64).eps * scale)
+        return bool(np.isfinite(scale)) and scale >= floor and abs(value) <= ZERO_SHARE * ZERO_ATOL * scale
 
     (scale0, _, size0), = measure([point])
-    floor = SHRINK_FLOOR * scale0
+    floor = max(SHRINK_FLOOR * scale0, crossing.noise / (NOISE_SHARE * ZERO_ATOL))
     moves: list[tuple[int, int, float]] = []
     for k, a in enumerate(puzzle.args):
         if a.dtype in FLOAT_DTYPES and a.static is None and a.sampler == "uniform":
@@ -593,25 +842,45 @@ def _shrink(program: Any, puzzle: Puzzle, sampler: Sampler, batch: int, point: t
         return tuple(out)
 
     # Each move judged by the block's sum of squares: for an elementwise f, each entry's own
-    # best value lowers it independently, and all of them together lower the largest entry.
-    best: dict[tuple[int, int], tuple[float, float]] = {}
+    # values rank by its own size, independently of the others. The candidates: every entry at
+    # its best value, at its second best, and so on (the block's largest entry grows with the
+    # rank, so one of them lands near the floor), and the blends of the first with the start.
+    ranked: dict[tuple[int, int], list[tuple[float, float]]] = {}
     for (k, j, v), (scale, value, size) in zip(moves, measure([moved(point, [m]) for m in moves])):
-        if fine(scale, value, floor) and size < best.get((k, j), (size0, 0.0))[0]:
-            best[(k, j)] = (size, v)
-    if not best:
+        if fine(scale, value, 0.0) and size < size0:
+            ranked.setdefault((k, j), []).append((size, v))
+    if not ranked:
         return point
-    together = moved(point, [(k, j, v) for (k, j), (_, v) in best.items()])
-    # All the moves at once, and part of the way there: all at once may overshoot the floor.
+    for found in ranked.values():
+        found.sort()
+    levels = [moved(point, [(k, j, found[min(r, len(found) - 1)][1]) for (k, j), found in ranked.items()])
+              for r in range(SHRINK_VALUES)]
+    together = levels[0]
     blends = [tuple(p + t * (q - p) if np.issubdtype(p.dtype, np.floating) else p for p, q in zip(point, together))
-              for t in np.linspace(1.0, 0.05, 20)]
-    options = [(scale, b) for b, (scale, value, _) in zip(blends, measure(blends))
-               if fine(scale, value, floor) and scale < scale0]
-    options = [(scale, b) for scale, b in options if sampler.valid(puzzle, b, structured=True)]
-    if options:
-        return min(options, key=lambda o: o[0])[1]
-    (k, j), (_, v) = min(best.items(), key=lambda item: item[1][0])
-    single = moved(point, [(k, j, v)])
-    return single if sampler.valid(puzzle, single, structured=True) else point
+              for t in np.linspace(0.95, 0.05, 19)]
+    (k, j), found = min(ranked.items(), key=lambda item: item[1][0][0])
+    tried = levels + blends
+    candidates = [c for c, (scale, value, _) in zip(tried, measure(tried))
+                  if fine(scale, value, floor) and scale < scale0] + [moved(point, [(k, j, found[0][1])])]
+    candidates = [c for c in candidates if sampler.valid(puzzle, c, structured=True)]
+    if not candidates:
+        return point
+    # Each candidate polished again (a coupled f moves its zero a little), and kept only where
+    # the noise there allows its block.
+    probed = _probe(program, puzzle, candidates, [direction] * len(candidates), [block] * len(candidates),
+                    [entry] * len(candidates), batch)
+    options = []
+    for points, values, _ in probed:
+        at = next((points[n] for n in _smallest_first(values) if sampler.valid(puzzle, points[n], structured=True)),
+                  None)
+        if at is None:
+            continue
+        (scale, value, _), = measure([at])
+        if fine(scale, value, max(floor, _noise(values) / (NOISE_SHARE * ZERO_ATOL))) and scale < scale0:
+            options.append((scale, at))
+    options.sort(key=lambda o: o[0])
+    agree = _agreeing(program, reverse, puzzle, [at for _, at in options], batch)
+    return next((at for (_, at), fair in zip(options, agree) if fair), point)
 
 
 def _padded(points: list[tuple[np.ndarray, ...]], batch: int) -> list[tuple[np.ndarray, ...]]:

@@ -134,11 +134,13 @@ def _npz_arrays(data: bytes) -> dict[str, np.ndarray]:
 
 
 def _restored(array: np.ndarray, name: str) -> np.ndarray:
-    """A block in the dtype it was returned in (bfloat16 travels as float32); numbers only."""
+    """A block in the dtype it was returned in (bfloat16, the float8s and int4 travel as float32);
+    numbers only."""
     import jax.numpy as jnp
 
     dtype = jnp.dtype(name)
-    if not (dtype.kind in "biuf" or jnp.issubdtype(dtype, jnp.floating)) or array.dtype.kind not in "biuf":
+    number = dtype.kind in "biuf" or jnp.issubdtype(dtype, jnp.floating) or jnp.issubdtype(dtype, jnp.integer)
+    if not number or array.dtype.kind not in "biuf":
         raise ValueError(f"a block of {array.dtype} returned as {name}: not numbers")
     return array if array.dtype == dtype else array.astype(dtype)
 

@@ -381,7 +381,7 @@ def _save(out: Path, index: int, run: Run, memory_mb: int) -> None:
 
 
 def _portable(array: np.ndarray) -> np.ndarray:
-    """Numbers numpy saves without pickle: bfloat16 and float8 travel as float32 (exact)."""
+    """Numbers numpy saves without pickle: bfloat16, the float8s and int4 travel as float32 (exact)."""
     return array if array.dtype.kind in "biuf" else array.astype(np.float32)
 
 
