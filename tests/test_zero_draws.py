@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from checker import Status, check_answer
-from checker.engine import _variants, _zeros
+from checker.engine import _variants, _zero_shrink, _zeros
 from checker.engine._sampling import SAMPLER, draws
 
 
@@ -44,7 +44,8 @@ def test_zero_draws_put_an_entry_within_ulps_of_zero_while_its_block_is_not(name
         scale = float(np.max(np.abs(leaves[block])))
         # Within a tenth of the contract's allowance there (1e-12 of the block's largest entry):
         # rounding noise of the terms that cancel, which stays that size while the block shrinks.
-        assert scale > 0 and abs(float(leaves[block][entry])) <= _zeros.ZERO_SHARE * _zeros.ZERO_ATOL * scale, label
+        allowed = _zero_shrink.ZERO_SHARE * _zero_shrink.ZERO_ATOL * scale
+        assert scale > 0 and abs(float(leaves[block][entry])) <= allowed, label
 
 
 def test_zero_draws_are_the_same_on_every_seed_and_found_once() -> None:
