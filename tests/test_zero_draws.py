@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from checker import Status, check_answer
+from checker import Kind, Status, check_answer
 from checker.engine import _variants, _zero_shrink, _zeros
 from checker.engine._sampling import SAMPLER, draws
 
@@ -111,6 +111,50 @@ def _max_pool_float32(x: jnp.ndarray) -> jnp.ndarray:
 def test_answers_wrong_only_at_zeros_or_competing_ties_fail(name: str, jac: object) -> None:
     verdict = check_answer(name, jac, seed=0)  # type: ignore[arg-type]
     assert verdict.status is Status.FAIL, verdict.message
+
+
+def test_gelus_zero_blocks_are_shrunk_below_a_hundredth_and_no_further_than_its_noise_allows() -> None:
+    # A block near 1e-2 let a sqrt(2/pi) of 13 digits pass (red team RT39); below about 1e-3 a
+    # right answer's own rounding would start to count.
+    puzzle = _variants.variant("gelu", None)
+    scales = []
+    for _, values in _zero_draws("gelu"):
+        with jax.enable_x64(True):
+            block = np.asarray(jax.jacfwd(puzzle.f)(jnp.asarray(values[0])))
+        scales.append(float(np.max(np.abs(block))))
+    assert min(scales) < 5e-3, scales
+    assert min(scales) > 1e-3, scales
+
+
+@pytest.mark.parametrize(
+    ("freq", "angle"), [(0.2, "x / 5"), (0.4, "2 * x / 5"), (0.8, "4 * x / 5"), (1.2, "6 * x / 5")]
+)
+def test_cos_with_another_rounding_of_its_angle_fails_at_its_zeros_in_every_variant(freq: float, angle: str) -> None:
+    # At a zero of its one-entry block the entry is the angle's own rounding: another rounding is
+    # wrong there, and the same verdict in every variant (red team RT39's F3 passed 0.2, 0.8, 1.2).
+    scope: dict[str, object] = {"jnp": jnp}
+    exec(f"def jac(x):\n    return (-{freq} * jnp.sin({angle}))[:, None]\n", scope)
+    verdict = check_answer("cos", scope["jac"], seed=0, variant={"freq": freq})  # type: ignore[arg-type]
+    assert verdict.status is Status.FAIL and "crosses zero" in verdict.message, verdict.message
+
+
+@pytest.mark.parametrize("mask", ["causal", "unmasked"])
+def test_attention_with_a_12_digit_sqrt_2_fails_in_both_masks(mask: str) -> None:
+    # Only at a zero found with q and k at 3 times the domain, or one where scaling q moves the
+    # entry most (red team RT39's F1 and F1c).
+    allowed = jnp.tril(jnp.ones((3, 3), dtype=bool)) if mask == "causal" else jnp.ones((3, 3), dtype=bool)
+    i, a, c, d = (jnp.arange(n).reshape((-1,) + (1,) * k) for n, k in ((3, 3), (2, 2), (3, 1), (2, 0)))
+
+    def jac(q: jnp.ndarray, k: jnp.ndarray, v: jnp.ndarray) -> tuple[jnp.ndarray, ...]:
+        scores = jnp.where(allowed, q @ k.T / 1.41421356237, -jnp.inf)
+        weights = jax.nn.softmax(scores, axis=1)
+        coupling = weights[:, None, :] * (v.T[None, :, :] - (weights @ v)[:, :, None])
+        dq = (i == c) * (coupling @ k)[:, :, None, :] / 1.41421356237
+        dk = coupling[:, :, :, None] * q[:, None, None, :] / 1.41421356237
+        return dq, dk, weights[:, None, :, None] * (a == d)
+
+    verdict = check_answer("attention", jac, seed=0, variant={"mask": mask, "gain": 1})
+    assert verdict.status is Status.FAIL and Kind.AT_ZERO in verdict.kinds(), verdict.message
 
 
 def test_the_shipped_table_holds_every_variant_of_every_puzzle() -> None:
