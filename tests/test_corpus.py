@@ -316,12 +316,19 @@ def _cases(name: str) -> tuple[tuple[list[Any], tuple[np.ndarray, ...]], ...]:
     return tuple(cases)
 
 
+def _numbers(dtype: np.dtype[Any]) -> bool:
+    """numpy's numbers, and ml_dtypes' (bfloat16, the float8s, int4), which numpy does not count."""
+    import jax.numpy as jnp
+
+    return dtype.kind in "biuf" or (dtype.kind == "V" and bool(jnp.issubdtype(dtype, jnp.number)))
+
+
 def _matches(yours: object, expected: np.ndarray) -> bool:
     try:
         a = np.asarray(yours)
     except ValueError:  # a ragged list
         return False
-    if a.shape != expected.shape or a.dtype.kind not in "biuf":
+    if a.shape != expected.shape or not _numbers(a.dtype):
         return False
     e = np.asarray(expected, dtype=np.float64)
     a = a.astype(np.float64)
