@@ -157,6 +157,36 @@ def test_attention_with_a_12_digit_sqrt_2_fails_in_both_masks(mask: str) -> None
     assert verdict.status is Status.FAIL and Kind.AT_ZERO in verdict.kinds(), verdict.message
 
 
+def _layer_norm_six(x: jnp.ndarray) -> jnp.ndarray:
+    centred = x - jnp.sum(x) * 0.16666666666667  # 1/6 to 14 digits
+    sigma = jnp.sqrt(jnp.mean(centred**2) + 1e-5)
+    y = centred / sigma
+    return (jnp.eye(6) - 1 / 6 - y[:, None] * y[None, :] / 6) / sigma
+
+
+def _batch_norm_three(x: jnp.ndarray) -> jnp.ndarray:
+    third = 0.3333333333333  # 1/3 to 13 digits
+    a, d, c, e = (jnp.arange(n).reshape((-1,) + (1,) * k) for n, k in ((3, 3), (2, 2), (3, 1), (2, 0)))
+    centred = x - jnp.sum(x, axis=0) * third
+    sigma = jnp.sqrt(jnp.sum(centred**2, axis=0) * third + 1e-5)
+    y = centred / sigma
+    within = (a == c) - third - y[:, :, None, None] * y.T[None, :, :, None] * third
+    return within / sigma[None, :, None, None] * (d == e)
+
+
+@pytest.mark.parametrize(
+    ("name", "variant", "jac"),
+    [("layer_norm", {"n": 6}, _layer_norm_six), ("batch_norm", {"batch": 3}, _batch_norm_three)],
+)
+def test_a_mean_taken_with_a_rounded_one_over_n_fails_where_the_entries_share_a_large_value(
+    name: str, variant: dict[str, int], jac: object
+) -> None:
+    # Off by the rounding times the mean, which centring divides by the spread: beyond the
+    # contract only at a zero with the entries near a common value far from 0 (red team RT40).
+    verdict = check_answer(name, jac, seed=0, variant=variant)  # type: ignore[arg-type]
+    assert verdict.status is Status.FAIL and "near" in verdict.message, verdict.message
+
+
 def test_the_shipped_table_holds_every_variant_of_every_puzzle() -> None:
     from checker.engine import _catalog
 

@@ -524,7 +524,8 @@ def _call_jitted(puzzle: Puzzle, jac: Any, draws: tuple[Draw, ...], timeout: flo
     # Draws with entries a subnormal distance apart run the traced program op by op when the
     # answer compares floats (`Draw.subnormal_apart`, `_op_by_op`): those draws only.
     op_by_op: Any = None
-    apart = before is not None and any(d.subnormal_apart for d in draws) and _compares_floats(before)
+    # The answer's program first: most compare no floats, and then no draw's entries need a look.
+    apart = before is not None and _compares_floats(before) and any(d.subnormal_apart for d in draws)
     for draw in draws if before is not None else ():
         try:
             with _time_limit(timeout):

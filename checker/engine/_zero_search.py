@@ -96,9 +96,15 @@ def search(puzzle: Puzzle, sampler: Sampler) -> Found:
     beyond = _beyond(program, puzzle, sampler)
     chosen = _spread(beyond, BEYOND_ZEROS)
     zeros += [found for i in chosen for found in _kept(program, reverse, puzzle, sampler, batch, *beyond[i])]
+    offset = _offset(program, puzzle, sampler)
+    placed: list[int] = []
+    for where in dict.fromkeys(w for _, _, w in offset):  # up to OFFSET_ZEROS at each level
+        members = [i for i, (_, _, w) in enumerate(offset) if w == where]
+        placed += [members[j] for j in _spread([offset[i] for i in members], OFFSET_ZEROS)]
+    zeros += [found for i in placed for found in _kept(program, reverse, puzzle, sampler, batch, *offset[i])]
     # Then the zeros whose entry moves most when an argument is scaled, of those not kept yet.
-    every = kept + beyond
-    taken = set(picked) | {len(kept) + i for i in chosen}
+    every = kept + beyond + offset
+    taken = set(picked) | {len(kept) + i for i in chosen} | {len(kept) + len(beyond) + i for i in placed}
     rest = [i for i in range(len(every)) if i not in taken]
     moving = _sensitivity(program, puzzle, [every[i][0] for i in rest], batch)
     seen: set[tuple[int, int, int]] = set()  # one zero per entry and segment
@@ -158,6 +164,54 @@ def _beyond(program: Any, puzzle: Puzzle, sampler: Sampler) -> list[tuple[Crossi
     grid = evaluate(program, puzzle, [point_at(puzzle, line, t) for line in lines for t in steps()])
     where = f" with {', '.join(puzzle.args[k].name for k in which)} at {scale:g} times the domain"
     return [(c, lines[c.line], where) for c in crossings(program, puzzle, sampler, lines, grid)]
+
+
+# Zeros of a normaliser that centres its input (a declared "variance" or "column variance",
+# `Arg.unit_moments`) where its entries (each column's, for a column variance) share a large
+# common value: LINES more segments whose ends are moved to a mean of OFFSET_LEVEL times the
+# domain's edge (and LINES more at that of the largest region it declares beyond the domain) with
+# their spread about it shrunk OFFSET_SPREAD times, and up to OFFSET_ZEROS of the zeros found
+# there kept. A mean taken with 1/N written to 13 or 14 digits is off by that
+# rounding times the mean, which the centring divides by the spread: beyond the contract at such
+# a zero, nowhere else (red team RT40: `batch_norm`'s 1/3 as 0.3333333333333, `layer_norm`'s 1/6
+# as 0.16666666666667, the latter only at 10 times its domain). A right answer's own centring
+# loses eps times the mean over the spread there, which the agreement test keeps well inside the
+# contract.
+OFFSET_LEVEL = 0.9
+OFFSET_SPREAD = 0.02
+OFFSET_ZEROS = 2
+
+
+def centred_args(puzzle: Puzzle) -> list[tuple[int, int | None]]:
+    """The arguments a centring normaliser centres, with the axis it centres along (None: all)."""
+    return [(k, 0 if "column variance" in a.unit_moments else None) for k, a in enumerate(puzzle.args)
+            if a.differentiable and ("variance" in a.unit_moments or "column variance" in a.unit_moments)]
+
+
+def _offset(program: Any, puzzle: Puzzle, sampler: Sampler) -> list[tuple[Crossing, Line, str]]:
+    """The crossings along segments where each centred argument sits far from 0 with a small spread."""
+    found: list[tuple[Crossing, Line, str]] = []
+    for (k, axis), region in itertools.product(centred_args(puzzle), (1.0, None)):
+        arg = puzzle.args[k]
+        # In the domain, and in the largest region beyond it the argument declares (`magnitudes`).
+        region = region or max((m for m in arg.magnitudes if m > 1), default=None)
+        if region is None:
+            continue
+        level = OFFSET_LEVEL * max(abs(arg.low), abs(arg.high)) * region
+
+        def moved(values: tuple[np.ndarray, ...], k: int = k, axis: int | None = axis,
+                  level: float = level) -> tuple[np.ndarray, ...]:
+            x = np.asarray(values[k], np.float64)
+            near = level + (x - np.mean(x, axis=axis, keepdims=True)) * OFFSET_SPREAD
+            return tuple(near.astype(v.dtype) if j == k else v for j, v in enumerate(values))
+
+        ends = segments(puzzle, sampler, LINES, salt=400 + k + (region > 1))
+        lines: list[Line] = [(moved(start), moved(end)) for start, end in ends]
+        grid = evaluate(program, puzzle, [point_at(puzzle, line, t) for line in lines for t in steps()])
+        where = (f" with {arg.name}'s entries{' (per column)' if axis == 0 else ''} near {level:g}, "
+                 f"their spread shrunk {1 / OFFSET_SPREAD:g} times")
+        found += [(c, lines[c.line], where) for c in crossings(program, puzzle, sampler, lines, grid)]
+    return found
 
 
 # Up to this many more zeros: those where the entry moves most, relative to its block's largest

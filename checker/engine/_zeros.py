@@ -33,6 +33,9 @@ from checker.engine._zero_search import (
     HELD_LINES,
     HELD_SPREAD,
     HELD_ZEROS,
+    OFFSET_LEVEL,
+    OFFSET_SPREAD,
+    OFFSET_ZEROS,
     PINNED,
     PINNED_SEEN,
     PINNED_ZEROS,
@@ -41,6 +44,7 @@ from checker.engine._zero_search import (
     ZEROS,
     ZEROS_ALONE,
     Found,
+    centred_args,
     held_args,
     pins_per_argument,
     search,
@@ -74,6 +78,8 @@ def key(puzzle: Puzzle) -> str:
         text += "|champions"
     if held_args(puzzle):
         text += f"|held {HELD_SPREAD} {HELD_LINES} {HELD_ZEROS}"
+    if centred_args(puzzle):
+        text += f"|offset {OFFSET_LEVEL} {OFFSET_SPREAD} {OFFSET_ZEROS} {centred_args(puzzle)} and beyond"
     if any(m > 1 for a in puzzle.args for m in a.magnitudes):
         text += f"|beyond {BEYOND_ZEROS} {[a.magnitudes for a in puzzle.args]}"
     text += f"|scaled {SCALED_ZEROS} {SCALING}|agreement {AGREEMENT}"
