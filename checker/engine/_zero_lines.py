@@ -244,16 +244,10 @@ def probe(program: Any, puzzle: Puzzle, points: list[tuple[np.ndarray, ...]], di
     stepped = [[tuple((v + o * d).astype(v.dtype) if np.issubdtype(v.dtype, np.floating) else v
                       for v, d in zip(point, way)) for o in _offsets(point, way)]
                for point, way in zip(points, direction)]
-    flat = [q for group in stepped for q in group]
-    values: list[float] = []
-    scales: list[float] = []
-    for first in range(0, len(flat), batch):
-        chunk = flat[first:first + batch]
-        leaves = evaluate(program, puzzle, padded_to(chunk, batch))
-        for i in range(len(chunk)):
-            n = (first + i) // (2 * POLISH + 1)
-            values.append(float(leaves[block[n]][i, entry[n]]))
-            scales.append(float(np.max(np.abs(leaves[block[n]][i]), initial=0.0)))
+    leaves = evaluate_all(program, puzzle, [q for group in stepped for q in group], batch)
+    owners = [n for n in range(len(points)) for _ in range(2 * POLISH + 1)]
+    values = [float(leaves[block[n]][i, entry[n]]) for i, n in enumerate(owners)]
+    scales = [float(np.max(np.abs(leaves[block[n]][i]), initial=0.0)) for i, n in enumerate(owners)]
     shape = (len(points), 2 * POLISH + 1)
     return list(zip(stepped, np.reshape(values, shape), np.reshape(scales, shape)))
 
@@ -281,6 +275,15 @@ def direction_of(puzzle: Puzzle, line: tuple[tuple[np.ndarray, ...], tuple[np.nd
     return tuple(np.asarray(e, np.float64) - np.asarray(s, np.float64)
                  if a.dtype in FLOAT_DTYPES and a.static is None else np.zeros(np.shape(s))
                  for a, s, e in zip(puzzle.args, start, end))
+
+
+def evaluate_all(program: Any, puzzle: Puzzle, points: list[tuple[np.ndarray, ...]], batch: int) -> list[np.ndarray]:
+    """`evaluate` on any number of points, `batch` at a time (every call one size: one compilation)."""
+    parts = []
+    for first in range(0, len(points), batch):
+        chunk = points[first:first + batch]
+        parts.append([leaf[: len(chunk)] for leaf in evaluate(program, puzzle, padded_to(chunk, batch))])
+    return [np.concatenate(leaves) for leaves in zip(*parts)]
 
 
 def padded_to(points: list[tuple[np.ndarray, ...]], batch: int) -> list[tuple[np.ndarray, ...]]:

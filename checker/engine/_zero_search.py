@@ -52,6 +52,7 @@ from checker.engine._zero_lines import (
     crossings,
     direction_of,
     evaluate,
+    evaluate_all,
     jacobian,
     label_of,
     padded_to,
@@ -242,16 +243,9 @@ def _sensitivity(program: Any, puzzle: Puzzle, kept: list[Crossing], batch: int)
                 moved[k] = (np.asarray(value, np.float64) * (1 + sign * SCALING)).astype(value.dtype)
                 points.append(tuple(moved))
                 owners.append(n)
-    values: list[float] = []
-    scales: list[float] = []
-    for first in range(0, len(points), batch):
-        chunk = points[first:first + batch]
-        leaves = evaluate(program, puzzle, padded_to(chunk, batch))
-        for i in range(len(chunk)):
-            c = kept[owners[first + i]]
-            values.append(float(leaves[c.block][i, c.entry]))
-            scales.append(float(np.max(np.abs(leaves[c.block][i]))))
-    base = np.array(scales[: len(kept)])
+    leaves = evaluate_all(program, puzzle, points, batch)
+    values = [float(leaves[kept[n].block][i, kept[n].entry]) for i, n in enumerate(owners)]
+    base = np.array([float(np.max(np.abs(leaves[c.block][i]))) for i, c in enumerate(kept)])
     pairs = np.array(values[len(kept):]).reshape(len(kept), len(floats), 2)
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.max(np.abs(pairs[:, :, 0] - pairs[:, :, 1]), axis=1) / (2 * SCALING * base)
@@ -415,12 +409,7 @@ def _champions(program: Any, puzzle: Puzzle, lines: list[Any]) -> list[np.ndarra
                     points.append(tuple(moved))
     if not points:
         return []
-    batch = len(lines) * GRID
-    leaves: list[list[np.ndarray]] = []
-    for first in range(0, len(points), batch):
-        chunk = points[first:first + batch]
-        leaves.append([leaf[: len(chunk)] for leaf in evaluate(program, puzzle, padded_to(chunk, batch))])
-    return [np.concatenate(parts) for parts in zip(*leaves)]
+    return evaluate_all(program, puzzle, points, len(lines) * GRID)
 
 
 def _groups(puzzle: Puzzle, grid: list[np.ndarray],

@@ -13,7 +13,17 @@ import numpy as np
 from checker.engine import _tolerance
 from checker.engine._catalog import FLOAT_DTYPES, Puzzle
 from checker.engine._draw import Draw
-from checker.engine._zero_lines import Crossing, Line, Sampler, evaluate, noise_of, padded_to, probe, smallest_first
+from checker.engine._zero_lines import (
+    Crossing,
+    Line,
+    Sampler,
+    evaluate,
+    evaluate_all,
+    noise_of,
+    padded_to,
+    probe,
+    smallest_first,
+)
 
 # The contract's allowance at a zero, a share of the block's largest entry.
 ZERO_ATOL = _tolerance.TOLERANCES["float64"][1]
@@ -120,14 +130,9 @@ def shrink(program: Any, reverse: Any, puzzle: Puzzle, sampler: Sampler, batch: 
     point, block, entry = crossing.point, crossing.block, crossing.entry
 
     def measure(points: list[tuple[np.ndarray, ...]]) -> list[tuple[float, float, float]]:
-        found = []
-        for start in range(0, len(points), batch):
-            chunk = points[start:start + batch]
-            leaves = evaluate(program, puzzle, padded_to(chunk, batch))
-            rows = leaves[block][: len(chunk)]
-            found += list(zip(np.max(np.abs(rows), axis=1).tolist(), rows[:, entry].tolist(),
-                              np.sum(rows**2, axis=1).tolist()))
-        return found
+        rows = evaluate_all(program, puzzle, points, batch)[block]
+        return list(zip(np.max(np.abs(rows), axis=1).tolist(), rows[:, entry].tolist(),
+                        np.sum(rows**2, axis=1).tolist()))
 
     def fine(scale: float, value: float, floor: float) -> bool:
         return bool(np.isfinite(scale)) and scale >= floor and abs(value) <= ZERO_SHARE * ZERO_ATOL * scale
